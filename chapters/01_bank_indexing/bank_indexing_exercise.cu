@@ -1,0 +1,62 @@
+// Chapter 01 exercises: bank indexing. This is the file you edit.
+//
+// Read README.md in this folder first. The contracts of the four functions are in
+// bank_indexing.cuh (do not modify that one). Grade your work with
+//     meson test -C build --suite ch01
+// The host checks grade exercises 1-3 without a GPU; the GPU checks run exercise 4 and time
+// your patterns.
+#include "bank_indexing.cuh"
+
+namespace ch01 {
+
+// Exercise 1: the bank of a byte address.
+__host__ __device__ int bank_of(unsigned byte_address) {
+  (void)byte_address;
+  return kNotImplemented;  // TODO: 32 banks, 4 bytes wide.
+}
+
+// Exercise 2: the byte address each lane reads. Work from the declarations in Pattern's
+// comments: element offset = index * sizeof(element); a row of tile[R][C] is C elements.
+__host__ __device__ unsigned pattern_address(Pattern p, int lane) {
+  (void)lane;
+  switch (p) {
+    case Pattern::kContiguousFloats:  // TODO
+    case Pattern::kStride2Floats:     // TODO
+    case Pattern::kStructField:       // TODO
+    case Pattern::kColumnOf32x32:     // TODO
+    case Pattern::kColumnOf32x33:     // TODO
+    case Pattern::kSameFloat:         // TODO
+    case Pattern::kTwoWordsOneBank:   // TODO
+    case Pattern::kBytes:             // TODO
+    case Pattern::kShortsStride64:    // TODO
+      break;
+  }
+  return kNoAddress;
+}
+
+// Exercise 3: your predictions, worked out on paper. How many wavefronts does each request take?
+int predicted_wavefronts(Pattern p) {
+  switch (p) {
+    case Pattern::kContiguousFloats: return kNotImplemented;  // TODO
+    case Pattern::kStride2Floats: return kNotImplemented;     // TODO
+    case Pattern::kStructField: return kNotImplemented;       // TODO
+    case Pattern::kColumnOf32x32: return kNotImplemented;     // TODO
+    case Pattern::kColumnOf32x33: return kNotImplemented;     // TODO
+    case Pattern::kSameFloat: return kNotImplemented;         // TODO
+    case Pattern::kTwoWordsOneBank: return kNotImplemented;   // TODO
+    case Pattern::kBytes: return kNotImplemented;             // TODO
+    case Pattern::kShortsStride64: return kNotImplemented;    // TODO
+  }
+  return kNotImplemented;
+}
+
+// Exercise 4: the warp counts its own wavefronts. All 32 lanes call this together.
+// Plan: find the lanes in my bank (__match_any_sync on the bank), count the distinct words among
+// them (one "leader" lane per word, found with __match_any_sync on the word and __ballot_sync),
+// then take the maximum over the warp (__shfl_xor_sync).
+__device__ int warp_wavefronts(unsigned byte_address) {
+  (void)byte_address;
+  return kNotImplemented;  // TODO
+}
+
+}  // namespace ch01

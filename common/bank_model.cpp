@@ -1,0 +1,102 @@
+#include "bank_model.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace smem {
+
+const char* to_string(Op op) { return op == Op::kLoad ? "load" : "store"; }
+
+void validate(const WarpRequest& request, std::int64_t shared_bytes) {
+  const int w = request.width_bytes;
+  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16) {
+    throw InvalidRequest("access width " + std::to_string(w) +
+                         " bytes is not one of 1, 2, 4, 8, 16");
+  }
+  for (int t = 0; t < kWarpSize; ++t) {
+    const std::int64_t a = request.address[t];
+    if (a == kInactive) continue;
+    std::ostringstream where;
+    where << "lane " << t << ": address " << a;
+    if (a < 0) {
+      throw InvalidRequest(where.str() + " is negative (use -1 only to mark an inactive lane)");
+    }
+    if (a % w != 0) {
+      throw InvalidRequest(where.str() + " is not aligned to the access width of " +
+                           std::to_string(w) + " bytes (" + std::to_string(a % w) +
+                           " bytes past a multiple of " + std::to_string(w) + ")");
+    }
+    if (shared_bytes > 0 && a + w > shared_bytes) {
+      throw InvalidRequest(where.str() + " + " + std::to_string(w) +
+                           " bytes ends beyond the shared-memory size of " +
+                           std::to_string(shared_bytes) + " bytes");
+    }
+  }
+}
+
+namespace {
+
+// True when the warp's addresses are unchanged by swapping lane t with lane t ^ distance.
+bool symmetric_under_swap(const WarpRequest& r, int distance) {
+  for (int t = 0; t < kWarpSize; ++t) {
+    if (r.address[t] != r.address[t ^ distance]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int group_count(const WarpRequest& request) {
+  const bool pairs_merge = symmetric_under_swap(request, 1) || symmetric_under_swap(request, 2);
+  switch (request.width_bytes) {
+    case 8:
+      return pairs_merge ? 1 : 2;
+    case 16:
+      return pairs_merge ? 2 : 4;
+    default:
+      return 1;
+  }
+}
+
+Analysis analyze(const WarpRequest& request) {
+  validate(request);
+  const int groups = group_count(request);
+  const int lanes_per_group = kWarpSize / groups;
+  // A 1- or 2-byte access lies inside one word; wider accesses cover width / 4 words.
+  const int words_per_lane = std::max(1, request.width_bytes / kBankWidthBytes);
+
+  Analysis result;
+  for (int g = 0; g < groups; ++g) {
+    GroupAnalysis group;
+    group.first_lane = g * lanes_per_group;
+    group.lane_count = lanes_per_group;
+    bool any_active = false;
+    for (int t = group.first_lane; t < group.first_lane + lanes_per_group; ++t) {
+      if (!request.active(t)) continue;
+      any_active = true;
+      const std::uint64_t first_word = word_of(static_cast<std::uint64_t>(request.address[t]));
+      for (int k = 0; k < words_per_lane; ++k) {
+        const std::uint64_t word = first_word + static_cast<std::uint64_t>(k);
+        auto& served = group.banks[word % kNumBanks];
+        auto it = std::find_if(served.begin(), served.end(),
+                               [word](const WordUse& u) { return u.word == word; });
+        if (it == served.end()) {
+          served.push_back(WordUse{word, {t}});
+        } else if (it->lanes.back() != t) {
+          it->lanes.push_back(t);
+        }
+      }
+    }
+    for (const auto& served : group.banks) {
+      group.wavefronts = std::max(group.wavefronts, static_cast<int>(served.size()));
+    }
+    result.wavefronts += group.wavefronts;
+    result.ways = std::max(result.ways, group.wavefronts);
+    if (any_active) ++result.ideal;
+    result.groups.push_back(std::move(group));
+  }
+  result.excess = result.wavefronts - result.ideal;
+  return result;
+}
+
+}  // namespace smem

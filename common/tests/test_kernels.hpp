@@ -1,0 +1,15 @@
+// Kernels for the CUDA helper tests, callable from host code.
+#pragma once
+
+namespace test_kernels {
+
+/// Launches a kernel with an impossible block size (a launch error, not a crash).
+void launch_with_bad_configuration();
+
+/// Launches a kernel that writes through a null pointer (a crash: the context is lost).
+void launch_crashing_kernel();
+
+/// Launches a kernel that fills `n` ints at `out` with their index.
+void launch_iota(int* out, int n);
+
+}  // namespace test_kernels

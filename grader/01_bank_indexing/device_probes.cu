@@ -1,0 +1,119 @@
+// Chapter 01 device probes. The exercise file under grade is compiled into this translation
+// unit, so that these kernels can call its device functions: meson defines WORKBOOK_EXERCISE as
+// the path of chapters/01_bank_indexing/bank_indexing_exercise.cu (student mode), of the
+// solution, or of a wrong answer made from the solution (grader self-tests).
+#include WORKBOOK_EXERCISE
+#include "device_probes.hpp"
+
+#include <algorithm>
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "event_timer.hpp"
+
+namespace ch01::probes {
+
+namespace {
+
+__global__ void bank_of_kernel(const unsigned* addresses, int* banks, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) banks[i] = bank_of(addresses[i]);
+}
+
+__global__ void pattern_address_kernel(Pattern p, unsigned* addresses) {
+  addresses[threadIdx.x] = pattern_address(p, static_cast<int>(threadIdx.x));
+}
+
+__global__ void warp_wavefronts_kernel(const unsigned* addresses, int* wavefronts) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  wavefronts[i] = warp_wavefronts(addresses[i]);
+}
+
+// One shared load of W bytes at a shared-window address; the value is zero-extended.
+template <int W>
+__device__ unsigned load_shared(unsigned address) {
+  unsigned value;
+  if constexpr (W == 1) {
+    asm volatile("ld.shared.u8 %0, [%1];" : "=r"(value) : "r"(address) : "memory");
+  } else if constexpr (W == 2) {
+    asm volatile("ld.shared.u16 %0, [%1];" : "=r"(value) : "r"(address) : "memory");
+  } else {
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(value) : "r"(address) : "memory");
+  }
+  return value;
+}
+
+// A dependent chain: shared memory holds zeros, so `address += load(address)` stays on the
+// lane's address while every load waits for the one before it.
+template <int W>
+__device__ unsigned load_chain(unsigned address, int iterations) {
+#pragma unroll 8
+  for (int i = 0; i < iterations; ++i) address += load_shared<W>(address);
+  return address;
+}
+
+__global__ void pattern_latency_kernel(Pattern p, int iterations, long long* cycles,
+                                       unsigned* sink) {
+  __shared__ alignas(16) unsigned buffer[kProbeSharedBytes / 4];
+  for (unsigned i = threadIdx.x; i < kProbeSharedBytes / 4; i += blockDim.x) buffer[i] = 0;
+  __syncthreads();
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(buffer));
+  unsigned address = base + pattern_address(p, lane_id());
+  const int width = pattern_width(p);
+  auto chain = [&](int n) {
+    return width == 1 ? load_chain<1>(address, n)
+           : width == 2 ? load_chain<2>(address, n)
+                        : load_chain<4>(address, n);
+  };
+  address = chain(32);  // warm-up
+  __syncwarp();
+  const long long start = clock64();
+  address = chain(iterations);
+  const long long stop = clock64();
+  if (lane_id() == 0) *cycles = stop - start;
+  sink[threadIdx.x] = address;
+}
+
+}  // namespace
+
+std::vector<int> device_bank_of(const std::vector<unsigned>& addresses) {
+  gpu::DeviceBuffer<unsigned> in(addresses);
+  gpu::DeviceBuffer<int> out(addresses.size());
+  out.fill_bytes(0xff);
+  const int n = static_cast<int>(addresses.size());
+  bank_of_kernel<<<(n + 255) / 256, 256>>>(in.get(), out.get(), n);
+  GPU_CHECK_KERNEL("bank_of_kernel (calls your bank_of)");
+  return out.download();
+}
+
+std::vector<unsigned> device_pattern_addresses(Pattern p) {
+  gpu::DeviceBuffer<unsigned> out(32);
+  out.fill_bytes(0xee);
+  pattern_address_kernel<<<1, 32>>>(p, out.get());
+  GPU_CHECK_KERNEL("pattern_address_kernel (calls your pattern_address)");
+  return out.download();
+}
+
+std::vector<int> device_warp_wavefronts(const std::vector<unsigned>& addresses) {
+  gpu::DeviceBuffer<unsigned> in(addresses);
+  gpu::DeviceBuffer<int> out(addresses.size());
+  out.fill_bytes(0xff);
+  const int warps = static_cast<int>(addresses.size() / 32);
+  warp_wavefronts_kernel<<<warps, 32>>>(in.get(), out.get());
+  GPU_CHECK_KERNEL("warp_wavefronts_kernel (calls your warp_wavefronts)");
+  return out.download();
+}
+
+double pattern_load_cycles(Pattern p, int iterations, int launches) {
+  gpu::DeviceBuffer<long long> cycles(1);
+  gpu::DeviceBuffer<unsigned> sink(32);
+  std::vector<double> per_load;
+  for (int i = 0; i < launches; ++i) {
+    pattern_latency_kernel<<<1, 32>>>(p, iterations, cycles.get(), sink.get());
+    GPU_CHECK_KERNEL("pattern_latency_kernel (loads at your pattern_address)");
+    per_load.push_back(static_cast<double>(cycles.download()[0]) / iterations);
+  }
+  return gpu::median(per_load);
+}
+
+}  // namespace ch01::probes

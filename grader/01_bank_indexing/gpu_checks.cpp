@@ -1,0 +1,218 @@
+// Chapter 01 GPU checks: exercise 4 on the device, and the measured cost of every pattern
+// against exercise 3's predictions.
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bank_indexing.cuh"
+#include "bank_model.hpp"
+#include "device_probes.hpp"
+#include "feedback.hpp"
+#include "line_fit.hpp"
+#include "measurements.hpp"
+#include "pattern_spec.hpp"
+#include "random_seed.hpp"
+#include "thresholds.hpp"
+#include "warp_picture.hpp"
+
+namespace {
+
+using ch01::Pattern;
+
+constexpr const char* kMeasurementFile = "ch01_bank_indexing";
+
+smem::WarpRequest request_from(const std::vector<unsigned>& addresses, std::size_t warp,
+                               int width) {
+  return smem::WarpRequest::from_lanes(width, smem::Op::kLoad,
+                                       [&](int t) { return addresses[warp * 32 + t]; });
+}
+
+// Warps of 1-, 2- and 4-byte accesses that exercise broadcast, multicast and conflicts.
+struct TestWarps {
+  std::vector<unsigned> addresses;  // 32 per warp
+  std::vector<int> widths;          // one per warp
+  std::vector<std::string> kinds;   // one per warp
+  void add(const std::string& kind, int width, const std::vector<unsigned>& lanes) {
+    addresses.insert(addresses.end(), lanes.begin(), lanes.end());
+    widths.push_back(width);
+    kinds.push_back(kind);
+  }
+};
+
+TestWarps make_test_warps(std::uint64_t seed) {
+  TestWarps warps;
+  for (Pattern p : ch01::kAllPatterns) {
+    std::vector<unsigned> lanes;
+    for (int t = 0; t < 32; ++t) lanes.push_back(ch01::spec::expected_address(p, t));
+    warps.add(std::string("pattern ") + ch01::spec::name(p), ch01::pattern_width(p), lanes);
+  }
+  std::mt19937_64 rng(seed);
+  auto pick = [&](unsigned n) { return static_cast<unsigned>(rng() % n); };
+  for (int i = 0; i < 400; ++i) {
+    std::vector<unsigned> lanes(32);
+    // Random words in a small region: several banks with 2-4 distinct words.
+    for (auto& a : lanes) a = 4 * pick(256);
+    warps.add("random words", 4, lanes);
+    // A stride of 0..64 words from a random start.
+    const unsigned stride = pick(65), start = pick(64);
+    for (int t = 0; t < 32; ++t) lanes[t] = 4 * (start + stride * static_cast<unsigned>(t));
+    warps.add("stride " + std::to_string(stride) + " words", 4, lanes);
+    // Few distinct words, many lanes on each: broadcasts mixed with conflicts.
+    std::vector<unsigned> words(1 + pick(4));
+    for (auto& w : words) w = pick(8) * 32 + pick(3);
+    for (auto& a : lanes) a = 4 * words[pick(static_cast<unsigned>(words.size()))];
+    warps.add("few shared words", 4, lanes);
+    // Bytes and halfwords: lanes in one word share it (multicast).
+    for (auto& a : lanes) a = pick(512);
+    warps.add("random bytes", 1, lanes);
+    for (auto& a : lanes) a = 2 * pick(1024);
+    warps.add("random halfwords", 2, lanes);
+  }
+  return warps;
+}
+
+}  // namespace
+
+TEST_CASE("ch01 exercise 1 on the GPU: bank_of agrees with the bank model", "[gpu][ch01]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  std::mt19937 rng(static_cast<unsigned>(grader::run_seed()));
+  std::vector<unsigned> addresses(8192);
+  for (std::size_t i = 0; i < addresses.size(); ++i) {
+    addresses[i] = i < 2048 ? static_cast<unsigned>(i) : static_cast<unsigned>(rng());
+  }
+  const std::vector<int> banks = ch01::probes::device_bank_of(addresses);
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < addresses.size(); ++i) {
+    if (banks[i] != smem::bank_of(addresses[i]) && wrong++ == 0) first = i;
+  }
+  GRADER_EXPECT(wrong == 0,
+                grader::Feedback("bank_of on the device returned " + std::to_string(banks[first]) +
+                                 " for address " + std::to_string(addresses[first]) +
+                                 "; the bank is " +
+                                 std::to_string(smem::bank_of(addresses[first])) + ".")
+                    .line(std::to_string(wrong) + " of " + std::to_string(addresses.size()) +
+                          " addresses were wrong on the device.")
+                    .hint("bank_of is __host__ __device__: the same code must hold on both "
+                          "sides; see the host check of exercise 1."));
+}
+
+TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu][ch01]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const TestWarps warps = make_test_warps(grader::run_seed());
+  const std::vector<int> got = ch01::probes::device_warp_wavefronts(warps.addresses);
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t w = 0; w < warps.widths.size(); ++w) {
+    const int want = smem::analyze(request_from(warps.addresses, w, warps.widths[w])).wavefronts;
+    bool ok = true;
+    for (int t = 0; t < 32; ++t) ok = ok && got[w * 32 + t] == want;
+    if (!ok && wrong++ == 0) first = w;
+  }
+  if (wrong == 0) {
+    SUCCEED();
+    return;
+  }
+  const smem::WarpRequest request = request_from(warps.addresses, first, warps.widths[first]);
+  const smem::Analysis model = smem::analyze(request);
+  std::ostringstream lanes;
+  for (int t = 0; t < 32; ++t) lanes << (t ? " " : "") << got[first * 32 + t];
+  grader::Feedback f("warp_wavefronts is wrong for " + std::to_string(wrong) + " of " +
+                     std::to_string(warps.widths.size()) + " warps. First: a warp of " +
+                     warps.kinds[first] + ", which takes " + std::to_string(model.wavefronts) +
+                     " wavefronts.");
+  f.line("lanes 0..31 returned: " + lanes.str());
+  const int lane0 = got[first * 32];
+  if (lane0 == ch01::kNotImplemented) {
+    f.line("warp_wavefronts is not implemented yet (it returns kNotImplemented).");
+  }
+  smem::PictureStyle style;
+  style.colour = smem::stdout_wants_colour();
+  f.picture(smem::draw_request(request, style));
+  f.hint("lanes that touch the same word cost nothing extra (broadcast), also for bytes and "
+         "halfwords of one word: count distinct words (address / 4) per bank, then the "
+         "warp's maximum, and return it on every lane.");
+  GRADER_EXPECT(false, f);
+}
+
+TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictions",
+          "[gpu][ch01]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  // The patterns must be right before their timing means anything.
+  for (Pattern p : ch01::kAllPatterns) {
+    const int predicted = ch01::predicted_wavefronts(p);
+    if (predicted < 1) {
+      GRADER_FAIL(grader::Feedback(std::string("Not timed: predicted_wavefronts(") +
+                                   ch01::spec::name(p) + ") is " + std::to_string(predicted) +
+                                   ".")
+                      .hint("finish exercise 3 (see the host checks) first."));
+    }
+    const std::vector<unsigned> device = ch01::probes::device_pattern_addresses(p);
+    for (int t = 0; t < 32; ++t) {
+      const unsigned a = ch01::pattern_address(p, t);
+      if (a != ch01::spec::expected_address(p, t) || device[t] != a) {
+        GRADER_FAIL(grader::Feedback(std::string("Not timed: pattern_address(") +
+                                     ch01::spec::name(p) + ", lane " + std::to_string(t) +
+                                     ") is " + std::to_string(a) + " on the host and " +
+                                     std::to_string(device[t]) + " on the device; expected " +
+                                     std::to_string(ch01::spec::expected_address(p, t)) + ".")
+                        .hint("finish exercise 2 (see the host checks) first."));
+      }
+    }
+  }
+  std::vector<double> predicted, cycles;
+  std::ostringstream table;
+  table << "  pattern              predicted  cycles/load\n";
+  for (Pattern p : ch01::kAllPatterns) {
+    const double c = ch01::probes::pattern_load_cycles(p, 2048, 15);
+    predicted.push_back(ch01::predicted_wavefronts(p));
+    cycles.push_back(c);
+    grader::record_measurement(kMeasurementFile, std::string("cycles_per_load.") +
+                                                     ch01::spec::name(p), c, "cycles");
+    table << "  " << std::left << std::setw(20) << ch01::spec::name(p) << std::right
+          << std::setw(10) << ch01::predicted_wavefronts(p) << std::setw(13)
+          << grader::fixed(c, 1) << "\n";
+  }
+  std::cout << "Measured cost of one warp's load (median of 15 launches, 2048 dependent loads)\n"
+            << table.str();
+  bool all_equal = std::all_of(predicted.begin(), predicted.end(),
+                               [&](double x) { return x == predicted.front(); });
+  if (all_equal) {
+    GRADER_FAIL(grader::Feedback("Your predictions are all equal, so they cannot explain the "
+                                 "different costs measured:")
+                    .picture(table.str()));
+  }
+  const grader::LineFit fit = grader::fit_line(predicted, cycles);
+  grader::record_measurement(kMeasurementFile, "fit.cycles_per_wavefront", fit.slope, "cycles");
+  grader::record_measurement(kMeasurementFile, "fit.intercept", fit.intercept, "cycles");
+  grader::record_measurement(kMeasurementFile, "fit.r_squared", fit.r_squared, "");
+  const double residual = fit.slope > 0 ? fit.max_abs_residual / fit.slope : 1e9;
+  grader::record_measurement(kMeasurementFile, "fit.max_residual_wavefronts", residual,
+                             "wavefronts");
+  std::cout << "  fit: cycles = " << grader::fixed(fit.intercept, 1) << " + "
+            << grader::fixed(fit.slope, 2) << " x predicted wavefronts, R^2 = "
+            << grader::fixed(fit.r_squared, 3) << ", farthest pattern "
+            << grader::fixed(residual, 2) << " wavefronts off the line\n";
+
+  const grader::Threshold& r2 = grader::threshold("ch01.cost_fit_r_squared");
+  const grader::Threshold& slope = grader::threshold("ch01.cycles_per_wavefront");
+  const grader::Threshold& off = grader::threshold("ch01.max_residual_wavefronts");
+  GRADER_EXPECT(grader::passes(r2, fit.r_squared) && grader::passes(slope, fit.slope) &&
+                    grader::passes(off, residual),
+                grader::Feedback("The measured cost does not follow your predictions: a line "
+                                 "through (predicted wavefronts, cycles) fits with R^2 = " +
+                                 grader::fixed(fit.r_squared, 3) + " (need >= " +
+                                 grader::fixed(r2.value, 2) + ") and " +
+                                 grader::fixed(fit.slope, 2) +
+                                 " cycles per wavefront (need >= " +
+                                 grader::fixed(slope.value, 2) + "); the farthest pattern is " +
+                                 grader::fixed(residual, 2) +
+                                 " wavefronts off the line (need <= " +
+                                 grader::fixed(off.value, 1) + ").")
+                    .picture(table.str())
+                    .hint("a pattern whose cycles sit far from the others with the same "
+                          "prediction is mispredicted; the host check of exercise 3 shows "
+                          "which, with a picture."));
+}

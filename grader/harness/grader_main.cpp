@@ -1,0 +1,114 @@
+// The graders' main: `<grader> host [catch args]` runs the checks that need no GPU,
+// `<grader> gpu [--min-sm NN] [catch args]` the GPU checks. Exit codes follow meson test:
+// 0 all passed, 1 something failed, 77 GPU checks skipped because no usable GPU is there.
+#define CATCH_CONFIG_RUNNER
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "catch.hpp"
+#include "cuda_check.hpp"
+#include "gpu_info.hpp"
+#include "measurements.hpp"
+
+namespace {
+
+constexpr int kExitSkip = 77;
+constexpr int kDefaultGpuTimeoutSeconds = 240;
+
+void on_watchdog(int) {
+  const char message[] =
+      "\nGPU checks did not finish in time: a kernel is most likely stuck (a loop that never "
+      "ends, or __syncthreads() inside a branch that not every thread of the block takes).\n";
+  // Only async-signal-safe calls here.
+  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+  (void)ignored;
+  _exit(1);
+}
+
+// Catch2 options followed by a value (so the value is not taken for a test spec).
+bool takes_value(const std::string& arg) {
+  for (const char* option : {"-r", "--reporter", "-o", "--out", "-c", "--section", "-x",
+                             "--abort-x", "-w", "--warn", "-d", "--durations", "--order",
+                             "--rng-seed", "--use-colour", "--colour-mode", "-v", "--verbosity"}) {
+    if (arg == option) return true;
+  }
+  return false;
+}
+
+int usage(const char* program) {
+  std::cerr << "usage: " << program << " host|gpu [--min-sm NN] [Catch2 options]\n"
+            << "  host  checks that need no GPU (bank-model predictions, layouts)\n"
+            << "  gpu   checks on the GPU (correctness, measured conflicts, speed)\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || (std::strcmp(argv[1], "host") != 0 && std::strcmp(argv[1], "gpu") != 0)) {
+    return usage(argv[0]);
+  }
+  const bool gpu_mode = std::strcmp(argv[1], "gpu") == 0;
+  const std::string mode_tag = gpu_mode ? "[gpu]" : "[host]";
+  int min_sm = 75;
+  // Catch2 options, then test specs; each test spec is narrowed to this mode's tag.
+  std::vector<std::string> args{argv[0]};
+  bool has_test_spec = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--min-sm" && i + 1 < argc) {
+      min_sm = std::atoi(argv[++i]);
+      if (min_sm < 10) return usage(argv[0]);
+    } else if (takes_value(arg) && i + 1 < argc) {
+      args.push_back(arg);
+      args.push_back(argv[++i]);
+    } else if (arg[0] != '-') {
+      args.push_back(mode_tag + arg);
+      has_test_spec = true;
+    } else {
+      args.push_back(arg);
+    }
+  }
+  if (!has_test_spec) args.push_back(mode_tag);
+  args.push_back("--warn");
+  args.push_back("NoTests");  // A grader that runs no check must not pass.
+  std::vector<const char*> arg_pointers;
+  for (const std::string& arg : args) arg_pointers.push_back(arg.c_str());
+
+  if (gpu_mode) {
+    const gpu::GpuInfo info = gpu::detect_gpu(min_sm / 10, min_sm % 10);
+    if (!info.usable) {
+      std::cout << "SKIP: GPU checks not run: " << info.reason << "\n"
+                << "The host checks (meson test --suite host) still grade your predictions.\n";
+      return kExitSkip;
+    }
+    std::cout << "GPU checks on " << info.describe() << "\n";
+    grader::set_measurement_gpu(info.describe());
+    const char* limit = std::getenv("WORKBOOK_GPU_TIMEOUT");
+    std::signal(SIGALRM, on_watchdog);
+    alarm(static_cast<unsigned>(limit ? std::atoi(limit) : kDefaultGpuTimeoutSeconds));
+  }
+
+  Catch::Session session;
+  if (const int rc = session.applyCommandLine(static_cast<int>(arg_pointers.size()),
+                                                arg_pointers.data());
+      rc != 0) {
+    return rc == kExitSkip ? 1 : rc;
+  }
+  const int failures = session.run();
+  alarm(0);
+
+  if (!gpu::context_lost().empty()) {
+    std::cout << "\n*** A kernel crashed (the failure above says which) and the GPU context "
+                 "is lost:\n    the GPU checks after it were not run. Find the bad access with\n"
+              << "    compute-sanitizer " << argv[0] << " gpu\n";
+  }
+  if (gpu_mode) grader::write_measurements();
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,59 @@
+/// @file thresholds.hpp
+/// @brief Every GPU threshold of every grader, with the H200 measurement that justifies it.
+///
+/// A threshold is a ratio or a fit measured within the same run, never an absolute time. The
+/// reference solution's value on the H200 is in `measurements/h200/<file>.tsv`, which the GPU
+/// checks rewrite (see README); the host check "thresholds have headroom" fails when a committed
+/// measurement no longer clears its threshold by the stated headroom.
+#pragma once
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace grader {
+
+/// One pass/fail limit of a GPU check.
+struct Threshold {
+  const char* id;            ///< "chapter.quantity", as the graders ask for it.
+  double value;              ///< The limit.
+  bool is_minimum;           ///< Pass when measured >= value; otherwise pass when <= value.
+  const char* h200_file;     ///< Measurement file (without .tsv) of the H200 reference run.
+  const char* h200_quantity; ///< Quantity in that file that the reference solution reached.
+  /// How far the reference must clear the limit: measured / value >= headroom for a minimum,
+  /// value / measured >= headroom for a maximum.
+  double headroom;
+  const char* why;           ///< What the limit guards against, and why this value.
+};
+
+/// The table.
+inline constexpr Threshold kThresholds[] = {
+    {"ch01.cost_fit_r_squared", 0.90, true, "ch01_bank_indexing", "fit.r_squared", 1.05,
+     "Load latency of one warp grows linearly with wavefronts (about 2 cycles each on H200), so "
+     "correct predictions fit the measured cycles almost exactly; one wrong prediction for a "
+     "32-way or broadcast pattern drops R^2 far below 0.9."},
+    {"ch01.cycles_per_wavefront", 0.5, true, "ch01_bank_indexing", "fit.cycles_per_wavefront",
+     2.0,
+     "Each extra wavefront costs the warp about 2 SM cycles on H200; a fit with a slope near 0 "
+     "means the predictions do not explain the measured cost."},
+    {"ch01.max_residual_wavefronts", 1.5, false, "ch01_bank_indexing",
+     "fit.max_residual_wavefronts", 2.0,
+     "The pattern farthest from the fitted line, in units of one wavefront's cost. A prediction "
+     "off by two or more wavefronts (bytes predicted 4-way) lands about 2.6 away; correct "
+     "predictions stay well inside one."},
+};
+
+/// The threshold named `id`; throws std::out_of_range naming it when the table lacks it.
+inline const Threshold& threshold(const char* id) {
+  for (const Threshold& t : kThresholds) {
+    if (std::strcmp(t.id, id) == 0) return t;
+  }
+  throw std::out_of_range(std::string("no threshold named ") + id + " in grader/thresholds.hpp");
+}
+
+/// True when `measured` passes threshold `t`.
+inline bool passes(const Threshold& t, double measured) {
+  return t.is_minimum ? measured >= t.value : measured <= t.value;
+}
+
+}  // namespace grader

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Runs a grader that must reject what it grades, and checks that it does so for the right reason.
+
+    expect_rejection.py --grader EXE --mode host|gpu [--expect TEXT]... [--expect-once TEXT]...
+
+Passes (exit 0) when the grader exits 1 (checks failed) and its output contains every --expect
+text, and every --expect-once text exactly once. Exit 77 (meson SKIP) when the grader skipped
+because there is no usable GPU. Anything else fails with the grader's output, so that a grader
+which accepts a wrong answer, crashes, or rejects it for another reason is caught.
+"""
+import argparse
+import subprocess
+import sys
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--grader", required=True)
+parser.add_argument("--mode", choices=["host", "gpu"], required=True)
+parser.add_argument("--expect", action="append", default=[])
+parser.add_argument("--expect-once", action="append", default=[])
+args = parser.parse_args()
+
+run = subprocess.run([args.grader, args.mode], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                     text=True, errors="replace", timeout=600)
+out = run.stdout
+problems = []
+if run.returncode == 77:
+    print(out)
+    print("SKIP: the grader skipped its GPU checks (no usable GPU)")
+    sys.exit(77)
+if run.returncode == 0:
+    problems.append("the grader ACCEPTED it (exit 0); it must fail")
+elif run.returncode != 1:
+    problems.append(f"the grader exited {run.returncode}; a rejection is exit 1")
+for text in args.expect:
+    if text not in out:
+        problems.append(f"the output does not say: {text!r}")
+for text in args.expect_once:
+    count = out.count(text)
+    if count != 1:
+        problems.append(f"the output says {text!r} {count} times; expected once")
+print(out)
+if problems:
+    print("GRADER SELF-TEST FAILED:\n  " + "\n  ".join(problems))
+    sys.exit(1)
+print(f"ok: the {args.mode} checks rejected it as expected")

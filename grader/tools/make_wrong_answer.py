@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Makes a chapter's typical wrong answers from its reference solution, for grader self-tests.
+
+A chapter's grader folder holds wrong_answers.ini; each section is one wrong answer:
+
+    [bank_is_address_mod_32]
+    why = what the student got wrong, in words
+    from = solution            (or: skeleton, to grade the shipped skeleton unchanged)
+    replace = text in the source file, exactly once
+    with = what it becomes
+    rejected_by = host         (or gpu: which checks must fail)
+    expect = text the failing checks must print
+
+    make_wrong_answer.py list SPEC            one line per answer: name|rejected_by|expect
+    make_wrong_answer.py make SPEC NAME SOLUTION SKELETON OUTPUT
+
+`make` writes the solution (or skeleton) with the one replacement applied, and fails with a
+clear message when the text to replace is not found exactly once: the solution changed and the
+wrong answer must follow it.
+"""
+import configparser
+import sys
+
+
+def load(spec_path):
+    spec = configparser.RawConfigParser()
+    spec.optionxform = str
+    if not spec.read(spec_path):
+        sys.exit(f"{spec_path}: cannot read")
+    for name in spec.sections():
+        section = spec[name]
+        for key in ("why", "rejected_by", "expect"):
+            if key not in section:
+                sys.exit(f"{spec_path}: [{name}] has no '{key}'")
+        if section.get("from", "solution") not in ("solution", "skeleton"):
+            sys.exit(f"{spec_path}: [{name}] from = must be solution or skeleton")
+        if section["rejected_by"] not in ("host", "gpu"):
+            sys.exit(f"{spec_path}: [{name}] rejected_by = must be host or gpu")
+        if ("replace" in section) != ("with" in section):
+            sys.exit(f"{spec_path}: [{name}] needs both 'replace' and 'with', or neither")
+    return spec
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "list":
+        spec = load(sys.argv[2])
+        for name in spec.sections():
+            s = spec[name]
+            print(f"{name}|{s['rejected_by']}|{s['expect']}")
+        return
+    if len(sys.argv) != 7 or sys.argv[1] != "make":
+        sys.exit(__doc__)
+    _, _, spec_path, name, solution, skeleton, output = sys.argv
+    spec = load(spec_path)
+    if name not in spec:
+        sys.exit(f"{spec_path}: no wrong answer named [{name}]")
+    section = spec[name]
+    source_path = skeleton if section.get("from", "solution") == "skeleton" else solution
+    with open(source_path) as f:
+        text = f.read()
+    if "replace" in section:
+        old, new = section["replace"], section["with"]
+        count = text.count(old)
+        if count != 1:
+            sys.exit(f"{spec_path}: [{name}]: the text to replace occurs {count} times in "
+                     f"{source_path} (must be exactly once):\n  {old}")
+        text = text.replace(old, new)
+    with open(output, "w") as f:
+        f.write(f"// Wrong answer [{name}] made by make_wrong_answer.py from {source_path}:\n"
+                f"// {section['why']}\n#line 1 \"{source_path}\"\n{text}")
+
+
+main()

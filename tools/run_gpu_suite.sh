@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs the whole workbook on a GPU machine in fresh build directories and collects the logs:
+#   solution mode: every check, including the GPU ones and the grader self-tests, must pass;
+#   student mode:  every chapter's checks must fail (the skeletons are not done).
+# The measurements the GPU checks wrote are copied to measurements/<name>/ in the source tree
+# (the committed H200 numbers live in measurements/h200/).
+#
+#   tools/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME]     defaults: ./gpu-run-logs h200
+set -u
+out=${1:-gpu-run-logs}
+name=${2:-h200}
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d .)
+arch=${arch:-90}
+mkdir -p "$out"
+status=0
+{
+  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm --format=csv
+  nvcc --version | tail -n1
+  meson --version
+} >"$out/machine.txt" 2>&1
+
+build() {  # build DIR MODE
+  rm -rf "$1"
+  meson setup "$1" -Dkernels="$2" -Dgpu_targets="$arch" >"$out/setup-$2.log" 2>&1 &&
+    ninja -C "$1" >"$out/build-$2.log" 2>&1
+}
+
+if build build-gpu-solution solution; then
+  meson test -C build-gpu-solution --print-errorlogs --num-processes 4 >"$out/test-solution.log" 2>&1 || status=1
+  cp build-gpu-solution/meson-logs/testlog.txt "$out/testlog-solution.txt"
+  mkdir -p "measurements/$name"
+  cp build-gpu-solution/measurements/*.tsv "measurements/$name/" 2>/dev/null
+  cp build-gpu-solution/measurements/*.tsv "$out/" 2>/dev/null
+  tail -n 12 "$out/test-solution.log"
+else
+  echo "solution build failed"; tail -n 40 "$out/build-solution.log" "$out/setup-solution.log"; status=1
+fi
+
+if build build-gpu-student student; then
+  meson test -C build-gpu-student --print-errorlogs >"$out/test-student.log" 2>&1
+  cp build-gpu-student/meson-logs/testlog.txt "$out/testlog-student.txt"
+  # Every chapter's host and GPU checks must fail in student mode.
+  python3 - "$out/test-student.log" <<'PY' || status=1
+import re, sys
+log = open(sys.argv[1]).read()
+rows = re.findall(r"^\s*\d+/\d+ \S+:(ch\d\d)\S* / (.+?)\s+(OK|FAIL|SKIP|ERROR|TIMEOUT)\b", log, re.M)
+bad = [r for r in rows if r[2] != "FAIL"]
+print(f"student mode: {len(rows)} chapter checks, {len(rows) - len(bad)} failed as expected")
+for r in bad:
+    print("  NOT FAILING:", r)
+sys.exit(1 if bad or not rows else 0)
+PY
+else
+  echo "student build failed"; tail -n 40 "$out/build-student.log"; status=1
+fi
+exit $status
