@@ -5,7 +5,9 @@
 
 namespace smem {
 
-const char* to_string(Op op) { return op == Op::kLoad ? "load" : "store"; }
+const char* to_string(Op op) {
+  return op == Op::kLoad ? "load" : "store";
+}
 
 void validate(const WarpRequest& request, std::int64_t shared_bytes) {
   const int w = request.width_bytes;
@@ -49,12 +51,9 @@ bool symmetric_under_swap(const WarpRequest& r, int distance) {
 int group_count(const WarpRequest& request) {
   const bool pairs_merge = symmetric_under_swap(request, 1) || symmetric_under_swap(request, 2);
   switch (request.width_bytes) {
-    case 8:
-      return pairs_merge ? 1 : 2;
-    case 16:
-      return pairs_merge ? 2 : 4;
-    default:
-      return 1;
+    case 8: return pairs_merge ? 1 : 2;
+    case 16: return pairs_merge ? 2 : 4;
+    default: return 1;
   }
 }
 

@@ -27,9 +27,9 @@
 /// Shared-memory bank model and warp-request analysis.
 namespace smem {
 
-constexpr int kWarpSize = 32;       ///< Lanes in a warp.
-constexpr int kNumBanks = 32;       ///< Shared-memory banks.
-constexpr int kBankWidthBytes = 4;  ///< Bytes per bank word.
+constexpr int kWarpSize = 32;           ///< Lanes in a warp.
+constexpr int kNumBanks = 32;           ///< Shared-memory banks.
+constexpr int kBankWidthBytes = 4;      ///< Bytes per bank word.
 constexpr std::int64_t kInactive = -1;  ///< Address value that marks an inactive lane.
 
 /// The bank that serves a byte address: `(byte_address / 4) % 32`.

@@ -30,10 +30,8 @@ bool is_sticky(cudaError_t code) {
     case cudaErrorInvalidPc:
     case cudaErrorAssert:
     case cudaErrorLaunchTimeout:
-    case cudaErrorECCUncorrectable:
-      return true;
-    default:
-      return false;
+    case cudaErrorECCUncorrectable: return true;
+    default: return false;
   }
 }
 
@@ -45,8 +43,8 @@ void check(cudaError_t code, const char* call, const char* where) {
 void check_kernel(const char* kernel, const char* where) {
   cudaError_t code = cudaGetLastError();
   if (code != cudaSuccess) {
-    fail(code, std::string("launching kernel ") + kernel + " failed at " + where + ": " +
-                   describe(code));
+    fail(code,
+         std::string("launching kernel ") + kernel + " failed at " + where + ": " + describe(code));
   }
   code = cudaDeviceSynchronize();
   if (code != cudaSuccess) {
@@ -55,6 +53,8 @@ void check_kernel(const char* kernel, const char* where) {
   }
 }
 
-const std::string& context_lost() { return lost_description(); }
+const std::string& context_lost() {
+  return lost_description();
+}
 
 }  // namespace gpu

@@ -14,6 +14,7 @@ namespace gpu {
 /// any) and the CUDA error; sticky() tells whether the error destroyed the CUDA context.
 class CudaError : public std::runtime_error {
  public:
+  /// An error `code` described by `message`; `sticky` when the context is lost.
   CudaError(cudaError_t code, const std::string& message, bool sticky)
       : std::runtime_error(message), code_(code), sticky_(sticky) {}
   cudaError_t code() const { return code_; }  ///< The CUDA error code.

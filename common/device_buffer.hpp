@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -21,23 +22,23 @@ class DeviceBuffer {
     GPU_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
   }
   /// Allocates and copies `host` to the device.
-  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
-    upload(host);
-  }
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
   ~DeviceBuffer() { cudaFree(data_); }  // An error here (lost context) is reported elsewhere.
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  /// Takes over `other`'s memory; `other` is left empty.
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  /// Swaps memory with `other`, which frees this buffer's old memory when it goes.
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(count_, other.count_);
     return *this;
   }
 
-  T* get() const { return data_; }                             ///< Device pointer.
-  std::size_t size() const { return count_; }                  ///< Element count.
-  std::size_t bytes() const { return count_ * sizeof(T); }     ///< Size in bytes.
+  T* get() const { return data_; }                          ///< Device pointer.
+  std::size_t size() const { return count_; }               ///< Element count.
+  std::size_t bytes() const { return count_ * sizeof(T); }  ///< Size in bytes.
 
   /// Copies `host` (exactly size() elements) to the device.
   void upload(const std::vector<T>& host) {

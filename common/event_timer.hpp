@@ -9,10 +9,10 @@ namespace gpu {
 
 /// Times of repeated launches, in milliseconds.
 struct Timing {
-  double median_ms = 0;          ///< Median of the timed launches: the figure to compare.
-  double min_ms = 0;             ///< Fastest launch.
-  double max_ms = 0;             ///< Slowest launch.
-  std::vector<double> samples;   ///< Every timed launch, in order.
+  double median_ms = 0;         ///< Median of the timed launches: the figure to compare.
+  double min_ms = 0;            ///< Fastest launch.
+  double max_ms = 0;            ///< Slowest launch.
+  std::vector<double> samples;  ///< Every timed launch, in order.
 };
 
 /// Runs `launch` `warmup` times untimed, then `repetitions` times, each between two CUDA events

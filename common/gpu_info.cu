@@ -58,8 +58,8 @@ GpuInfo detect_gpu(int min_major, int min_minor) {
   if (const cudaError_t e = cudaFuncGetAttributes(&attributes, probe_kernel); e != cudaSuccess) {
     std::ostringstream why;
     why << "this build has no code that runs on " << info.name << " (sm_" << prop.major
-        << prop.minor << "): " << describe_error(e) << "; reconfigure with -Dgpu_targets="
-        << prop.major << prop.minor;
+        << prop.minor << "): " << describe_error(e)
+        << "; reconfigure with -Dgpu_targets=" << prop.major << prop.minor;
     info.reason = why.str();
     return info;
   }

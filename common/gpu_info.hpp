@@ -11,12 +11,12 @@ struct GpuInfo {
   bool usable = false;  ///< True when GPU checks can run.
   /// Why GPU checks cannot run (empty when usable), in words a student can act on.
   std::string reason;
-  int device = 0;         ///< CUDA device index that will be used.
-  std::string name;       ///< Marketing name, e.g. "NVIDIA H200".
-  int major = 0;          ///< Compute capability, major.
-  int minor = 0;          ///< Compute capability, minor.
+  int device = 0;           ///< CUDA device index that will be used.
+  std::string name;         ///< Marketing name, e.g. "NVIDIA H200".
+  int major = 0;            ///< Compute capability, major.
+  int minor = 0;            ///< Compute capability, minor.
   int multiprocessors = 0;  ///< SM count.
-  int l2_bytes = 0;       ///< L2 cache size.
+  int l2_bytes = 0;         ///< L2 cache size.
   int driver_version = 0;   ///< cudaDriverGetVersion, e.g. 13000.
   /// "NVIDIA H200 (sm_90, 132 SMs, driver 13.0)".
   std::string describe() const;

@@ -48,9 +48,8 @@ std::string draw_request(const WarpRequest& request, const PictureStyle& style) 
   out << summarize(request, analysis) << "\n";
   for (const GroupAnalysis& group : analysis.groups) {
     if (analysis.groups.size() > 1) {
-      out << "group of lanes " << group.first_lane << "-"
-          << group.first_lane + group.lane_count - 1 << ": "
-          << plural(group.wavefronts, "wavefront") << "\n";
+      out << "group of lanes " << group.first_lane << "-" << group.first_lane + group.lane_count - 1
+          << ": " << plural(group.wavefronts, "wavefront") << "\n";
     }
     out << " bank";
     for (int b = 0; b < kNumBanks; ++b) {
@@ -70,7 +69,8 @@ std::string draw_request(const WarpRequest& request, const PictureStyle& style) 
           out << " . ";
           continue;
         }
-        const bool worst = group.wavefronts > 1 && static_cast<int>(served.size()) == group.wavefronts;
+        const bool worst =
+            group.wavefronts > 1 && static_cast<int>(served.size()) == group.wavefronts;
         const bool shared = served[row].lanes.size() > 1;
         const std::string text = cell(served[row]);
         if (style.colour && (worst || shared)) {
@@ -82,8 +82,7 @@ std::string draw_request(const WarpRequest& request, const PictureStyle& style) 
       out << "\n";
     }
     if (group.wavefronts > style.max_rows) {
-      out << "      ... " << group.wavefronts - style.max_rows
-          << " more word rows not drawn\n";
+      out << "      ... " << group.wavefronts - style.max_rows << " more word rows not drawn\n";
     }
     if (group.wavefronts > 1) {
       out << "     ";

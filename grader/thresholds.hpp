@@ -15,15 +15,15 @@ namespace grader {
 
 /// One pass/fail limit of a GPU check.
 struct Threshold {
-  const char* id;            ///< "chapter.quantity", as the graders ask for it.
-  double value;              ///< The limit.
-  bool is_minimum;           ///< Pass when measured >= value; otherwise pass when <= value.
-  const char* h200_file;     ///< Measurement file (without .tsv) of the H200 reference run.
-  const char* h200_quantity; ///< Quantity in that file that the reference solution reached.
+  const char* id;             ///< "chapter.quantity", as the graders ask for it.
+  double value;               ///< The limit.
+  bool is_minimum;            ///< Pass when measured >= value; otherwise pass when <= value.
+  const char* h200_file;      ///< Measurement file (without .tsv) of the H200 reference run.
+  const char* h200_quantity;  ///< Quantity in that file that the reference solution reached.
   /// How far the reference must clear the limit: measured / value >= headroom for a minimum,
   /// value / measured >= headroom for a maximum.
   double headroom;
-  const char* why;           ///< What the limit guards against, and why this value.
+  const char* why;  ///< What the limit guards against, and why this value.
 };
 
 /// The table.
@@ -32,8 +32,7 @@ inline constexpr Threshold kThresholds[] = {
      "Load latency of one warp grows linearly with wavefronts (about 2 cycles each on H200), so "
      "correct predictions fit the measured cycles almost exactly; one wrong prediction for a "
      "32-way or broadcast pattern drops R^2 far below 0.9."},
-    {"ch01.cycles_per_wavefront", 0.5, true, "ch01_bank_indexing", "fit.cycles_per_wavefront",
-     2.0,
+    {"ch01.cycles_per_wavefront", 0.5, true, "ch01_bank_indexing", "fit.cycles_per_wavefront", 2.0,
      "Each extra wavefront costs the warp about 2 SM cycles on H200; a fit with a slope near 0 "
      "means the predictions do not explain the measured cost."},
     {"ch01.max_residual_wavefronts", 0.75, false, "ch01_bank_indexing",

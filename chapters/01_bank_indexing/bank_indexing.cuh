@@ -35,9 +35,9 @@ constexpr int kPatternCount = 9;
 
 /// Every pattern, in order.
 constexpr Pattern kAllPatterns[kPatternCount] = {
-    Pattern::kContiguousFloats, Pattern::kStride2Floats,    Pattern::kStructField,
-    Pattern::kColumnOf32x32,    Pattern::kColumnOf32x33,    Pattern::kSameFloat,
-    Pattern::kTwoWordsOneBank,  Pattern::kBytes,            Pattern::kShortsStride64};
+    Pattern::kContiguousFloats, Pattern::kStride2Floats, Pattern::kStructField,
+    Pattern::kColumnOf32x32,    Pattern::kColumnOf32x33, Pattern::kSameFloat,
+    Pattern::kTwoWordsOneBank,  Pattern::kBytes,         Pattern::kShortsStride64};
 
 /// Bytes one lane reads in a pattern: sizeof the element type.
 __host__ __device__ constexpr int pattern_width(Pattern p) {

@@ -60,9 +60,8 @@ TEST_CASE("bank model: bank and word of an address", "[host][bank_model]") {
 
 TEST_CASE("bank model: groups are never repacked", "[host][bank_model]") {
   // 16-byte loads: lanes 0-7 at a 128-byte stride (8 words in banks 0-3), then 24 contiguous.
-  const auto r = smem::WarpRequest::from_lanes(16, smem::Op::kLoad, [](int t) {
-    return t < 8 ? 128 * t : 1024 + 16 * t;
-  });
+  const auto r = smem::WarpRequest::from_lanes(
+      16, smem::Op::kLoad, [](int t) { return t < 8 ? 128 * t : 1024 + 16 * t; });
   const smem::Analysis a = smem::analyze(r);
   CHECK(a.groups.size() == 4);
   CHECK(a.wavefronts == 8 + 1 + 1 + 1);
@@ -83,8 +82,8 @@ TEST_CASE("bank model: inactive lanes touch nothing", "[host][bank_model]") {
 
 TEST_CASE("bank model: the per-bank detail lists words and their lanes", "[host][bank_model]") {
   // Two words in bank 0, 16 lanes on each.
-  const auto r = smem::WarpRequest::from_lanes(4, smem::Op::kLoad,
-                                               [](int t) { return 128 * (t % 2); });
+  const auto r =
+      smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [](int t) { return 128 * (t % 2); });
   const smem::Analysis a = smem::analyze(r);
   REQUIRE(a.groups.size() == 1);
   const auto& bank0 = a.groups[0].banks[0];
@@ -103,14 +102,14 @@ TEST_CASE("bank model: malformed requests are refused with the reason", "[host][
   r.width_bytes = 8;
   CHECK_THROWS_WITH(smem::analyze(r),
                     GRADER_CONTAINS("lane 1: address 4 is not aligned to the access "
-                                              "width of 8 bytes"));
+                                    "width of 8 bytes"));
   r.width_bytes = 4;
   r.address[5] = -7;
   CHECK_THROWS_WITH(smem::analyze(r), GRADER_CONTAINS("lane 5: address -7 is negative"));
   r.address[5] = 20;
   CHECK_THROWS_WITH(smem::validate(r, 64),
                     GRADER_CONTAINS("lane 16: address 64 + 4 bytes ends beyond the "
-                                              "shared-memory size of 64 bytes"));
+                                    "shared-memory size of 64 bytes"));
   CHECK_NOTHROW(smem::validate(r, 128));
 }
 

@@ -16,8 +16,7 @@ TEST_CASE("GPU detection describes the device", "[gpu][cuda_helpers]") {
   CHECK(info.major >= 7);
   CHECK(info.describe().find("sm_") != std::string::npos);
   CHECK_FALSE(gpu::detect_gpu(99, 0).usable);
-  CHECK(gpu::detect_gpu(99, 0).reason.find("these checks need 99.0 or newer") !=
-        std::string::npos);
+  CHECK(gpu::detect_gpu(99, 0).reason.find("these checks need 99.0 or newer") != std::string::npos);
 }
 
 TEST_CASE("device buffers round-trip and kernels fill them", "[gpu][cuda_helpers]") {
@@ -40,8 +39,7 @@ TEST_CASE("a bad launch is reported with the kernel's name and the context survi
     FAIL("the launch with 4096 threads per block did not fail");
   } catch (const gpu::CudaError& e) {
     CHECK_FALSE(e.sticky());
-    CHECK(std::string(e.what()).find("launching kernel iota_kernel failed") !=
-          std::string::npos);
+    CHECK(std::string(e.what()).find("launching kernel iota_kernel failed") != std::string::npos);
   }
   CHECK(gpu::context_lost().empty());
 }

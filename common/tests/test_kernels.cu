@@ -9,7 +9,9 @@ __global__ void iota_kernel(int* out, int n) {
   if (i < n) out[i] = i;
 }
 
-__global__ void null_write_kernel(int* out) { out[threadIdx.x] = 1; }
+__global__ void null_write_kernel(int* out) {
+  out[threadIdx.x] = 1;
+}
 }  // namespace
 
 void launch_with_bad_configuration() {

@@ -61,7 +61,7 @@ __global__ void pattern_latency_kernel(Pattern p, int iterations, long long* cyc
   unsigned address = base + pattern_address(p, lane_id());
   const int width = pattern_width(p);
   auto chain = [&](int n) {
-    return width == 1 ? load_chain<1>(address, n)
+    return width == 1   ? load_chain<1>(address, n)
            : width == 2 ? load_chain<2>(address, n)
                         : load_chain<4>(address, n);
   };

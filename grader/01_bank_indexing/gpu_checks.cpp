@@ -89,15 +89,15 @@ TEST_CASE("ch01 exercise 1 on the GPU: bank_of agrees with the bank model", "[gp
   for (std::size_t i = 0; i < addresses.size(); ++i) {
     if (banks[i] != smem::bank_of(addresses[i]) && wrong++ == 0) first = i;
   }
-  GRADER_EXPECT(wrong == 0,
-                grader::Feedback("bank_of on the device returned " + std::to_string(banks[first]) +
-                                 " for address " + std::to_string(addresses[first]) +
-                                 "; the bank is " +
-                                 std::to_string(smem::bank_of(addresses[first])) + ".")
-                    .line(std::to_string(wrong) + " of " + std::to_string(addresses.size()) +
-                          " addresses were wrong on the device.")
-                    .hint("bank_of is __host__ __device__: the same code must hold on both "
-                          "sides; see the host check of exercise 1."));
+  GRADER_EXPECT(
+      wrong == 0,
+      grader::Feedback("bank_of on the device returned " + std::to_string(banks[first]) +
+                       " for address " + std::to_string(addresses[first]) + "; the bank is " +
+                       std::to_string(smem::bank_of(addresses[first])) + ".")
+          .line(std::to_string(wrong) + " of " + std::to_string(addresses.size()) +
+                " addresses were wrong on the device.")
+          .hint("bank_of is __host__ __device__: the same code must hold on both "
+                "sides; see the host check of exercise 1."));
 }
 
 TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu][ch01]") {
@@ -131,9 +131,10 @@ TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu][ch
   smem::PictureStyle style;
   style.colour = smem::stdout_wants_colour();
   f.picture(smem::draw_request(request, style));
-  f.hint("lanes that touch the same word cost nothing extra (broadcast), also for bytes and "
-         "halfwords of one word: count distinct words (address / 4) per bank, then the "
-         "warp's maximum, and return it on every lane.");
+  f.hint(
+      "lanes that touch the same word cost nothing extra (broadcast), also for bytes and "
+      "halfwords of one word: count distinct words (address / 4) per bank, then the "
+      "warp's maximum, and return it on every lane.");
   GRADER_EXPECT(false, f);
 }
 
@@ -145,8 +146,7 @@ TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictio
     const int predicted = ch01::predicted_wavefronts(p);
     if (predicted < 1) {
       GRADER_FAIL(grader::Feedback(std::string("Not timed: predicted_wavefronts(") +
-                                   ch01::spec::name(p) + ") is " + std::to_string(predicted) +
-                                   ".")
+                                   ch01::spec::name(p) + ") is " + std::to_string(predicted) + ".")
                       .hint("finish exercise 3 (see the host checks) first."));
     }
     const std::vector<unsigned> device = ch01::probes::device_pattern_addresses(p);
@@ -154,8 +154,8 @@ TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictio
       const unsigned a = ch01::pattern_address(p, t);
       if (a != ch01::spec::expected_address(p, t) || device[t] != a) {
         GRADER_FAIL(grader::Feedback(std::string("Not timed: pattern_address(") +
-                                     ch01::spec::name(p) + ", lane " + std::to_string(t) +
-                                     ") is " + std::to_string(a) + " on the host and " +
+                                     ch01::spec::name(p) + ", lane " + std::to_string(t) + ") is " +
+                                     std::to_string(a) + " on the host and " +
                                      std::to_string(device[t]) + " on the device; expected " +
                                      std::to_string(ch01::spec::expected_address(p, t)) + ".")
                         .hint("finish exercise 2 (see the host checks) first."));
@@ -169,11 +169,11 @@ TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictio
     const double c = ch01::probes::pattern_load_cycles(p, 2048, 15);
     predicted.push_back(ch01::predicted_wavefronts(p));
     cycles.push_back(c);
-    grader::record_measurement(kMeasurementFile, std::string("cycles_per_load.") +
-                                                     ch01::spec::name(p), c, "cycles");
+    grader::record_measurement(kMeasurementFile,
+                               std::string("cycles_per_load.") + ch01::spec::name(p), c, "cycles");
     table << "  " << std::left << std::setw(20) << ch01::spec::name(p) << std::right
-          << std::setw(10) << ch01::predicted_wavefronts(p) << std::setw(13)
-          << grader::fixed(c, 1) << "\n";
+          << std::setw(10) << ch01::predicted_wavefronts(p) << std::setw(13) << grader::fixed(c, 1)
+          << "\n";
   }
   std::cout << "Measured cost of one warp's load (median of 15 launches, 2048 dependent loads)\n"
             << table.str();
@@ -192,27 +192,25 @@ TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictio
   grader::record_measurement(kMeasurementFile, "fit.max_residual_wavefronts", residual,
                              "wavefronts");
   std::cout << "  fit: cycles = " << grader::fixed(fit.intercept, 1) << " + "
-            << grader::fixed(fit.slope, 2) << " x predicted wavefronts, R^2 = "
-            << grader::fixed(fit.r_squared, 3) << ", farthest pattern "
-            << grader::fixed(residual, 2) << " wavefronts off the line\n";
+            << grader::fixed(fit.slope, 2)
+            << " x predicted wavefronts, R^2 = " << grader::fixed(fit.r_squared, 3)
+            << ", farthest pattern " << grader::fixed(residual, 2) << " wavefronts off the line\n";
 
   const grader::Threshold& r2 = grader::threshold("ch01.cost_fit_r_squared");
   const grader::Threshold& slope = grader::threshold("ch01.cycles_per_wavefront");
   const grader::Threshold& off = grader::threshold("ch01.max_residual_wavefronts");
-  GRADER_EXPECT(grader::passes(r2, fit.r_squared) && grader::passes(slope, fit.slope) &&
-                    grader::passes(off, residual),
-                grader::Feedback("The measured cost does not follow your predictions: a line "
-                                 "through (predicted wavefronts, cycles) fits with R^2 = " +
-                                 grader::fixed(fit.r_squared, 3) + " (need >= " +
-                                 grader::fixed(r2.value, 2) + ") and " +
-                                 grader::fixed(fit.slope, 2) +
-                                 " cycles per wavefront (need >= " +
-                                 grader::fixed(slope.value, 2) + "); the farthest pattern is " +
-                                 grader::fixed(residual, 2) +
-                                 " wavefronts off the line (need <= " +
-                                 grader::fixed(off.value, 1) + ").")
-                    .picture(table.str())
-                    .hint("a pattern whose cycles sit far from the others with the same "
-                          "prediction is mispredicted; the host check of exercise 3 shows "
-                          "which, with a picture."));
+  GRADER_EXPECT(
+      grader::passes(r2, fit.r_squared) && grader::passes(slope, fit.slope) &&
+          grader::passes(off, residual),
+      grader::Feedback("The measured cost does not follow your predictions: a line "
+                       "through (predicted wavefronts, cycles) fits with R^2 = " +
+                       grader::fixed(fit.r_squared, 3) + " (need >= " + grader::fixed(r2.value, 2) +
+                       ") and " + grader::fixed(fit.slope, 2) +
+                       " cycles per wavefront (need >= " + grader::fixed(slope.value, 2) +
+                       "); the farthest pattern is " + grader::fixed(residual, 2) +
+                       " wavefronts off the line (need <= " + grader::fixed(off.value, 1) + ").")
+          .picture(table.str())
+          .hint("a pattern whose cycles sit far from the others with the same "
+                "prediction is mispredicted; the host check of exercise 3 shows "
+                "which, with a picture."));
 }

@@ -80,8 +80,9 @@ TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host][c
       f.line("returned byte address " + std::to_string(got) + ", expected " +
              std::to_string(ch01::spec::expected_address(p, first_wrong)));
     }
-    f.hint("byte address = index * sizeof(element); a row of T tile[R][C] is C * sizeof(T) "
-           "bytes; a struct member adds its offset inside the struct.");
+    f.hint(
+        "byte address = index * sizeof(element); a row of T tile[R][C] is C * sizeof(T) "
+        "bytes; a struct member adds its offset inside the struct.");
     GRADER_EXPECT(false, f);
   }
 }
@@ -103,12 +104,14 @@ TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host][
     } else {
       f.picture(picture_of(p));
       if (predicted == lanes_in_busiest_bank(p) && predicted != model.wavefronts) {
-        f.line("You counted lanes per bank. Lanes that touch the same 4-byte word share one "
-               "pass (a broadcast): count distinct words.");
+        f.line(
+            "You counted lanes per bank. Lanes that touch the same 4-byte word share one "
+            "pass (a broadcast): count distinct words.");
       }
     }
-    f.hint("for each bank, count the distinct 4-byte words the warp touches in it; the request "
-           "takes as many wavefronts as the busiest bank has words.");
+    f.hint(
+        "for each bank, count the distinct 4-byte words the warp touches in it; the request "
+        "takes as many wavefronts as the busiest bank has words.");
     GRADER_EXPECT(false, f);
   }
 }

@@ -52,39 +52,41 @@ inline std::string fixed(double value, int decimals = 2) {
 
 /// True, and nothing printed, when an earlier kernel left the GPU usable. Otherwise the caller
 /// must stop: GPU_CHECKS_NEED_LIVE_CONTEXT() does that.
-inline bool context_usable() { return gpu::context_lost().empty(); }
+inline bool context_usable() {
+  return gpu::context_lost().empty();
+}
 
 }  // namespace grader
 
 /// Passes the check when `ok`, else fails it with the message built by `feedback_expr`
 /// (evaluated only on failure). The test case goes on either way. Catch2 reports the headline;
 /// the details follow on standard output, unwrapped, so that pictures keep their columns.
-#define GRADER_EXPECT(ok, feedback_expr)                                 \
-  do {                                                                   \
-    if (ok) {                                                            \
-      SUCCEED();                                                         \
-    } else {                                                             \
-      const ::grader::Feedback grader_feedback_ = (feedback_expr);       \
-      FAIL_CHECK(grader_feedback_.headline());                           \
-      std::cout << grader_feedback_.details() << std::endl;              \
-    }                                                                    \
+#define GRADER_EXPECT(ok, feedback_expr)                           \
+  do {                                                             \
+    if (ok) {                                                      \
+      SUCCEED();                                                   \
+    } else {                                                       \
+      const ::grader::Feedback grader_feedback_ = (feedback_expr); \
+      FAIL_CHECK(grader_feedback_.headline());                     \
+      std::cout << grader_feedback_.details() << std::endl;        \
+    }                                                              \
   } while (0)
 
 /// Fails and ends the test case, reporting like GRADER_EXPECT.
-#define GRADER_FAIL(feedback_expr)                                       \
-  do {                                                                   \
-    const ::grader::Feedback grader_feedback_ = (feedback_expr);         \
-    std::cout << std::flush;                                             \
-    FAIL_CHECK(grader_feedback_.headline());                             \
-    std::cout << grader_feedback_.details() << std::endl;                \
-    return;                                                              \
+#define GRADER_FAIL(feedback_expr)                               \
+  do {                                                           \
+    const ::grader::Feedback grader_feedback_ = (feedback_expr); \
+    std::cout << std::flush;                                     \
+    FAIL_CHECK(grader_feedback_.headline());                     \
+    std::cout << grader_feedback_.details() << std::endl;        \
+    return;                                                      \
   } while (0)
 
 /// First line of every GPU test case: after a kernel crash has lost the CUDA context, the
 /// remaining GPU checks are not run (the crash itself was reported once, where it happened).
-#define GPU_CHECKS_NEED_LIVE_CONTEXT()                                                    \
-  do {                                                                                    \
-    if (!::grader::context_usable()) {                                                    \
-      GRADER_SKIP("not run: the GPU context was lost when an earlier kernel crashed");    \
-    }                                                                                     \
+#define GPU_CHECKS_NEED_LIVE_CONTEXT()                                                 \
+  do {                                                                                 \
+    if (!::grader::context_usable()) {                                                 \
+      GRADER_SKIP("not run: the GPU context was lost when an earlier kernel crashed"); \
+    }                                                                                  \
   } while (0)

@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
   }
 
   Catch::Session session;
-  if (const int rc = session.applyCommandLine(static_cast<int>(arg_pointers.size()),
-                                                arg_pointers.data());
+  if (const int rc =
+          session.applyCommandLine(static_cast<int>(arg_pointers.size()), arg_pointers.data());
       rc != 0) {
     return rc == kExitSkip ? 1 : rc;
   }

@@ -11,7 +11,7 @@ namespace grader {
 struct LineFit {
   double slope = 0;
   double intercept = 0;
-  double r_squared = 0;  ///< 1 - residual sum of squares / total sum of squares.
+  double r_squared = 0;         ///< 1 - residual sum of squares / total sum of squares.
   double max_abs_residual = 0;  ///< Largest |y - line(x)| over the points.
 };
 

@@ -38,7 +38,9 @@ void record_measurement(const std::string& file, const std::string& quantity, do
   rows.push_back(Row{quantity, unit, value});
 }
 
-void set_measurement_gpu(const std::string& description) { gpu_description() = description; }
+void set_measurement_gpu(const std::string& description) {
+  gpu_description() = description;
+}
 
 void write_measurements() {
   const char* dir = std::getenv("WORKBOOK_MEASUREMENTS_DIR");

@@ -13,9 +13,9 @@ __host__ __device__ unsigned pattern_address(Pattern p, int lane) {
   switch (p) {
     case Pattern::kContiguousFloats: return 4 * t;
     case Pattern::kStride2Floats: return 4 * (2 * t);
-    case Pattern::kStructField: return 16 * t + 4;              // sizeof(P) = 16, offsetof(y) = 4
-    case Pattern::kColumnOf32x32: return 4 * (32 * t + 5);      // row pitch 32 floats
-    case Pattern::kColumnOf32x33: return 4 * (33 * t + 5);      // row pitch 33 floats
+    case Pattern::kStructField: return 16 * t + 4;          // sizeof(P) = 16, offsetof(y) = 4
+    case Pattern::kColumnOf32x32: return 4 * (32 * t + 5);  // row pitch 32 floats
+    case Pattern::kColumnOf32x33: return 4 * (33 * t + 5);  // row pitch 33 floats
     case Pattern::kSameFloat: return 4 * 7;
     case Pattern::kTwoWordsOneBank: return 4 * (32 * (t % 2));
     case Pattern::kBytes: return t;
