@@ -6,7 +6,30 @@
 namespace smem {
 
 const char* to_string(Op op) {
-  return op == Op::kLoad ? "load" : "store";
+  switch (op) {
+    case Op::kLoad: return "load";
+    case Op::kStore: return "store";
+    case Op::kLdmatrix: return "ldmatrix";
+  }
+  return "?";
+}
+
+std::string WarpRequest::describe() const {
+  if (op == Op::kLdmatrix) return "ldmatrix.x" + std::to_string(matrices);
+  return std::to_string(width_bytes) + "-byte " + to_string(op);
+}
+
+void parse_op(const std::string& text, WarpRequest& request) {
+  if (text == "load" || text == "store") {
+    request.op = text == "load" ? Op::kLoad : Op::kStore;
+    request.matrices = 0;
+  } else if (text == "ldmatrix.x1" || text == "ldmatrix.x2" || text == "ldmatrix.x4") {
+    request.op = Op::kLdmatrix;
+    request.matrices = text.back() - '0';
+  } else {
+    throw InvalidRequest("operation '" + text +
+                         "' is not one of load, store, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4");
+  }
 }
 
 void validate(const WarpRequest& request, std::int64_t shared_bytes) {
@@ -15,9 +38,25 @@ void validate(const WarpRequest& request, std::int64_t shared_bytes) {
     throw InvalidRequest("access width " + std::to_string(w) +
                          " bytes is not one of 1, 2, 4, 8, 16");
   }
+  if (request.op == Op::kLdmatrix) {
+    if (w != 16) {
+      throw InvalidRequest("ldmatrix rows are 16 bytes; width " + std::to_string(w) + " given");
+    }
+    const int m = request.matrices;
+    if (m != 1 && m != 2 && m != 4) {
+      throw InvalidRequest("ldmatrix takes 1, 2 or 4 matrices; " + std::to_string(m) + " given");
+    }
+    for (int t = 0; t < 8 * m; ++t) {
+      if (request.address[t] == kInactive) {
+        throw InvalidRequest("lane " + std::to_string(t) + " gives no row address, but ldmatrix.x" +
+                             std::to_string(m) + " needs rows from lanes 0-" +
+                             std::to_string(8 * m - 1));
+      }
+    }
+  }
   for (int t = 0; t < kWarpSize; ++t) {
     const std::int64_t a = request.address[t];
-    if (a == kInactive) continue;
+    if (!request.active(t)) continue;
     std::ostringstream where;
     where << "lane " << t << ": address " << a;
     if (a < 0) {
@@ -49,6 +88,7 @@ bool symmetric_under_swap(const WarpRequest& r, int distance) {
 }  // namespace
 
 int group_count(const WarpRequest& request) {
+  if (request.op == Op::kLdmatrix) return 4;  // one group per 8 lanes; unused ones are empty
   const bool pairs_merge = symmetric_under_swap(request, 1) || symmetric_under_swap(request, 2);
   switch (request.width_bytes) {
     case 8: return pairs_merge ? 1 : 2;

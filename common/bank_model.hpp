@@ -13,6 +13,8 @@
 ///   lane `t^1`, or with lane `t^2`; otherwise two groups (lanes 0-15 and 16-31).
 /// - 16-byte accesses: two groups (lanes 0-15, 16-31) under the same condition; otherwise four
 ///   groups of eight lanes.
+/// - `ldmatrix` (8x8 matrices of 16-bit elements, 1, 2 or 4 of them): lanes 8m..8m+7 give the
+///   eight 16-byte row addresses of matrix m; each matrix is one group of eight lanes.
 /// - Groups are never repacked, and their costs add up.
 /// - *Ideal* is the number of groups that have an active lane; what Nsight Compute reports as
 ///   bank conflicts is `wavefronts - ideal`.
@@ -42,10 +44,10 @@ constexpr std::uint64_t word_of(std::uint64_t byte_address) {
   return byte_address / kBankWidthBytes;
 }
 
-/// Whether a warp request reads or writes shared memory.
-enum class Op { kLoad, kStore };
+/// What a warp request does: an ordinary load or store, or an `ldmatrix` (16-byte rows).
+enum class Op { kLoad, kStore, kLdmatrix };
 
-/// Returns "load" or "store".
+/// Returns "load", "store" or "ldmatrix".
 const char* to_string(Op op);
 
 /// One warp-wide shared-memory instruction: one address per lane.
@@ -53,7 +55,10 @@ struct WarpRequest {
   /// Byte offset in shared memory per lane, lane 0 first; `kInactive` for an inactive lane.
   std::array<std::int64_t, kWarpSize> address{};
   int width_bytes = 4;  ///< Access width of every lane: 1, 2, 4, 8 or 16 bytes.
-  Op op = Op::kLoad;    ///< Load or store.
+  Op op = Op::kLoad;    ///< Load, store or ldmatrix.
+  /// For Op::kLdmatrix: the number of 8x8 matrices (1, 2 or 4). Lanes 0..8*matrices-1 give row
+  /// addresses; the other lanes' addresses are ignored.
+  int matrices = 0;
 
   /// A request where lane `t` accesses `address_of(t)`; all lanes active.
   template <typename F>
@@ -65,8 +70,26 @@ struct WarpRequest {
     return r;
   }
 
+  /// An `ldmatrix.x1/.x2/.x4` request: lane `t` < 8 * `count` gives row address `row_of(t)`.
+  template <typename F>
+  static WarpRequest ldmatrix(int count, F row_of) {
+    WarpRequest r;
+    r.width_bytes = 16;
+    r.op = Op::kLdmatrix;
+    r.matrices = count;
+    for (int t = 0; t < kWarpSize; ++t) {
+      r.address[t] = t < 8 * count ? static_cast<std::int64_t>(row_of(t)) : kInactive;
+    }
+    return r;
+  }
+
   /// True when lane `t` takes part in the request.
-  bool active(int t) const { return address[t] != kInactive; }
+  bool active(int t) const {
+    return address[t] != kInactive && (op != Op::kLdmatrix || t < 8 * matrices);
+  }
+
+  /// "4-byte load", "16-byte store", "ldmatrix.x4".
+  std::string describe() const;
 };
 
 /// Thrown when a request cannot be served: the message names the lane and the problem.
@@ -77,7 +100,8 @@ class InvalidRequest : public std::invalid_argument {
 
 /// Checks a request and throws InvalidRequest naming what is wrong: a width other than
 /// 1/2/4/8/16, a negative address other than `kInactive`, an address not aligned to the width,
-/// or an access that ends beyond `shared_bytes` (when `shared_bytes` > 0).
+/// an access that ends beyond `shared_bytes` (when `shared_bytes` > 0), or an ldmatrix that is
+/// not 16 bytes wide, not of 1, 2 or 4 matrices, or misses a row address.
 void validate(const WarpRequest& request, std::int64_t shared_bytes = 0);
 
 /// One distinct word served by one bank within a group, with the lanes that touch it.
@@ -111,5 +135,9 @@ Analysis analyze(const WarpRequest& request);
 
 /// The lane groups the hardware forms for a request: 1, 2 or 4 groups of 32, 16 or 8 lanes.
 int group_count(const WarpRequest& request);
+
+/// Parses "load", "store", "ldmatrix.x1", "ldmatrix.x2" or "ldmatrix.x4" into `request.op`
+/// (and `request.matrices`); throws InvalidRequest naming the text otherwise.
+void parse_op(const std::string& text, WarpRequest& request);
 
 }  // namespace smem

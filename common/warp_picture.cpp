@@ -34,9 +34,8 @@ std::string summarize(const WarpRequest& request, const Analysis& analysis) {
   int active = 0;
   for (int t = 0; t < kWarpSize; ++t) active += request.active(t) ? 1 : 0;
   std::ostringstream out;
-  out << request.width_bytes << "-byte " << to_string(request.op) << ", "
-      << plural(active, "active lane") << ": "
-      << plural(static_cast<int>(analysis.groups.size()), "group") << ", "
+  out << request.describe() << ", " << plural(active, "active lane") << ": "
+      << plural(analysis.ideal, "group") << ", "
       << plural(analysis.wavefronts, "wavefront") << " (ideal " << analysis.ideal << ", excess "
       << analysis.excess << "), " << analysis.ways << "-way";
   return out.str();
@@ -47,6 +46,7 @@ std::string draw_request(const WarpRequest& request, const PictureStyle& style) 
   std::ostringstream out;
   out << summarize(request, analysis) << "\n";
   for (const GroupAnalysis& group : analysis.groups) {
+    if (group.wavefronts == 0) continue;  // no active lane: nothing to draw
     if (analysis.groups.size() > 1) {
       out << "group of lanes " << group.first_lane << "-" << group.first_lane + group.lane_count - 1
           << ": " << plural(group.wavefronts, "wavefront") << "\n";

@@ -17,7 +17,8 @@ struct PictureStyle {
 /// Draws a request as a table: one column per bank (0..31 across), one row per distinct word a
 /// bank serves (row 1 is free, every further row costs one wavefront), each cell the lowest lane
 /// that touches that word, followed by `*` when other lanes share the word (a broadcast).
-/// Banks that serve the most words are marked `^` beneath the table.
+/// Banks that serve the most words are marked `^` beneath the table. A request split into groups
+/// (8- and 16-byte accesses, ldmatrix) gets one table per group that has an active lane.
 ///
 /// Example, float stride 2 (`a[2 * lane]`), rows shortened here:
 /// ```

@@ -1,0 +1,53 @@
+/// @file smem_counters.hpp
+/// @brief Shared-memory hardware counters of one kernel launch, read in-process through the
+/// CUPTI Range Profiler.
+///
+/// The counters are those Nsight Compute reports for shared memory: wavefronts and instructions
+/// of shared loads and stores (ldmatrix included in the load wavefronts), ldmatrix instructions,
+/// and the bank-conflict counters. They need compute capability 7.5 or newer and permission to
+/// read GPU performance counters. When either is missing, counters_available() says so and how
+/// to fix it, and measure_smem_counters() throws CountersUnavailable: callers fall back to
+/// other checks and never report a number that was not measured.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace gpu {
+
+/// What one kernel launch did in shared memory, summed over the whole grid.
+struct SmemCounters {
+  double load_wavefronts = 0;     ///< l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+  double store_wavefronts = 0;    ///< l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+  double load_instructions = 0;   ///< smsp__sass_inst_executed_op_shared_ld.sum (warp-level)
+  double store_instructions = 0;  ///< smsp__sass_inst_executed_op_shared_st.sum (warp-level)
+  double ldsm_instructions = 0;   ///< smsp__sass_inst_executed_op_ldsm.sum (ldmatrix)
+  double load_conflicts = 0;      ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+  double store_conflicts = 0;     ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+};
+
+/// Counters cannot be read here; what() says why and how to fix it.
+class CountersUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Whether counters can be read on the current GPU.
+struct CounterAvailability {
+  bool available = false;  ///< True when measure_smem_counters() can work.
+  std::string reason;      ///< Why not, with the fix, when not available.
+};
+
+/// Tries the profiler once (on the current device, creating its context if needed) and caches
+/// the answer.
+const CounterAvailability& counters_available();
+
+/// Runs `launch_one_kernel`, which must launch exactly one kernel, under the Range Profiler and
+/// returns that launch's counters. CUPTI replays the kernel as many times as the counters need
+/// (kernel replay saves and restores device memory), so the kernel must not depend on host
+/// state that changes between replays. Throws CountersUnavailable when counters cannot be read
+/// and std::runtime_error when the callback launched no kernel or more than one.
+SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kernel);
+
+}  // namespace gpu
