@@ -8,8 +8,8 @@ __global__ void counter_probe_kernel(unsigned* out) {
   __shared__ unsigned words[32];
   const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(&words[threadIdx.x]));
   unsigned value = threadIdx.x;
-  asm volatile("st.shared.u32 [%0], %1;" ::"r"(address), "r"(value) : "memory");
-  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(value) : "r"(address) : "memory");
+  asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(address), "r"(value) : "memory");
+  asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(value) : "r"(address) : "memory");
   out[threadIdx.x] = value;
 }
 }  // namespace
