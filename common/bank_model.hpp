@@ -16,8 +16,12 @@
 /// - `ldmatrix` (8x8 matrices of 16-bit elements, 1, 2 or 4 of them): lanes 8m..8m+7 give the
 ///   eight 16-byte row addresses of matrix m; each matrix is one group of eight lanes.
 /// - Groups are never repacked, and their costs add up.
-/// - *Ideal* is the number of groups that have an active lane; what Nsight Compute reports as
-///   bank conflicts is `wavefronts - ideal`.
+/// - *Ideal* is what the request's bytes need at 128 bytes (32 banks x 4 bytes) per wavefront:
+///   `ceil(lanes * width / 128)`, counting active lanes only, and a pair of lanes only once when
+///   the pairs merge (8- and 16-byte accesses above). For a full warp this is the number of
+///   groups (1, 2 or 4); with inactive lanes it can be less (16 active lanes of 8 bytes: 1).
+/// - What Nsight Compute reports as bank conflicts is `wavefronts - ideal`. Measured on H200
+///   for every case in `measurements/h200/smem-cases.tsv`, inactive lanes included.
 #pragma once
 
 #include <array>
@@ -122,7 +126,10 @@ struct GroupAnalysis {
 /// The cost of a whole warp request.
 struct Analysis {
   int wavefronts = 0;  ///< Sum of the groups' wavefronts.
-  int ideal = 0;       ///< Groups with at least one active lane: the conflict-free cost.
+  int active_groups = 0;  ///< Groups with at least one active lane.
+  /// Wavefronts the request's bytes need without conflicts: ceil(lanes * width / 128), a merged
+  /// pair of lanes counted once (see the file comment).
+  int ideal = 0;
   /// `wavefronts - ideal`: what Nsight Compute reports as shared-memory bank conflicts.
   int excess = 0;
   /// Largest number of distinct words one bank serves within one group (the "n-way" figure).

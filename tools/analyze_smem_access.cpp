@@ -92,7 +92,7 @@ std::string json_request(const smem::WarpRequest& r, const smem::Analysis& a) {
   for (int t = 0; t < smem::kWarpSize; ++t) {
     out << (t ? ", " : "") << (r.active(t) ? r.address[t] : -1);
   }
-  out << "],\n  \"groups\": " << a.ideal << ",\n  \"wavefronts\": " << a.wavefronts
+  out << "],\n  \"groups\": " << a.active_groups << ",\n  \"wavefronts\": " << a.wavefronts
       << ",\n  \"ideal\": " << a.ideal << ",\n  \"conflicts\": " << a.excess
       << ",\n  \"ways\": " << a.ways << ",\n  \"group_detail\": [";
   bool first_group = true;
@@ -219,7 +219,7 @@ int run(int argc, char** argv) {
   if (json) {
     std::cout << json_request(request, analysis);
   } else {
-    std::cout << "groups " << analysis.ideal << ", wavefronts " << analysis.wavefronts
+    std::cout << "groups " << analysis.active_groups << ", wavefronts " << analysis.wavefronts
               << ", ideal " << analysis.ideal << ", conflicts " << analysis.excess
               << " (as Nsight Compute counts them), ways " << analysis.ways << "\n";
     smem::PictureStyle style;
