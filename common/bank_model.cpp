@@ -138,8 +138,8 @@ Analysis analyze(const WarpRequest& request) {
   // groups than the width implies) are counted once per pair.
   int active = 0;
   for (int t = 0; t < kWarpSize; ++t) active += request.active(t) ? 1 : 0;
-  const bool pairs_merge = request.op != Op::kLdmatrix && request.width_bytes >= 8 &&
-                           groups < request.width_bytes / 4;
+  const bool pairs_merge =
+      request.op != Op::kLdmatrix && request.width_bytes >= 8 && groups < request.width_bytes / 4;
   const int lanes = pairs_merge ? active / 2 : active;
   const int bytes = lanes * request.width_bytes;
   result.ideal = active == 0 ? 0 : std::max(1, (bytes + 127) / 128);

@@ -125,7 +125,7 @@ struct GroupAnalysis {
 
 /// The cost of a whole warp request.
 struct Analysis {
-  int wavefronts = 0;  ///< Sum of the groups' wavefronts.
+  int wavefronts = 0;     ///< Sum of the groups' wavefronts.
   int active_groups = 0;  ///< Groups with at least one active lane.
   /// Wavefronts the request's bytes need without conflicts: ceil(lanes * width / 128), a merged
   /// pair of lanes counted once (see the file comment).

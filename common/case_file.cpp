@@ -73,7 +73,8 @@ std::vector<SmemCase> read_cases(std::istream& in, const std::string& source) {
       c.conflicts = parse_cost(tokens[4], where, "conflicts");
       next = 5;
     }
-    for (int t = 0; t < kWarpSize; ++t) c.request.address[t] = parse_address(tokens[next + t], where, t);
+    for (int t = 0; t < kWarpSize; ++t)
+      c.request.address[t] = parse_address(tokens[next + t], where, t);
     try {
       parse_op(tokens[2], c.request);
       validate(c.request);

@@ -5,8 +5,7 @@
 
 namespace smem {
 
-ExpressionError::ExpressionError(const std::string& message, std::string text,
-                                 std::size_t position)
+ExpressionError::ExpressionError(const std::string& message, std::string text, std::size_t position)
     : std::runtime_error(message + " at position " + std::to_string(position + 1)),
       text_(std::move(text)),
       position_(position) {}
@@ -30,7 +29,8 @@ class Parser {
     skip_blanks();
     if (pos_ < text_.size()) {
       if (text_[pos_] == ')') fail("')' without a matching '('");
-      fail(std::string("unexpected '") + text_[pos_] + "'");
+      fail(std::string("unexpected '") + text_[pos_] +
+           "' after a complete expression (an operator missing?)");
     }
     return root;
   }
@@ -61,7 +61,8 @@ class Parser {
       case 3:
         if (c == '<' && next == '<') return '<';
         if (c == '>' && next == '>') return '>';
-        if ((c == '<' || c == '>') && next != c) fail(std::string("'") + c + "' alone; write " + c + c);
+        if ((c == '<' || c == '>') && next != c)
+          fail(std::string("'") + c + "' alone; write " + c + c);
         return 0;
       case 4: return c == '+' || c == '-' ? c : 0;
       default: return c == '*' || c == '/' || c == '%' ? c : 0;
@@ -123,7 +124,8 @@ class Parser {
     }
     if (c == 't') {
       ++pos_;
-      if (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+      if (pos_ < text_.size() &&
+          (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
         fail_at("unknown name; the only variable is t (the lane index)", at);
       }
       return add({'t', 0, -1, -1, at});
@@ -139,7 +141,8 @@ class Parser {
   int parse_number() {
     const std::size_t at = pos_;
     int base = 10;
-    if (text_[pos_] == '0' && pos_ + 1 < text_.size() && (text_[pos_ + 1] == 'x' || text_[pos_ + 1] == 'X')) {
+    if (text_[pos_] == '0' && pos_ + 1 < text_.size() &&
+        (text_[pos_ + 1] == 'x' || text_[pos_ + 1] == 'X')) {
       base = 16;
       pos_ += 2;
       if (pos_ >= text_.size() || !std::isxdigit(static_cast<unsigned char>(text_[pos_]))) {
@@ -150,8 +153,8 @@ class Parser {
     while (pos_ < text_.size() && std::isalnum(static_cast<unsigned char>(text_[pos_]))) {
       const char d = static_cast<char>(std::tolower(static_cast<unsigned char>(text_[pos_])));
       const int digit = std::isdigit(static_cast<unsigned char>(d)) ? d - '0'
-                        : (base == 16 && d >= 'a' && d <= 'f') ? d - 'a' + 10
-                                                               : -1;
+                        : (base == 16 && d >= 'a' && d <= 'f')      ? d - 'a' + 10
+                                                                    : -1;
       if (digit < 0) fail(std::string("'") + text_[pos_] + "' is not a digit of this number");
       if (value > (std::numeric_limits<std::int64_t>::max() - digit) / base) {
         fail_at("number too large for 64 bits", at);
@@ -193,7 +196,9 @@ LaneExpression LaneExpression::parse(const std::string& text) {
   return e;
 }
 
-std::int64_t LaneExpression::evaluate(std::int64_t t) const { return evaluate_node(root_, t); }
+std::int64_t LaneExpression::evaluate(std::int64_t t) const {
+  return evaluate_node(root_, t);
+}
 
 std::int64_t LaneExpression::evaluate_node(int index, std::int64_t t) const {
   const Node& n = nodes_[static_cast<std::size_t>(index)];
@@ -211,9 +216,15 @@ std::int64_t LaneExpression::evaluate_node(int index, std::int64_t t) const {
   }
   const std::int64_t b = evaluate_node(n.right, t);
   switch (n.op) {
-    case '+': if (__builtin_add_overflow(a, b, &r)) return fail("overflow in +"); return r;
-    case '-': if (__builtin_sub_overflow(a, b, &r)) return fail("overflow in -"); return r;
-    case '*': if (__builtin_mul_overflow(a, b, &r)) return fail("overflow in *"); return r;
+    case '+':
+      if (__builtin_add_overflow(a, b, &r)) return fail("overflow in +");
+      return r;
+    case '-':
+      if (__builtin_sub_overflow(a, b, &r)) return fail("overflow in -");
+      return r;
+    case '*':
+      if (__builtin_mul_overflow(a, b, &r)) return fail("overflow in *");
+      return r;
     case '/':
     case '%':
       if (b == 0) return fail(std::string("division by zero in ") + n.op);
@@ -226,7 +237,8 @@ std::int64_t LaneExpression::evaluate_node(int index, std::int64_t t) const {
     case '>':
       if (b < 0 || b > 62) return fail("shift by " + std::to_string(b) + " (allowed: 0 to 62)");
       if (n.op == '>') return a >> b;
-      if (a < 0 || a > (std::numeric_limits<std::int64_t>::max() >> b)) return fail("overflow in <<");
+      if (a < 0) return fail("<< of a negative number (" + std::to_string(a) + ")");
+      if (a > (std::numeric_limits<std::int64_t>::max() >> b)) return fail("overflow in <<");
       return a << b;
     default: return fail("internal error: unknown operator");
   }

@@ -55,11 +55,13 @@ class LaneExpression {
 
   /// One node of the parsed tree (public for the parser; not part of the interface).
   struct Node {
-    char op = 0;              ///< 'n' number, 't' lane, 'u' negate, or the operator character
-                              ///< ('+', '-', '*', '/', '%', '&', '|', '^', '<' for <<, '>' for >>).
-    std::int64_t value = 0;   ///< For numbers.
-    int left = -1, right = -1;  ///< Child nodes.
-    std::size_t position = 0;   ///< Character where the node starts (operators: the operator).
+    /// 'n' number, 't' lane, 'u' negate, or the operator character ('+', '-', '*', '/', '%',
+    /// '&', '|', '^', '<' for <<, '>' for >>).
+    char op = 0;
+    std::int64_t value = 0;    ///< The number, for 'n'.
+    int left = -1;             ///< First operand (index into the node list), or -1.
+    int right = -1;            ///< Second operand, or -1.
+    std::size_t position = 0;  ///< Character where the node starts (operators: the operator).
   };
 
  private:

@@ -54,12 +54,11 @@ void check_cupti(CUptiResult code, const char* call) {
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_NOT_INITIALIZED:
-      throw CountersUnavailable(std::string("hardware counters are not supported here (") +
-                                call + ": " + result_text(code) +
+      throw CountersUnavailable(std::string("hardware counters are not supported here (") + call +
+                                ": " + result_text(code) +
                                 "); they need a GPU of compute capability 7.5 or newer, not "
                                 "virtualised, and a CUPTI that matches the driver");
-    default:
-      throw std::runtime_error(std::string(call) + " failed: " + result_text(code));
+    default: throw std::runtime_error(std::string(call) + " failed: " + result_text(code));
   }
 }
 #define CUPTI_CALL(call) check_cupti((call), #call)
@@ -77,8 +76,8 @@ CUcontext current_context() {
   void* function = nullptr;
   cudaDriverEntryPointQueryResult status{};
   GPU_CHECK(cudaFree(nullptr));  // creates the primary context if there is none yet
-  GPU_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000,
-                                             cudaEnableDefault, &status));
+  GPU_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000, cudaEnableDefault,
+                                             &status));
   if (status != cudaDriverEntryPointSuccess || function == nullptr) {
     throw CountersUnavailable("the driver has no cuCtxGetCurrent entry point");
   }
@@ -99,40 +98,47 @@ struct Session {
 Session& session() {
   static Session s = [] {
     Session out;
-    auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    auto init =
+        params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     CUPTI_CALL(cuptiProfilerInitialize(&init));
     out.context = current_context();
     int device = 0;
     GPU_CHECK(cudaGetDevice(&device));
 
-    auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    auto chip =
+        params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
     chip.deviceIndex = static_cast<std::size_t>(device);
     CUPTI_CALL(cuptiDeviceGetChipName(&chip));
 
-    auto availability = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    auto availability = params<CUpti_Profiler_GetCounterAvailability_Params>(
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
     availability.ctx = out.context;
     CUPTI_CALL(cuptiProfilerGetCounterAvailability(&availability));
     std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
     availability.pCounterAvailabilityImage = availability_image.data();
     CUPTI_CALL(cuptiProfilerGetCounterAvailability(&availability));
 
-    auto host = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    auto host = params<CUpti_Profiler_Host_Initialize_Params>(
+        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     host.pChipName = chip.pChipName;
     host.pCounterAvailabilityImage = availability_image.data();
     CUPTI_CALL(cuptiProfilerHostInitialize(&host));
     out.host = host.pHostObject;
 
-    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     add.pHostObject = out.host;
     add.ppMetricNames = const_cast<const char**>(kMetrics);
     add.numMetrics = kMetricCount;
     CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add));
-    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     size.pHostObject = out.host;
     CUPTI_CALL(cuptiProfilerHostGetConfigImageSize(&size));
     out.config_image.resize(size.configImageSize);
-    auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
     image.pHostObject = out.host;
     image.configImageSize = out.config_image.size();
     image.pConfigImage = out.config_image.data();
@@ -146,13 +152,15 @@ Session& session() {
 class EnabledProfiler {
  public:
   explicit EnabledProfiler(CUcontext context) {
-    auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    auto enable =
+        params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     enable.ctx = context;
     CUPTI_CALL(cuptiRangeProfilerEnable(&enable));
     object_ = enable.pRangeProfilerObject;
   }
   ~EnabledProfiler() {
-    auto disable = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    auto disable =
+        params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     disable.pRangeProfilerObject = object_;
     cuptiRangeProfilerDisable(&disable);
   }
@@ -195,7 +203,8 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
   Session& s = session();
   EnabledProfiler profiler(s.context);
 
-  auto data_size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  auto data_size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   data_size.pRangeProfilerObject = profiler.get();
   data_size.pMetricNames = const_cast<const char**>(kMetrics);
   data_size.numMetrics = kMetricCount;
@@ -203,13 +212,15 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
   data_size.maxNumRangeTreeNodes = 2;
   CUPTI_CALL(cuptiRangeProfilerGetCounterDataSize(&data_size));
   std::vector<std::uint8_t> counter_data(data_size.counterDataSize);
-  auto init_data = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  auto init_data = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   init_data.pRangeProfilerObject = profiler.get();
   init_data.counterDataSize = counter_data.size();
   init_data.pCounterData = counter_data.data();
   CUPTI_CALL(cuptiRangeProfilerCounterDataImageInitialize(&init_data));
 
-  auto config = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  auto config = params<CUpti_RangeProfiler_SetConfig_Params>(
+      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   config.pRangeProfilerObject = profiler.get();
   config.configSize = s.config_image.size();
   config.pConfig = s.config_image.data();
@@ -226,23 +237,27 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
 
   bool all_passes = false;
   for (int attempt = 0; attempt < 16 && !all_passes; ++attempt) {
-    auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    auto start =
+        params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = profiler.get();
     CUPTI_CALL(cuptiRangeProfilerStart(&start));
     launch_one_kernel();
     GPU_CHECK(cudaDeviceSynchronize());
-    auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    auto stop =
+        params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = profiler.get();
     CUPTI_CALL(cuptiRangeProfilerStop(&stop));
     all_passes = stop.isAllPassSubmitted != 0;
   }
   if (!all_passes) throw std::runtime_error("the profiler did not finish its passes");
 
-  auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = profiler.get();
   CUPTI_CALL(cuptiRangeProfilerDecodeData(&decode));
 
-  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
   info.pCounterDataImage = counter_data.data();
   info.counterDataImageSize = counter_data.size();
   CUPTI_CALL(cuptiRangeProfilerGetCounterDataInfo(&info));
@@ -252,7 +267,8 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
   }
 
   double values[kMetricCount] = {};
-  auto evaluate = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+  auto evaluate = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
   evaluate.pHostObject = s.host;
   evaluate.pCounterDataImage = counter_data.data();
   evaluate.counterDataImageSize = counter_data.size();

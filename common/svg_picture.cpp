@@ -38,8 +38,7 @@ std::string draw_request_svg(const WarpRequest& request, const std::string& titl
     body << "<text x=\"4\" y=\"" << y << "\" class=\"title\">" << escape(title) << "</text>\n";
   }
   y += kLineHeight;
-  body << "<text x=\"4\" y=\"" << y << "\">" << escape(summarize(request, analysis))
-       << "</text>\n";
+  body << "<text x=\"4\" y=\"" << y << "\">" << escape(summarize(request, analysis)) << "</text>\n";
   for (const GroupAnalysis& group : analysis.groups) {
     if (group.wavefronts == 0) continue;
     if (analysis.groups.size() > 1) {
@@ -69,10 +68,12 @@ std::string draw_request_svg(const WarpRequest& request, const std::string& titl
         const bool worst =
             group.wavefronts > 1 && static_cast<int>(served.size()) == group.wavefronts;
         const bool shared = use.lanes.size() > 1;
-        body << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << kCellWidth
-             << "\" height=\"" << kCellHeight << "\" class=\""
-             << (worst ? "worst" : shared ? "shared" : "used") << "\"><title>bank " << b
-             << ", word " << use.word << ", lanes";
+        body << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << kCellWidth << "\" height=\""
+             << kCellHeight << "\" class=\""
+             << (worst    ? "worst"
+                 : shared ? "shared"
+                          : "used")
+             << "\"><title>bank " << b << ", word " << use.word << ", lanes";
         for (int lane : use.lanes) body << " " << lane;
         body << "</title></rect>\n<text x=\"" << x + kCellWidth / 2 << "\" y=\"" << y + 14
              << "\" class=\"lane\">" << use.lanes.front() << (shared ? "*" : "") << "</text>\n";
@@ -82,9 +83,12 @@ std::string draw_request_svg(const WarpRequest& request, const std::string& titl
   }
   y += kLineHeight;
   body << "<text x=\"4\" y=\"" << y
-       << "\" class=\"label\">rows w1, w2, ...: distinct words a bank serves (each row past w1 "
-          "costs a wavefront); numbers: lanes; N*: lane N and others share the word; red: the "
-          "busiest banks</text>\n";
+       << "\" class=\"label\">rows w1, w2, ...: distinct words a bank serves; each row past w1 "
+          "costs a wavefront.</text>\n";
+  y += kLineHeight;
+  body << "<text x=\"4\" y=\"" << y
+       << "\" class=\"label\">numbers: lanes; N*: lane N and others share the word (blue); red: "
+          "the busiest banks.</text>\n";
   y += 8;
   const int width = kLeft + kNumBanks * kCellWidth + 8;
   std::ostringstream svg;

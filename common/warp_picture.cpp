@@ -35,9 +35,9 @@ std::string summarize(const WarpRequest& request, const Analysis& analysis) {
   for (int t = 0; t < kWarpSize; ++t) active += request.active(t) ? 1 : 0;
   std::ostringstream out;
   out << request.describe() << ", " << plural(active, "active lane") << ": "
-      << plural(analysis.active_groups, "group") << ", "
-      << plural(analysis.wavefronts, "wavefront") << " (ideal " << analysis.ideal << ", excess "
-      << analysis.excess << "), " << analysis.ways << "-way";
+      << plural(analysis.active_groups, "group") << ", " << plural(analysis.wavefronts, "wavefront")
+      << " (ideal " << analysis.ideal << ", excess " << analysis.excess << "), " << analysis.ways
+      << "-way";
   return out.str();
 }
 

@@ -39,7 +39,7 @@ options:
   --store            the same as --op store
   --active LANES     active lanes: a mask (0x0000ffff) or ranges (0-15,20,24-31); default all
   --shared-bytes N   shared memory size for the bounds check (default 232448, 227 KiB)
-  --svg FILE         also write the picture as SVG
+  --svg FILE         also write the picture as SVG (--svg - writes only the SVG, to stdout)
   --json             print JSON instead of the picture
   --colour, --no-colour   force colours on or off (default: on for a terminal, unless NO_COLOR)
 )";
@@ -216,6 +216,11 @@ int run(int argc, char** argv) {
   smem::validate(request, shared_bytes);
   const smem::Analysis analysis = smem::analyze(request);
 
+  const std::string svg_title = expression.empty() ? "" : "address = " + expression;
+  if (svg_path == "-") {
+    std::cout << smem::draw_request_svg(request, svg_title);
+    return 0;
+  }
   if (json) {
     std::cout << json_request(request, analysis);
   } else {
@@ -229,7 +234,7 @@ int run(int argc, char** argv) {
   }
   if (!svg_path.empty()) {
     std::ofstream svg(svg_path);
-    svg << smem::draw_request_svg(request, expression.empty() ? "" : "address = " + expression);
+    svg << smem::draw_request_svg(request, svg_title);
     if (!svg) throw BadInput("cannot write " + svg_path);
   }
   return 0;

@@ -43,8 +43,8 @@ __global__ void access_kernel(const long long* addresses, unsigned* sink) {
       asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(a), "r"(v0), "r"(v1) : "memory");
     }
     if constexpr (W == 16) {
-      asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v0), "r"(v1),
-                   "r"(v2), "r"(v3)
+      asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v0), "r"(v1), "r"(v2),
+                   "r"(v3)
                    : "memory");
     }
   } else {
@@ -94,8 +94,9 @@ using Kernel = void (*)(const long long*, unsigned*);
 
 Kernel kernel_for(const smem::WarpRequest& r) {
   if (r.op == smem::Op::kLdmatrix) {
-    return r.matrices == 1 ? ldmatrix_kernel<1> : r.matrices == 2 ? ldmatrix_kernel<2>
-                                                                   : ldmatrix_kernel<4>;
+    return r.matrices == 1   ? ldmatrix_kernel<1>
+           : r.matrices == 2 ? ldmatrix_kernel<2>
+                             : ldmatrix_kernel<4>;
   }
   const bool store = r.op == smem::Op::kStore;
   switch (r.width_bytes) {
@@ -128,8 +129,8 @@ Measured measure(const smem::SmemCase& c, int max_shared_bytes) {
                              std::to_string(max_shared_bytes));
   }
   const Kernel kernel = kernel_for(r);
-  GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 shared_bytes));
+  GPU_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   gpu::DeviceBuffer<long long> device_addresses(addresses);
   gpu::DeviceBuffer<unsigned> sink(32);
   const gpu::SmemCounters counters = gpu::measure_smem_counters([&] {
@@ -147,8 +148,9 @@ Measured measure(const smem::SmemCase& c, int max_shared_bytes) {
                         counters.ldsm_instructions - instructions;
   if (instructions != 1 || others != 0) {
     throw std::runtime_error("case " + c.name + ": the kernel executed " +
-                             std::to_string(instructions) + " instructions of the kind measured and " +
-                             std::to_string(others) + " other shared-memory instructions; "
+                             std::to_string(instructions) +
+                             " instructions of the kind measured and " + std::to_string(others) +
+                             " other shared-memory instructions; "
                              "expected exactly one");
   }
   if (wavefronts != std::floor(wavefronts) || conflicts != std::floor(conflicts)) {
@@ -206,9 +208,9 @@ int run(int argc, char** argv) {
     out << smem::format_case(c) << "\n";
     const bool agree = m.wavefronts == a.wavefronts && m.conflicts == a.excess;
     disagreements += agree ? 0 : 1;
-    std::cout << std::left << std::setw(28) << c.name << std::right << std::setw(10)
-              << m.wavefronts << std::setw(7) << a.wavefronts << std::setw(11) << m.conflicts
-              << std::setw(7) << a.excess << (agree ? "" : "   MODEL DISAGREES") << "\n";
+    std::cout << std::left << std::setw(28) << c.name << std::right << std::setw(10) << m.wavefronts
+              << std::setw(7) << a.wavefronts << std::setw(11) << m.conflicts << std::setw(7)
+              << a.excess << (agree ? "" : "   MODEL DISAGREES") << "\n";
   }
   out.close();
   if (!out) {

@@ -9,6 +9,17 @@ __global__ void iota_kernel(int* out, int n) {
   if (i < n) out[i] = i;
 }
 
+__global__ void column_read_kernel(float* out) {
+  __shared__ float tile[32][32];
+  const unsigned lane = threadIdx.x;
+  const unsigned row = static_cast<unsigned>(__cvta_generic_to_shared(&tile[0][lane]));
+  const unsigned column = static_cast<unsigned>(__cvta_generic_to_shared(&tile[lane][5]));
+  float value = static_cast<float>(lane);
+  asm volatile("st.volatile.shared.f32 [%0], %1;" ::"r"(row), "f"(value) : "memory");
+  asm volatile("ld.volatile.shared.f32 %0, [%1];" : "=f"(value) : "r"(column) : "memory");
+  out[lane] = value;
+}
+
 __global__ void null_write_kernel(int* out) {
   out[threadIdx.x] = 1;
 }
@@ -22,6 +33,13 @@ void launch_with_bad_configuration() {
 void launch_crashing_kernel() {
   null_write_kernel<<<1, 32>>>(nullptr);
   GPU_CHECK_KERNEL("null_write_kernel");
+}
+
+void launch_column_read() {
+  static float* out = nullptr;
+  if (out == nullptr) GPU_CHECK(cudaMalloc(&out, 32 * sizeof(float)));
+  column_read_kernel<<<1, 32>>>(out);
+  GPU_CHECK(cudaGetLastError());
 }
 
 void launch_iota(int* out, int n) {

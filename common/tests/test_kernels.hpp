@@ -9,6 +9,10 @@ void launch_with_bad_configuration();
 /// Launches a kernel that writes through a null pointer (a crash: the context is lost).
 void launch_crashing_kernel();
 
+/// Launches one warp that stores a float per lane to a float[32][32] tile (a row, one
+/// wavefront) and reads column 5 (32 wavefronts). Checks the launch, does not synchronise.
+void launch_column_read();
+
 /// Launches a kernel that fills `n` ints at `out` with their index.
 void launch_iota(int* out, int n);
 

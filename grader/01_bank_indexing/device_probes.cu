@@ -10,6 +10,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "event_timer.hpp"
+#include "smem_counters.hpp"
 
 namespace ch01::probes {
 
@@ -74,6 +75,17 @@ __global__ void pattern_latency_kernel(Pattern p, int iterations, long long* cyc
   sink[threadIdx.x] = address;
 }
 
+// One load of the pattern's width per lane, and no other shared-memory instruction.
+__global__ void pattern_single_load_kernel(Pattern p, unsigned* sink) {
+  __shared__ alignas(16) unsigned buffer[kProbeSharedBytes / 4];
+  const unsigned address =
+      static_cast<unsigned>(__cvta_generic_to_shared(buffer)) + pattern_address(p, lane_id());
+  const int width = pattern_width(p);
+  sink[threadIdx.x] = width == 1   ? load_shared<1>(address)
+                      : width == 2 ? load_shared<2>(address)
+                                   : load_shared<4>(address);
+}
+
 }  // namespace
 
 std::vector<int> device_bank_of(const std::vector<unsigned>& addresses) {
@@ -114,6 +126,19 @@ double pattern_load_cycles(Pattern p, int iterations, int launches) {
     per_load.push_back(static_cast<double>(cycles.download()[0]) / iterations);
   }
   return gpu::median(per_load);
+}
+
+double pattern_wavefronts_counted(Pattern p) {
+  gpu::DeviceBuffer<unsigned> sink(32);
+  const gpu::SmemCounters c = gpu::measure_smem_counters([&] {
+    pattern_single_load_kernel<<<1, 32>>>(p, sink.get());
+    GPU_CHECK(cudaGetLastError());
+  });
+  if (c.load_instructions != 1) {
+    throw std::runtime_error("the counter probe executed " + std::to_string(c.load_instructions) +
+                             " shared loads; expected 1");
+  }
+  return c.load_wavefronts;
 }
 
 }  // namespace ch01::probes

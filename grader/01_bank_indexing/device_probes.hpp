@@ -26,4 +26,9 @@ std::vector<int> device_warp_wavefronts(const std::vector<unsigned>& addresses);
 /// `launches` launches. Needs every address inside kProbeSharedBytes and aligned.
 double pattern_load_cycles(Pattern p, int iterations, int launches);
 
+/// Wavefronts per request of one warp loading pattern `p` once (one instruction, at each
+/// lane's pattern_address()), read from the hardware counters. Throws gpu::CountersUnavailable
+/// when counters cannot be read here.
+double pattern_wavefronts_counted(Pattern p);
+
 }  // namespace ch01::probes

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -16,6 +17,7 @@
 #include "measurements.hpp"
 #include "pattern_spec.hpp"
 #include "random_seed.hpp"
+#include "smem_counters.hpp"
 #include "thresholds.hpp"
 #include "warp_picture.hpp"
 
@@ -73,6 +75,32 @@ TestWarps make_test_warps(std::uint64_t seed) {
     warps.add("random halfwords", 2, lanes);
   }
   return warps;
+}
+
+// Measuring the patterns means something only once exercises 2 and 3 are done: the feedback
+// for the first thing missing, or nothing.
+std::optional<grader::Feedback> not_ready_to_measure(const std::string& verb) {
+  for (Pattern p : ch01::kAllPatterns) {
+    const int predicted = ch01::predicted_wavefronts(p);
+    if (predicted < 1) {
+      return grader::Feedback("Not " + verb + ": predicted_wavefronts(" + ch01::spec::name(p) +
+                              ") is " + std::to_string(predicted) + ".")
+          .hint("finish exercise 3 (see the host checks) first.");
+    }
+    const std::vector<unsigned> device = ch01::probes::device_pattern_addresses(p);
+    for (int t = 0; t < 32; ++t) {
+      const unsigned a = ch01::pattern_address(p, t);
+      if (a != ch01::spec::expected_address(p, t) || device[t] != a) {
+        return grader::Feedback("Not " + verb + ": pattern_address(" + ch01::spec::name(p) +
+                                ", lane " + std::to_string(t) + ") is " + std::to_string(a) +
+                                " on the host and " + std::to_string(device[t]) +
+                                " on the device; expected " +
+                                std::to_string(ch01::spec::expected_address(p, t)) + ".")
+            .hint("finish exercise 2 (see the host checks) first.");
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -141,27 +169,7 @@ TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu][ch
 TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictions",
           "[gpu][ch01]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
-  // The patterns must be right before their timing means anything.
-  for (Pattern p : ch01::kAllPatterns) {
-    const int predicted = ch01::predicted_wavefronts(p);
-    if (predicted < 1) {
-      GRADER_FAIL(grader::Feedback(std::string("Not timed: predicted_wavefronts(") +
-                                   ch01::spec::name(p) + ") is " + std::to_string(predicted) + ".")
-                      .hint("finish exercise 3 (see the host checks) first."));
-    }
-    const std::vector<unsigned> device = ch01::probes::device_pattern_addresses(p);
-    for (int t = 0; t < 32; ++t) {
-      const unsigned a = ch01::pattern_address(p, t);
-      if (a != ch01::spec::expected_address(p, t) || device[t] != a) {
-        GRADER_FAIL(grader::Feedback(std::string("Not timed: pattern_address(") +
-                                     ch01::spec::name(p) + ", lane " + std::to_string(t) + ") is " +
-                                     std::to_string(a) + " on the host and " +
-                                     std::to_string(device[t]) + " on the device; expected " +
-                                     std::to_string(ch01::spec::expected_address(p, t)) + ".")
-                        .hint("finish exercise 2 (see the host checks) first."));
-      }
-    }
-  }
+  if (const auto problem = not_ready_to_measure("timed")) GRADER_FAIL(*problem);
   std::vector<double> predicted, cycles;
   std::ostringstream table;
   table << "  pattern              predicted  cycles/load\n";
@@ -213,4 +221,32 @@ TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictio
           .hint("a pattern whose cycles sit far from the others with the same "
                 "prediction is mispredicted; the host check of exercise 3 shows "
                 "which, with a picture."));
+}
+
+TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predictions",
+          "[gpu][ch01]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) {
+    GRADER_SKIP("hardware counters not checked: " + counters.reason +
+                ". The cycle check above still grades your predictions on the GPU.");
+  }
+  if (const auto problem = not_ready_to_measure("counted")) GRADER_FAIL(*problem);
+  for (Pattern p : ch01::kAllPatterns) {
+    const double measured = ch01::probes::pattern_wavefronts_counted(p);
+    const int predicted = ch01::predicted_wavefronts(p);
+    grader::record_measurement(kMeasurementFile,
+                               std::string("counted_wavefronts.") + ch01::spec::name(p), measured,
+                               "wavefronts");
+    smem::PictureStyle style;
+    style.colour = smem::stdout_wants_colour();
+    GRADER_EXPECT(measured == predicted,
+                  grader::Feedback(std::string("The GPU counted ") + grader::fixed(measured, 0) +
+                                   " wavefronts for " + ch01::spec::name(p) + "; you predicted " +
+                                   std::to_string(predicted) + ".")
+                      .line(std::string("pattern: ") + ch01::pattern_description(p))
+                      .picture(smem::draw_request(ch01::spec::request(p), style))
+                      .hint("the counter is l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld, "
+                            "what Nsight Compute shows; count distinct words per bank."));
+  }
 }
