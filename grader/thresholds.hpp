@@ -40,6 +40,17 @@ inline constexpr Threshold kThresholds[] = {
      "The pattern farthest from the fitted line, in units of one wavefront's cost. On H200 the "
      "reference lies on the line (0.00); a prediction off by one wavefront (stride 2 predicted "
      "conflict-free) lands 0.86 away, off by three (bytes predicted 4-way) 2.6 away."},
+    {"ch02.cost_fit_r_squared", 0.90, true, "ch02_strides", "fit.r_squared", 1.05,
+     "As chapter 01, for the student's own microbenchmark over 16 strides: correct predictions "
+     "fit its cycles almost exactly on H200."},
+    {"ch02.cycles_per_wavefront", 0.5, true, "ch02_strides", "fit.cycles_per_wavefront", 2.0,
+     "Each extra wavefront costs about 2 SM cycles on H200; a flat fit means the predictions or "
+     "the microbenchmark do not see the conflicts."},
+    {"ch02.max_residual_wavefronts", 0.75, false, "ch02_strides", "fit.max_residual_wavefronts",
+     2.0, "No stride may sit more than 0.75 wavefronts' cost off the line: an off-by-one "
+     "prediction lands about 0.9 away."},
+    {"ch02.layout_speedup", 3.0, true, "ch02_strides", "owner_sums.speedup_over_thread_major", 1.2,
+     "owner_sums_kernel with a conflict-free layout against the 32-way thread-major one, same run."},
 };
 
 /// The threshold named `id`; throws std::out_of_range naming it when the table lacks it.

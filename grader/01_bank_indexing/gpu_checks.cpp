@@ -13,7 +13,7 @@
 #include "bank_model.hpp"
 #include "device_probes.hpp"
 #include "feedback.hpp"
-#include "line_fit.hpp"
+#include "cost_fit.hpp"
 #include "measurements.hpp"
 #include "pattern_spec.hpp"
 #include "random_seed.hpp"
@@ -170,57 +170,16 @@ TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictio
           "[gpu][ch01]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto problem = not_ready_to_measure("timed")) GRADER_FAIL(*problem);
-  std::vector<double> predicted, cycles;
-  std::ostringstream table;
-  table << "  pattern              predicted  cycles/load\n";
+  std::vector<grader::CostPoint> points;
   for (Pattern p : ch01::kAllPatterns) {
     const double c = ch01::probes::pattern_load_cycles(p, 2048, 15);
-    predicted.push_back(ch01::predicted_wavefronts(p));
-    cycles.push_back(c);
+    points.push_back({ch01::spec::name(p), static_cast<double>(ch01::predicted_wavefronts(p)), c});
     grader::record_measurement(kMeasurementFile,
                                std::string("cycles_per_load.") + ch01::spec::name(p), c, "cycles");
-    table << "  " << std::left << std::setw(20) << ch01::spec::name(p) << std::right
-          << std::setw(10) << ch01::predicted_wavefronts(p) << std::setw(13) << grader::fixed(c, 1)
-          << "\n";
   }
-  std::cout << "Measured cost of one warp's load (median of 15 launches, 2048 dependent loads)\n"
-            << table.str();
-  bool all_equal = std::all_of(predicted.begin(), predicted.end(),
-                               [&](double x) { return x == predicted.front(); });
-  if (all_equal) {
-    GRADER_FAIL(grader::Feedback("Your predictions are all equal, so they cannot explain the "
-                                 "different costs measured:")
-                    .picture(table.str()));
-  }
-  const grader::LineFit fit = grader::fit_line(predicted, cycles);
-  grader::record_measurement(kMeasurementFile, "fit.cycles_per_wavefront", fit.slope, "cycles");
-  grader::record_measurement(kMeasurementFile, "fit.intercept", fit.intercept, "cycles");
-  grader::record_measurement(kMeasurementFile, "fit.r_squared", fit.r_squared, "");
-  const double residual = fit.slope > 0 ? fit.max_abs_residual / fit.slope : 1e9;
-  grader::record_measurement(kMeasurementFile, "fit.max_residual_wavefronts", residual,
-                             "wavefronts");
-  std::cout << "  fit: cycles = " << grader::fixed(fit.intercept, 1) << " + "
-            << grader::fixed(fit.slope, 2)
-            << " x predicted wavefronts, R^2 = " << grader::fixed(fit.r_squared, 3)
-            << ", farthest pattern " << grader::fixed(residual, 2) << " wavefronts off the line\n";
-
-  const grader::Threshold& r2 = grader::threshold("ch01.cost_fit_r_squared");
-  const grader::Threshold& slope = grader::threshold("ch01.cycles_per_wavefront");
-  const grader::Threshold& off = grader::threshold("ch01.max_residual_wavefronts");
-  GRADER_EXPECT(
-      grader::passes(r2, fit.r_squared) && grader::passes(slope, fit.slope) &&
-          grader::passes(off, residual),
-      grader::Feedback("The measured cost does not follow your predictions: a line "
-                       "through (predicted wavefronts, cycles) fits with R^2 = " +
-                       grader::fixed(fit.r_squared, 3) + " (need >= " + grader::fixed(r2.value, 2) +
-                       ") and " + grader::fixed(fit.slope, 2) +
-                       " cycles per wavefront (need >= " + grader::fixed(slope.value, 2) +
-                       "); the farthest pattern is " + grader::fixed(residual, 2) +
-                       " wavefronts off the line (need <= " + grader::fixed(off.value, 1) + ").")
-          .picture(table.str())
-          .hint("a pattern whose cycles sit far from the others with the same "
-                "prediction is mispredicted; the host check of exercise 3 shows "
-                "which, with a picture."));
+  std::cout << "Measured cost of one warp's load (median of 15 launches, 2048 dependent loads)\n";
+  const auto problem = grader::judge_cost_fit(points, "ch01", kMeasurementFile, "pattern");
+  GRADER_EXPECT(!problem, *problem);
 }
 
 TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predictions",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs a grader that must reject what it grades, and checks that it does so for the right reason.
 
-    expect_rejection.py --grader EXE --mode host|gpu [--expect TEXT]... [--expect-once TEXT]...
+    expect_rejection.py --grader EXE --mode host|gpu [--min-sm NN] [--expect TEXT]...
+                        [--expect-once TEXT]...
 
 Passes (exit 0) when the grader exits 1 (checks failed) and its output contains every --expect
 text, and every --expect-once text exactly once. Exit 77 (meson SKIP) when the grader skipped
@@ -15,11 +16,15 @@ import sys
 parser = argparse.ArgumentParser()
 parser.add_argument("--grader", required=True)
 parser.add_argument("--mode", choices=["host", "gpu"], required=True)
+parser.add_argument("--min-sm", default=None, help="passed on to the grader in gpu mode")
 parser.add_argument("--expect", action="append", default=[])
 parser.add_argument("--expect-once", action="append", default=[])
 args = parser.parse_args()
 
-run = subprocess.run([args.grader, args.mode], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+command = [args.grader, args.mode]
+if args.mode == "gpu" and args.min_sm:
+    command += ["--min-sm", args.min_sm]
+run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                      text=True, errors="replace", timeout=600)
 out = run.stdout
 problems = []

@@ -1,0 +1,98 @@
+/// @file strides.cuh
+/// @brief Chapter 02 interface: strides and the gcd law.
+///
+/// DO NOT MODIFY THIS FILE. The grader is compiled against it; change only
+/// strides_exercise.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+/// Chapter 02: strides and the gcd law.
+namespace ch02 {
+
+/// Returned by an exercise function that has not been written yet.
+constexpr int kNotImplemented = -1;
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 1: the gcd law.
+// ---------------------------------------------------------------------------------------------
+
+/// Your prediction: a full warp where lane t loads the 4-byte word `t * stride_words` of a
+/// shared array. How many wavefronts does the request take? Must hold for every stride >= 0.
+int predicted_wavefronts(int stride_words);
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 2: a microbenchmark.
+// ---------------------------------------------------------------------------------------------
+
+/// Words of shared memory the microbenchmark uses (every `t * stride` lies below this for the
+/// strides the grader uses, 0 to 64).
+constexpr int kProbeWords = 2048;
+
+/// Launched as one warp (<<<1, 32>>>). Fill a `unsigned[kProbeWords]` shared array with zeros;
+/// then lane t runs a dependent chain of `iterations` loads starting at word `t * stride`
+/// (`index += words[index]`, which stays put because the words are zero), timed with clock64()
+/// around the chain. Lane 0 writes the elapsed cycles to `*cycles`; every lane writes its final
+/// index to `sink[lane]`. The chain must be the only shared-memory loads in the kernel.
+__global__ void stride_probe_kernel(int stride, int iterations, long long* cycles,
+                                    unsigned* sink);
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 3: fix a thread-major layout.
+// ---------------------------------------------------------------------------------------------
+
+constexpr int kThreads = 256;         ///< Threads per block of owner_sums_kernel (fixed).
+constexpr int kValuesPerThread = 32;  ///< Values each thread owns.
+
+/// The shared-memory word where a block keeps value `i` (0..31) of its thread `owner`
+/// (0..kThreads-1). Every (owner, i) must get its own word in [0, staged_words()).
+__host__ __device__ int staged_index(int owner, int i);
+
+/// Words of shared memory the layout needs (at most 12288, 48 KiB).
+__host__ __device__ int staged_words();
+
+/// The layout as shipped: thread `owner` keeps its values in one row of 32 words, so value i of
+/// every thread lies in bank i (the grader's baseline).
+struct ThreadMajorLayout {
+  __host__ __device__ static int index(int owner, int i) { return owner * kValuesPerThread + i; }
+  __host__ __device__ static int words() { return kThreads * kValuesPerThread; }
+};
+
+/// Your layout: staged_index() and staged_words().
+struct YourLayout {
+  __host__ __device__ static int index(int owner, int i) { return staged_index(owner, i); }
+  __host__ __device__ static int words() { return staged_words(); }
+};
+
+/// The kernel whose layout you fix (given; not an exercise). Launched with kThreads threads per
+/// block and `Layout::words() * 4` bytes of dynamic shared memory, one block per kThreads
+/// owners. Thread `g` (global index) owns the 32 floats `in[32 * g .. 32 * g + 31]` and writes
+/// `out[g] = sum over i of (i + 1) * in[32 * g + i]`, for every `g < owners`.
+#if defined(__CUDACC__)  // device code: host-only translation units see the layouts alone
+template <typename Layout>
+__global__ void owner_sums_kernel(const float* in, float* out, int owners) {
+  extern __shared__ float staged[];
+  const int first_owner = blockIdx.x * kThreads;
+  const long long first_value = static_cast<long long>(first_owner) * kValuesPerThread;
+  const long long total_values = static_cast<long long>(owners) * kValuesPerThread;
+  // Stage: consecutive threads load consecutive floats (coalesced). Value v of the block
+  // belongs to owner v / 32, position v % 32: a warp stores 32 values of ONE owner.
+  for (int k = 0; k < kValuesPerThread; ++k) {
+    const int v = k * kThreads + static_cast<int>(threadIdx.x);
+    if (first_value + v < total_values) {
+      staged[Layout::index(v / kValuesPerThread, v % kValuesPerThread)] = in[first_value + v];
+    }
+  }
+  __syncthreads();
+  // Sum: each thread reads its own 32 values: a warp reads value i of 32 owners at once.
+  const int owner = first_owner + static_cast<int>(threadIdx.x);
+  if (owner >= owners) return;
+  float sum = 0;
+  for (int i = 0; i < kValuesPerThread; ++i) {
+    sum += static_cast<float>(i + 1) * staged[Layout::index(static_cast<int>(threadIdx.x), i)];
+  }
+  out[owner] = sum;
+}
+#endif
+
+}  // namespace ch02

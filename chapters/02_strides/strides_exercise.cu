@@ -1,0 +1,34 @@
+// Chapter 02 exercises: strides and the gcd law. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in strides.cuh (do not modify it).
+// Grade your work with
+//     meson test -C build --suite ch02
+#include "strides.cuh"
+
+namespace ch02 {
+
+// Exercise 1: the gcd law, for every stride >= 0 (stride 0 too).
+int predicted_wavefronts(int stride_words) {
+  (void)stride_words;
+  return kNotImplemented;  // TODO
+}
+
+// Exercise 2: the microbenchmark. One warp; zero the shared words, then a dependent chain of
+// loads at word lane * stride, timed with clock64().
+__global__ void stride_probe_kernel(int stride, int iterations, long long* cycles,
+                                    unsigned* sink) {
+  (void)stride;
+  (void)iterations;
+  (void)cycles;
+  (void)sink;
+  // TODO
+}
+
+// Exercise 3: the layout of owner_sums_kernel's shared memory (the kernel is in strides.cuh).
+// As shipped it is thread-major, like ThreadMajorLayout: value i of every thread lies in bank i,
+// so the sum loop is 32-way. Make both the staging stores and the sum loads conflict-free.
+__host__ __device__ int staged_index(int owner, int i) { return owner * kValuesPerThread + i; }
+
+__host__ __device__ int staged_words() { return kThreads * kValuesPerThread; }
+
+}  // namespace ch02

@@ -1,0 +1,146 @@
+// Chapter 02 GPU checks: your microbenchmark measures the gcd law, and your layout makes
+// owner_sums_kernel correct and faster than the thread-major one.
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bank_model.hpp"
+#include "cost_fit.hpp"
+#include "device_probes.hpp"
+#include "feedback.hpp"
+#include "measurements.hpp"
+#include "random_seed.hpp"
+#include "speed.hpp"
+#include "strides.cuh"
+#include "thresholds.hpp"
+
+namespace {
+
+constexpr const char* kMeasurementFile = "ch02_strides";
+constexpr int kIterations = 1024;
+const int kStrides[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 31, 32, 33, 48, 64};
+
+int model_wavefronts(int stride) {
+  return smem::analyze(smem::WarpRequest::from_lanes(
+                           4, smem::Op::kLoad, [stride](int t) { return 4LL * stride * t; }))
+      .wavefronts;
+}
+
+// The probe must end every lane at word lane * stride; the feedback when it does not.
+std::optional<grader::Feedback> probe_misbehaves(int stride, const std::vector<unsigned>& sink) {
+  for (int t = 0; t < 32; ++t) {
+    const unsigned want = static_cast<unsigned>(t * stride);
+    if (sink[t] == want) continue;
+    grader::Feedback f("stride_probe_kernel at stride " + std::to_string(stride) + ": lane " +
+                       std::to_string(t) + " wrote " + std::to_string(sink[t]) +
+                       " to sink; its chain should end at word " + std::to_string(want) + ".");
+    if (sink[t] == 0xAAAAAAAAu) f.line("stride_probe_kernel is not implemented yet (sink unwritten).");
+    f.hint("zero the shared words first, start at index lane * stride, and chain the loads "
+           "(index += words[index]).");
+    return f;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu][ch02]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  std::vector<grader::CostPoint> points;
+  for (int stride : kStrides) {
+    const ch02::probes::ProbeRun run = ch02::probes::run_stride_probe(stride, kIterations, 9);
+    if (const auto problem = probe_misbehaves(stride, run.sink)) GRADER_FAIL(*problem);
+    const int predicted = ch02::predicted_wavefronts(stride);
+    if (predicted < 1) {
+      GRADER_FAIL(grader::Feedback("Not timed: predicted_wavefronts(" + std::to_string(stride) +
+                                   ") is " + std::to_string(predicted) + ".")
+                      .hint("finish exercise 1 (see the host checks) first."));
+    }
+    points.push_back({"stride " + std::to_string(stride), static_cast<double>(predicted),
+                      run.cycles_per_load});
+    grader::record_measurement(kMeasurementFile, "cycles_per_load.stride" + std::to_string(stride),
+                               run.cycles_per_load, "cycles");
+  }
+  std::cout << "Your microbenchmark, one warp, " << kIterations
+            << " dependent loads (median of 9 launches):\n";
+  const auto problem = grader::judge_cost_fit(points, "ch02", kMeasurementFile, "stride (words)");
+  GRADER_EXPECT(!problem, *problem);
+}
+
+TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbenchmark",
+          "[gpu][ch02]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  for (int stride : kStrides) {
+    const auto run = ch02::probes::run_stride_probe(stride, 16, 1);
+    if (const auto problem = probe_misbehaves(stride, run.sink)) GRADER_FAIL(*problem);
+    const gpu::SmemCounters c = ch02::probes::count_stride_probe(stride, 16);
+    const int model = model_wavefronts(stride);
+    const double per_load = c.load_instructions > 0 ? c.load_wavefronts / c.load_instructions : 0;
+    grader::record_measurement(kMeasurementFile, "counted_wavefronts.stride" + std::to_string(stride),
+                               per_load, "wavefronts");
+    GRADER_EXPECT(c.load_instructions == 16 && per_load == model,
+                  grader::Feedback("At stride " + std::to_string(stride) + " the counters saw " +
+                                   grader::fixed(c.load_instructions, 0) +
+                                   " shared loads taking " + grader::fixed(per_load, 2) +
+                                   " wavefronts each; expected 16 loads of " +
+                                   std::to_string(model) + ".")
+                      .hint("the chain must be the only shared loads, one per iteration, at "
+                            "word lane * stride."));
+  }
+}
+
+TEST_CASE("ch02 exercise 3: owner_sums_kernel with your layout is correct", "[gpu][ch02]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  std::mt19937 rng(static_cast<unsigned>(grader::run_seed()));
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (int owners : {1, 255, 256, 257, 1000, 40000 + static_cast<int>(rng() % 1000)}) {
+    std::vector<float> in(static_cast<size_t>(owners) * ch02::kValuesPerThread);
+    for (float& x : in) x = uniform(rng);
+    const std::vector<float> out = ch02::probes::owner_sums(in, owners, true);
+    for (int g = 0; g < owners; ++g) {
+      double want = 0, scale = 0;
+      for (int i = 0; i < 32; ++i) {
+        want += (i + 1.0) * in[static_cast<size_t>(g) * 32 + i];
+        scale += (i + 1.0) * std::fabs(in[static_cast<size_t>(g) * 32 + i]);
+      }
+      if (!(std::fabs(out[g] - want) <= 1e-5 * scale + 1e-6)) {
+        GRADER_FAIL(grader::Feedback("owner_sums_kernel<YourLayout> with " +
+                                     std::to_string(owners) + " owners: out[" +
+                                     std::to_string(g) + "] is " + std::to_string(out[g]) +
+                                     ", expected " + std::to_string(want) + ".")
+                        .hint("check the host checks of the layout first: two values sharing "
+                              "a word, or an index beyond staged_words(), corrupt the sums."));
+      }
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch02 exercise 3: your layout beats the thread-major one", "[gpu][ch02]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const int owners = 1 << 21;  // 256 MiB of input: several times the L2
+  const ch02::probes::OwnerSumsTimes t = ch02::probes::time_owner_sums(owners);
+  const double speedup = t.thread_major_ms / t.yours_ms;
+  grader::record_measurement(kMeasurementFile, "owner_sums.speedup_over_thread_major", speedup, "x");
+  grader::record_measurement(kMeasurementFile, "owner_sums.fraction_of_copy",
+                             t.copy_ms / t.yours_ms, "");
+  grader::record_measurement(kMeasurementFile, "owner_sums.thread_major_fraction_of_copy",
+                             t.copy_ms / t.thread_major_ms, "");
+  const std::string table = grader::speed_table(
+      {{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
+       {"owner_sums, thread-major layout", t.thread_major_ms, t.bytes},
+       {"owner_sums, your layout", t.yours_ms, t.bytes}},
+      1);
+  std::cout << "owner_sums_kernel, " << owners << " owners (median of 31 launches):\n" << table;
+  const grader::Threshold& need = grader::threshold("ch02.layout_speedup");
+  GRADER_EXPECT(grader::passes(need, speedup),
+                grader::Feedback("Your layout makes owner_sums_kernel " + grader::fixed(speedup) +
+                                 "x as fast as the thread-major layout; it must reach " +
+                                 grader::fixed(need.value) + "x.")
+                    .picture(table)
+                    .hint("the host checks say which access still conflicts."));
+}

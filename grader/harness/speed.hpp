@@ -1,0 +1,32 @@
+/// @file speed.hpp
+/// @brief Timing kernels against each other in one run, and the table students see.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+/// One timed kernel: its median over many launches and what that means in bandwidth.
+struct SpeedRow {
+  std::string name;       ///< What was timed ("copy (cudaMemcpy)", "your kernel", ...).
+  double median_ms = 0;   ///< Median of the timed launches.
+  double bytes = 0;       ///< Bytes the kernel must read plus write (0: not a bandwidth kernel).
+  /// Bytes over the median time, in GB/s (0 when bytes is 0).
+  double gigabytes_per_second() const { return bytes > 0 ? bytes / (median_ms * 1e6) : 0; }
+};
+
+/// Times `launch` (one kernel launch per call) with CUDA events: warm-up, then the median of
+/// `repetitions` launches. `bytes` is the traffic the kernel must move, for the GB/s column.
+SpeedRow time_kernel(const std::string& name, const std::function<void()>& launch, double bytes,
+                     int repetitions = 31);
+
+/// The device-to-device copy of `bytes` bytes (read once, written once) as a row: the yardstick.
+SpeedRow time_copy(double bytes);
+
+/// A table of rows: median time, GB/s, fraction of the first row's GB/s (when it is a copy), and
+/// speed relative to `reference_row` (time of reference / time of row).
+std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference_row);
+
+}  // namespace grader
