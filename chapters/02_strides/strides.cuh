@@ -34,8 +34,7 @@ constexpr int kProbeWords = 2048;
 /// (`index += words[index]`, which stays put because the words are zero), timed with clock64()
 /// around the chain. Lane 0 writes the elapsed cycles to `*cycles`; every lane writes its final
 /// index to `sink[lane]`. The chain must be the only shared-memory loads in the kernel.
-__global__ void stride_probe_kernel(int stride, int iterations, long long* cycles,
-                                    unsigned* sink);
+__global__ void stride_probe_kernel(int stride, int iterations, long long* cycles, unsigned* sink);
 
 // ---------------------------------------------------------------------------------------------
 // Exercise 3: fix a thread-major layout.

@@ -15,8 +15,7 @@ int predicted_wavefronts(int stride_words) {
 
 // Exercise 2: the microbenchmark. One warp; zero the shared words, then a dependent chain of
 // loads at word lane * stride, timed with clock64().
-__global__ void stride_probe_kernel(int stride, int iterations, long long* cycles,
-                                    unsigned* sink) {
+__global__ void stride_probe_kernel(int stride, int iterations, long long* cycles, unsigned* sink) {
   (void)stride;
   (void)iterations;
   (void)cycles;
@@ -27,8 +26,12 @@ __global__ void stride_probe_kernel(int stride, int iterations, long long* cycle
 // Exercise 3: the layout of owner_sums_kernel's shared memory (the kernel is in strides.cuh).
 // As shipped it is thread-major, like ThreadMajorLayout: value i of every thread lies in bank i,
 // so the sum loop is 32-way. Make both the staging stores and the sum loads conflict-free.
-__host__ __device__ int staged_index(int owner, int i) { return owner * kValuesPerThread + i; }
+__host__ __device__ int staged_index(int owner, int i) {
+  return owner * kValuesPerThread + i;
+}
 
-__host__ __device__ int staged_words() { return kThreads * kValuesPerThread; }
+__host__ __device__ int staged_words() {
+  return kThreads * kValuesPerThread;
+}
 
 }  // namespace ch02

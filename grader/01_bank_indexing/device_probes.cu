@@ -1,8 +1,6 @@
-// Chapter 01 device probes. The exercise file under grade is compiled into this translation
-// unit, so that these kernels can call its device functions: meson defines WORKBOOK_EXERCISE as
-// the path of chapters/01_bank_indexing/bank_indexing_exercise.cu (student mode), of the
-// solution, or of a wrong answer made from the solution (grader self-tests).
-#include WORKBOOK_EXERCISE
+// Chapter 01 device probes. grader/tools/make_grader_unit.py compiles this file after the
+// exercise file under grade, in one translation unit, so that these kernels can call its
+// device functions.
 #include "device_probes.hpp"
 
 #include <algorithm>

@@ -11,9 +11,9 @@
 
 #include "bank_indexing.cuh"
 #include "bank_model.hpp"
+#include "cost_fit.hpp"
 #include "device_probes.hpp"
 #include "feedback.hpp"
-#include "cost_fit.hpp"
 #include "measurements.hpp"
 #include "pattern_spec.hpp"
 #include "random_seed.hpp"

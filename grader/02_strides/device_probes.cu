@@ -1,5 +1,6 @@
-// Chapter 02 device probes, compiled with the exercise file under grade (WORKBOOK_EXERCISE).
-#include WORKBOOK_EXERCISE
+// Chapter 02 device probes. grader/tools/make_grader_unit.py compiles this file after the
+// exercise file under grade, in one translation unit, so that these kernels can call its
+// device functions.
 #include "device_probes.hpp"
 
 #include <algorithm>
@@ -43,8 +44,7 @@ template <typename Layout>
 void launch_owner_sums(const float* in, float* out, int owners) {
   const int blocks = (owners + kThreads - 1) / kThreads;
   owner_sums_kernel<Layout>
-      <<<blocks, kThreads, static_cast<size_t>(Layout::words()) * sizeof(float)>>>(in, out,
-                                                                                  owners);
+      <<<blocks, kThreads, static_cast<size_t>(Layout::words()) * sizeof(float)>>>(in, out, owners);
 }
 }  // namespace
 
@@ -72,12 +72,15 @@ OwnerSumsTimes time_owner_sums(int owners) {
   gpu::DeviceBuffer<float> out(static_cast<size_t>(owners));
   OwnerSumsTimes t;
   t.bytes = static_cast<double>(values + owners) * sizeof(float);
-  t.yours_ms = grader::time_kernel("owner_sums_kernel<YourLayout>", [&] {
-                 launch_owner_sums<YourLayout>(in.get(), out.get(), owners);
-               }, t.bytes).median_ms;
-  t.thread_major_ms = grader::time_kernel("owner_sums_kernel<ThreadMajorLayout>", [&] {
-                        launch_owner_sums<ThreadMajorLayout>(in.get(), out.get(), owners);
-                      }, t.bytes).median_ms;
+  t.yours_ms = grader::time_kernel(
+                   "owner_sums_kernel<YourLayout>",
+                   [&] { launch_owner_sums<YourLayout>(in.get(), out.get(), owners); }, t.bytes)
+                   .median_ms;
+  t.thread_major_ms =
+      grader::time_kernel(
+          "owner_sums_kernel<ThreadMajorLayout>",
+          [&] { launch_owner_sums<ThreadMajorLayout>(in.get(), out.get(), owners); }, t.bytes)
+          .median_ms;
   t.copy_ms = grader::time_copy(t.bytes).median_ms;
   return t;
 }

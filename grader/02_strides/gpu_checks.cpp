@@ -23,8 +23,8 @@ constexpr int kIterations = 1024;
 const int kStrides[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 31, 32, 33, 48, 64};
 
 int model_wavefronts(int stride) {
-  return smem::analyze(smem::WarpRequest::from_lanes(
-                           4, smem::Op::kLoad, [stride](int t) { return 4LL * stride * t; }))
+  return smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kLoad,
+                                                     [stride](int t) { return 4LL * stride * t; }))
       .wavefronts;
 }
 
@@ -36,9 +36,11 @@ std::optional<grader::Feedback> probe_misbehaves(int stride, const std::vector<u
     grader::Feedback f("stride_probe_kernel at stride " + std::to_string(stride) + ": lane " +
                        std::to_string(t) + " wrote " + std::to_string(sink[t]) +
                        " to sink; its chain should end at word " + std::to_string(want) + ".");
-    if (sink[t] == 0xAAAAAAAAu) f.line("stride_probe_kernel is not implemented yet (sink unwritten).");
-    f.hint("zero the shared words first, start at index lane * stride, and chain the loads "
-           "(index += words[index]).");
+    if (sink[t] == 0xAAAAAAAAu)
+      f.line("stride_probe_kernel is not implemented yet (sink unwritten).");
+    f.hint(
+        "zero the shared words first, start at index lane * stride, and chain the loads "
+        "(index += words[index]).");
     return f;
   }
   return std::nullopt;
@@ -58,8 +60,8 @@ TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu][ch
                                    ") is " + std::to_string(predicted) + ".")
                       .hint("finish exercise 1 (see the host checks) first."));
     }
-    points.push_back({"stride " + std::to_string(stride), static_cast<double>(predicted),
-                      run.cycles_per_load});
+    points.push_back(
+        {"stride " + std::to_string(stride), static_cast<double>(predicted), run.cycles_per_load});
     grader::record_measurement(kMeasurementFile, "cycles_per_load.stride" + std::to_string(stride),
                                run.cycles_per_load, "cycles");
   }
@@ -80,16 +82,17 @@ TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbench
     const gpu::SmemCounters c = ch02::probes::count_stride_probe(stride, 16);
     const int model = model_wavefronts(stride);
     const double per_load = c.load_instructions > 0 ? c.load_wavefronts / c.load_instructions : 0;
-    grader::record_measurement(kMeasurementFile, "counted_wavefronts.stride" + std::to_string(stride),
-                               per_load, "wavefronts");
-    GRADER_EXPECT(c.load_instructions == 16 && per_load == model,
-                  grader::Feedback("At stride " + std::to_string(stride) + " the counters saw " +
-                                   grader::fixed(c.load_instructions, 0) +
-                                   " shared loads taking " + grader::fixed(per_load, 2) +
-                                   " wavefronts each; expected 16 loads of " +
-                                   std::to_string(model) + ".")
-                      .hint("the chain must be the only shared loads, one per iteration, at "
-                            "word lane * stride."));
+    grader::record_measurement(kMeasurementFile,
+                               "counted_wavefronts.stride" + std::to_string(stride), per_load,
+                               "wavefronts");
+    GRADER_EXPECT(
+        c.load_instructions == 16 && per_load == model,
+        grader::Feedback("At stride " + std::to_string(stride) + " the counters saw " +
+                         grader::fixed(c.load_instructions, 0) + " shared loads taking " +
+                         grader::fixed(per_load, 2) + " wavefronts each; expected 16 loads of " +
+                         std::to_string(model) + ".")
+            .hint("the chain must be the only shared loads, one per iteration, at "
+                  "word lane * stride."));
   }
 }
 
@@ -109,9 +112,9 @@ TEST_CASE("ch02 exercise 3: owner_sums_kernel with your layout is correct", "[gp
       }
       if (!(std::fabs(out[g] - want) <= 1e-5 * scale + 1e-6)) {
         GRADER_FAIL(grader::Feedback("owner_sums_kernel<YourLayout> with " +
-                                     std::to_string(owners) + " owners: out[" +
-                                     std::to_string(g) + "] is " + std::to_string(out[g]) +
-                                     ", expected " + std::to_string(want) + ".")
+                                     std::to_string(owners) + " owners: out[" + std::to_string(g) +
+                                     "] is " + std::to_string(out[g]) + ", expected " +
+                                     std::to_string(want) + ".")
                         .hint("check the host checks of the layout first: two values sharing "
                               "a word, or an index beyond staged_words(), corrupt the sums."));
       }
@@ -125,16 +128,17 @@ TEST_CASE("ch02 exercise 3: your layout beats the thread-major one", "[gpu][ch02
   const int owners = 1 << 21;  // 256 MiB of input: several times the L2
   const ch02::probes::OwnerSumsTimes t = ch02::probes::time_owner_sums(owners);
   const double speedup = t.thread_major_ms / t.yours_ms;
-  grader::record_measurement(kMeasurementFile, "owner_sums.speedup_over_thread_major", speedup, "x");
+  grader::record_measurement(kMeasurementFile, "owner_sums.speedup_over_thread_major", speedup,
+                             "x");
   grader::record_measurement(kMeasurementFile, "owner_sums.fraction_of_copy",
                              t.copy_ms / t.yours_ms, "");
   grader::record_measurement(kMeasurementFile, "owner_sums.thread_major_fraction_of_copy",
                              t.copy_ms / t.thread_major_ms, "");
-  const std::string table = grader::speed_table(
-      {{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
-       {"owner_sums, thread-major layout", t.thread_major_ms, t.bytes},
-       {"owner_sums, your layout", t.yours_ms, t.bytes}},
-      1);
+  const std::string table =
+      grader::speed_table({{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
+                           {"owner_sums, thread-major layout", t.thread_major_ms, t.bytes},
+                           {"owner_sums, your layout", t.yours_ms, t.bytes}},
+                          1);
   std::cout << "owner_sums_kernel, " << owners << " owners (median of 31 launches):\n" << table;
   const grader::Threshold& need = grader::threshold("ch02.layout_speedup");
   GRADER_EXPECT(grader::passes(need, speedup),

@@ -44,8 +44,9 @@ TEST_CASE("ch02 exercise 1: the gcd law for strides 0 to 64", "[host][ch02]") {
     f.picture(picture(r));
     if (first == 0) f.line("Stride 0: every lane reads the same word, a broadcast.");
   }
-  f.hint("lanes t and u meet in a bank when stride * (t - u) is a multiple of 32; count how many "
-         "lanes share each bank, and remember that only distinct words cost.");
+  f.hint(
+      "lanes t and u meet in a bank when stride * (t - u) is a multiple of 32; count how many "
+      "lanes share each bank, and remember that only distinct words cost.");
   GRADER_EXPECT(false, f);
 }
 

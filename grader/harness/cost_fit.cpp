@@ -14,8 +14,8 @@ std::optional<Feedback> judge_cost_fit(const std::vector<CostPoint>& points,
                                        const std::string& chapter, const std::string& file,
                                        const std::string& what) {
   std::ostringstream table;
-  table << "  " << std::left << std::setw(22) << what << std::right << std::setw(10)
-        << "predicted" << std::setw(13) << "cycles/load\n";
+  table << "  " << std::left << std::setw(22) << what << std::right << std::setw(10) << "predicted"
+        << std::setw(13) << "cycles/load\n";
   std::vector<double> predicted, cycles;
   for (const CostPoint& p : points) {
     predicted.push_back(p.predicted);
@@ -26,8 +26,9 @@ std::optional<Feedback> judge_cost_fit(const std::vector<CostPoint>& points,
   std::cout << table.str();
   if (std::all_of(predicted.begin(), predicted.end(),
                   [&](double x) { return x == predicted.front(); })) {
-    return Feedback("Your predictions are all equal, so they cannot explain the different costs "
-                    "measured:")
+    return Feedback(
+               "Your predictions are all equal, so they cannot explain the different costs "
+               "measured:")
         .picture(table.str());
   }
   const LineFit fit = fit_line(predicted, cycles);
@@ -45,15 +46,17 @@ std::optional<Feedback> judge_cost_fit(const std::vector<CostPoint>& points,
   if (passes(r2, fit.r_squared) && passes(slope, fit.slope) && passes(off, residual)) {
     return std::nullopt;
   }
-  return Feedback("The measured cost does not follow your predictions: a line through "
-                  "(predicted wavefronts, cycles) fits with R^2 = " +
-                  fixed(fit.r_squared, 3) + " (need >= " + fixed(r2.value, 2) + ") and " +
-                  fixed(fit.slope, 2) + " cycles per wavefront (need >= " + fixed(slope.value, 2) +
-                  "); the farthest point is " + fixed(residual, 2) +
-                  " wavefronts off the line (need <= " + fixed(off.value, 2) + ").")
+  return Feedback(
+             "The measured cost does not follow your predictions: a line through "
+             "(predicted wavefronts, cycles) fits with R^2 = " +
+             fixed(fit.r_squared, 3) + " (need >= " + fixed(r2.value, 2) + ") and " +
+             fixed(fit.slope, 2) + " cycles per wavefront (need >= " + fixed(slope.value, 2) +
+             "); the farthest point is " + fixed(residual, 2) +
+             " wavefronts off the line (need <= " + fixed(off.value, 2) + ").")
       .picture(table.str())
-      .hint("a row whose cycles sit far from the others with the same prediction is "
-            "mispredicted; the host checks show which, with a picture.");
+      .hint(
+          "a row whose cycles sit far from the others with the same prediction is "
+          "mispredicted; the host checks show which, with a picture.");
 }
 
 }  // namespace grader

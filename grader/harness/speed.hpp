@@ -10,9 +10,9 @@ namespace grader {
 
 /// One timed kernel: its median over many launches and what that means in bandwidth.
 struct SpeedRow {
-  std::string name;       ///< What was timed ("copy (cudaMemcpy)", "your kernel", ...).
-  double median_ms = 0;   ///< Median of the timed launches.
-  double bytes = 0;       ///< Bytes the kernel must read plus write (0: not a bandwidth kernel).
+  std::string name;      ///< What was timed ("copy (cudaMemcpy)", "your kernel", ...).
+  double median_ms = 0;  ///< Median of the timed launches.
+  double bytes = 0;      ///< Bytes the kernel must read plus write (0: not a bandwidth kernel).
   /// Bytes over the median time, in GB/s (0 when bytes is 0).
   double gigabytes_per_second() const { return bytes > 0 ? bytes / (median_ms * 1e6) : 0; }
 };

@@ -67,7 +67,7 @@ def main():
         text = text.replace(old, new)
     with open(output, "w") as f:
         f.write(f"// Wrong answer [{name}] made by make_wrong_answer.py from {source_path}:\n"
-                f"// {section['why']}\n#line 1 \"{source_path}\"\n{text}")
+                f"// {section['why']}\n{text}")
 
 
 main()

@@ -16,8 +16,7 @@ int predicted_wavefronts(int stride_words) {
   return a;
 }
 
-__global__ void stride_probe_kernel(int stride, int iterations, long long* cycles,
-                                    unsigned* sink) {
+__global__ void stride_probe_kernel(int stride, int iterations, long long* cycles, unsigned* sink) {
   __shared__ unsigned words[kProbeWords];
   for (int w = static_cast<int>(threadIdx.x); w < kProbeWords; w += 32) words[w] = 0;
   __syncwarp();
@@ -40,6 +39,8 @@ __host__ __device__ int staged_index(int owner, int i) {
   return owner * (kValuesPerThread + 1) + i;
 }
 
-__host__ __device__ int staged_words() { return kThreads * (kValuesPerThread + 1); }
+__host__ __device__ int staged_words() {
+  return kThreads * (kValuesPerThread + 1);
+}
 
 }  // namespace ch02

@@ -1,0 +1,112 @@
+/// @file broadcast_multicast.cuh
+/// @brief Chapter 03 interface: broadcast, multicast, and lookup tables.
+///
+/// DO NOT MODIFY THIS FILE. The grader is compiled against it; change only
+/// broadcast_multicast_exercise.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+/// Chapter 03: broadcast and multicast.
+namespace ch03 {
+
+/// Returned by an exercise function that has not been written yet.
+constexpr int kNotImplemented = -1;
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 1: predictions.
+// ---------------------------------------------------------------------------------------------
+
+/// Access patterns of one full warp; every array starts at byte 0 of shared memory.
+enum class Pattern : int {
+  kBytesOfOneWord,    ///< `unsigned char c[64];` lane reads `c[lane % 4]`
+  kBytesStride4,      ///< `unsigned char c[256];` lane reads `c[4 * lane]`
+  kBytesStride32,     ///< `unsigned char c[1024];` lane reads `c[32 * lane]`
+  kHalvesInPairs,     ///< `short h[64];` lane reads `h[lane / 2]`
+  kHalvesStride64,    ///< `short h[2048];` lane reads `h[64 * lane]`
+  kFloatsByEight,     ///< `float a[64];` lane reads `a[lane / 8]`
+  kTwoFloatsOneBank,  ///< `float a[64];` lane reads `a[32 * (lane / 16)]`
+  kDoubleBroadcast,   ///< `double d[8];` every lane reads `d[3]`
+  kDoublesInPairs,    ///< `double d[16];` lane reads `d[lane / 2]`
+  kFloat4Broadcast,   ///< `float4 v[8];` every lane reads `v[2]`
+  kFloat4HalfWarps,   ///< `float4 v[8];` lane reads `v[lane / 16]`
+};
+
+/// Number of patterns.
+constexpr int kPatternCount = 11;
+
+/// Every pattern, in order.
+constexpr Pattern kAllPatterns[kPatternCount] = {
+    Pattern::kBytesOfOneWord,   Pattern::kBytesStride4,    Pattern::kBytesStride32,
+    Pattern::kHalvesInPairs,    Pattern::kHalvesStride64,  Pattern::kFloatsByEight,
+    Pattern::kTwoFloatsOneBank, Pattern::kDoubleBroadcast, Pattern::kDoublesInPairs,
+    Pattern::kFloat4Broadcast,  Pattern::kFloat4HalfWarps};
+
+/// Your prediction: the wavefronts the warp's request for `p` takes.
+int predicted_wavefronts(Pattern p);
+
+// ---------------------------------------------------------------------------------------------
+// Exercise 2: a lookup table that does not conflict.
+// ---------------------------------------------------------------------------------------------
+
+constexpr int kTableEntries = 256;  ///< Entries of the table (4-byte words).
+constexpr int kRounds = 16;         ///< Lookups per key.
+constexpr int kThreads = 256;       ///< Threads per block of lookup_kernel.
+
+/// The shared-memory word from which lane `lane` (0..31) reads entry `key` (0..255). Several
+/// slots may hold the same entry (copies); one slot never holds two entries. All slots lie in
+/// [0, table_words()).
+__host__ __device__ int table_slot(int key, int lane);
+
+/// Words of shared memory the table occupies (at most 12288, 48 KiB).
+__host__ __device__ int table_words();
+
+/// The naive table: entry k in word k, one copy (the grader's baseline).
+struct NaiveTable {
+  __host__ __device__ static int slot(int key, int) { return key; }
+  __host__ __device__ static int words() { return kTableEntries; }
+};
+
+/// Your table: table_slot() and table_words().
+struct YourTable {
+  __host__ __device__ static int slot(int key, int lane) { return table_slot(key, lane); }
+  __host__ __device__ static int words() { return table_words(); }
+};
+
+/// The lookup every key goes through: the XOR of kRounds entries,
+/// `table[(key + 37 r) % 256]` for r = 0 .. kRounds-1.
+__host__ __device__ inline unsigned lookup_rounds_reference(const unsigned* table, unsigned key) {
+  unsigned x = 0;
+  for (int r = 0; r < kRounds; ++r) x ^= table[(key + 37u * r) & (kTableEntries - 1)];
+  return x;
+}
+
+#if defined(__CUDACC__)  // device code: host-only translation units see the layouts alone
+/// The kernel (given; not an exercise). Launched with kThreads threads per block and
+/// `Table::words() * 4` bytes of dynamic shared memory; any number of blocks. Copies `table`
+/// (kTableEntries words) into shared memory in the layout `Table` describes, then for every
+/// i < n writes `out[i]` = lookup_rounds_reference(table, keys[i]), reading the table from
+/// shared memory: lane t of a warp reads entry k at word `Table::slot(k, t)`.
+template <typename Table>
+__global__ void lookup_kernel(const unsigned* table, const unsigned char* keys, unsigned* out,
+                              int n) {
+  extern __shared__ unsigned shared_table[];
+  // Fill every (entry, lane) slot; copies that coincide are written with the same value.
+  for (int s = static_cast<int>(threadIdx.x); s < kTableEntries * 32; s += blockDim.x) {
+    shared_table[Table::slot(s / 32, s % 32)] = table[s / 32];
+  }
+  __syncthreads();
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const unsigned key = keys[i];
+    unsigned x = 0;
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+      x ^= shared_table[Table::slot(static_cast<int>((key + 37u * r) & (kTableEntries - 1)), lane)];
+    }
+    out[i] = x;
+  }
+}
+#endif
+
+}  // namespace ch03

@@ -1,0 +1,22 @@
+/// @file smem_access_probe.hpp
+/// @brief Runs one warp request on the GPU and reads what the hardware counted.
+#pragma once
+
+#include "bank_model.hpp"
+
+namespace gpu {
+
+/// Wavefronts and Nsight-Compute-style bank conflicts of one request, as the counters saw them.
+struct MeasuredAccess {
+  int wavefronts = 0;
+  int conflicts = 0;
+};
+
+/// Launches one warp that executes exactly one shared-memory instruction for `request` (a load
+/// or store of its width at each active lane's address, or one ldmatrix), under the hardware
+/// counters. Throws CountersUnavailable when counters cannot be read, and std::runtime_error
+/// when the request needs more shared memory than a block may have (`max_shared_bytes`) or the
+/// kernel did not execute exactly one shared-memory instruction.
+MeasuredAccess measure_warp_request(const smem::WarpRequest& request, int max_shared_bytes);
+
+}  // namespace gpu

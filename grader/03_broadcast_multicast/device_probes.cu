@@ -1,0 +1,61 @@
+// Chapter 03 device probes. grader/tools/make_grader_unit.py compiles this file after the
+// exercise file under grade, in one translation unit, so that these kernels can call its
+// device functions.
+#include "device_probes.hpp"
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "speed.hpp"
+
+namespace ch03::probes {
+
+namespace {
+template <typename Table>
+void launch(const unsigned* table, const unsigned char* keys, unsigned* out, int n) {
+  int device = 0, sms = 0;
+  GPU_CHECK(cudaGetDevice(&device));
+  GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int blocks = std::max(1, std::min(8 * sms, (n + kThreads - 1) / kThreads));
+  lookup_kernel<Table>
+      <<<blocks, kThreads, static_cast<size_t>(Table::words()) * 4>>>(table, keys, out, n);
+}
+}  // namespace
+
+std::vector<unsigned> lookups(const std::vector<unsigned>& table,
+                              const std::vector<unsigned char>& keys, bool your_table) {
+  gpu::DeviceBuffer<unsigned> device_table(table);
+  gpu::DeviceBuffer<unsigned char> device_keys(keys);
+  gpu::DeviceBuffer<unsigned> out(keys.size());
+  out.fill_bytes(0xee);
+  const int n = static_cast<int>(keys.size());
+  if (your_table) {
+    launch<YourTable>(device_table.get(), device_keys.get(), out.get(), n);
+    GPU_CHECK_KERNEL("lookup_kernel<YourTable>");
+  } else {
+    launch<NaiveTable>(device_table.get(), device_keys.get(), out.get(), n);
+    GPU_CHECK_KERNEL("lookup_kernel<NaiveTable>");
+  }
+  return out.download();
+}
+
+LookupTimes time_lookups(const std::vector<unsigned>& table,
+                         const std::vector<unsigned char>& keys) {
+  gpu::DeviceBuffer<unsigned> device_table(table);
+  gpu::DeviceBuffer<unsigned char> device_keys(keys);
+  gpu::DeviceBuffer<unsigned> out(keys.size());
+  const int n = static_cast<int>(keys.size());
+  LookupTimes t;
+  t.yours_ms =
+      grader::time_kernel(
+          "lookup_kernel<YourTable>",
+          [&] { launch<YourTable>(device_table.get(), device_keys.get(), out.get(), n); }, 0, 21)
+          .median_ms;
+  t.naive_ms =
+      grader::time_kernel(
+          "lookup_kernel<NaiveTable>",
+          [&] { launch<NaiveTable>(device_table.get(), device_keys.get(), out.get(), n); }, 0, 21)
+          .median_ms;
+  return t;
+}
+
+}  // namespace ch03::probes

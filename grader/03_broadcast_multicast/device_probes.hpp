@@ -1,0 +1,21 @@
+// Chapter 03: what the GPU checks run on the device, callable from host code.
+#pragma once
+
+#include <vector>
+
+#include "broadcast_multicast.cuh"
+
+namespace ch03::probes {
+
+/// lookup_kernel<YourTable> (or <NaiveTable>) on `keys`; one output per key.
+std::vector<unsigned> lookups(const std::vector<unsigned>& table,
+                              const std::vector<unsigned char>& keys, bool your_table);
+
+/// Median milliseconds of lookup_kernel with your table and the naive one on `keys`.
+struct LookupTimes {
+  double yours_ms = 0, naive_ms = 0;
+};
+LookupTimes time_lookups(const std::vector<unsigned>& table,
+                         const std::vector<unsigned char>& keys);
+
+}  // namespace ch03::probes

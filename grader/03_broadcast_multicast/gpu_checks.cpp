@@ -1,0 +1,140 @@
+// Chapter 03 GPU checks: the counters against your predictions, and your lookup table on the
+// GPU: correct for every key distribution, faster than the naive table where it conflicts and
+// no slower where it does not.
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bank_model.hpp"
+#include "broadcast_multicast.cuh"
+#include "device_probes.hpp"
+#include "feedback.hpp"
+#include "measurements.hpp"
+#include "pattern_spec.hpp"
+#include "random_seed.hpp"
+#include "smem_access_probe.hpp"
+#include "smem_counters.hpp"
+#include "speed.hpp"
+#include "thresholds.hpp"
+#include "warp_picture.hpp"
+
+namespace {
+
+using ch03::Pattern;
+using ch03::spec::Keys;
+constexpr const char* kMeasurementFile = "ch03_broadcast_multicast";
+
+std::vector<unsigned> random_table(std::mt19937_64& rng) {
+  std::vector<unsigned> table(ch03::kTableEntries);
+  for (unsigned& e : table) e = static_cast<unsigned>(rng());
+  return table;
+}
+
+std::string key_label(Keys k) {
+  std::string label = ch03::spec::name(k);
+  for (char& c : label) c = (c == ' ' || c == '(' || c == ')' || c == '%') ? '_' : c;
+  return label;
+}
+
+}  // namespace
+
+TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predictions",
+          "[gpu][ch03]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  for (Pattern p : ch03::kAllPatterns) {
+    const int predicted = ch03::predicted_wavefronts(p);
+    const gpu::MeasuredAccess m = gpu::measure_warp_request(ch03::spec::request(p), 48 * 1024);
+    grader::record_measurement(kMeasurementFile,
+                               std::string("counted_wavefronts.") + ch03::spec::name(p),
+                               m.wavefronts, "wavefronts");
+    smem::PictureStyle style;
+    style.colour = smem::stdout_wants_colour();
+    GRADER_EXPECT(m.wavefronts == predicted,
+                  grader::Feedback(std::string("The GPU counted ") + std::to_string(m.wavefronts) +
+                                   " wavefronts for " + ch03::spec::name(p) + "; you predicted " +
+                                   std::to_string(predicted) + ".")
+                      .picture(smem::draw_request(ch03::spec::request(p), style))
+                      .hint(predicted == ch03::kNotImplemented
+                                ? "exercise 1 is not done yet."
+                                : "count distinct words per bank, per group of lanes."));
+  }
+}
+
+TEST_CASE("ch03 exercise 2: lookup_kernel with your table is correct", "[gpu][ch03]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  std::mt19937_64 rng(grader::run_seed());
+  const std::vector<unsigned> table = random_table(rng);
+  for (Keys k : ch03::spec::kAllKeys) {
+    const std::size_t n = 100000 + rng() % 1000;  // a tail that is not a multiple of anything
+    const std::vector<unsigned char> keys = ch03::spec::draw_keys(k, n, rng);
+    const std::vector<unsigned> out = ch03::probes::lookups(table, keys, true);
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned want = ch03::lookup_rounds_reference(table.data(), keys[i]);
+      if (out[i] != want) {
+        GRADER_FAIL(grader::Feedback(std::string("lookup_kernel<YourTable> with ") +
+                                     ch03::spec::name(k) + ": out[" + std::to_string(i) + "] is " +
+                                     std::to_string(out[i]) + ", expected " + std::to_string(want) +
+                                     " (key " + std::to_string(keys[i]) + ").")
+                        .hint("every slot that table_slot returns must hold its entry; see the "
+                              "host checks of exercise 2."));
+      }
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch03 exercise 2: your table is fast for every key distribution", "[gpu][ch03]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  std::mt19937_64 rng(grader::run_seed() + 1);
+  const std::vector<unsigned> table = random_table(rng);
+  const std::size_t n = std::size_t{1} << 25;
+  std::vector<grader::SpeedRow> rows;
+  double uniform_speedup = 0, worst_other = 1e9;
+  std::string worst_name;
+  for (Keys k : ch03::spec::kAllKeys) {
+    const std::vector<unsigned char> keys = ch03::spec::draw_keys(k, n, rng);
+    const ch03::probes::LookupTimes t = ch03::probes::time_lookups(table, keys);
+    const double speedup = t.naive_ms / t.yours_ms;
+    rows.push_back({std::string("naive, ") + ch03::spec::name(k), t.naive_ms, 0});
+    rows.push_back({std::string("yours, ") + ch03::spec::name(k), t.yours_ms, 0});
+    grader::record_measurement(kMeasurementFile, "speedup." + key_label(k), speedup, "x");
+    if (k == Keys::kUniform) {
+      uniform_speedup = speedup;
+    } else if (speedup < worst_other) {
+      worst_other = speedup;
+      worst_name = ch03::spec::name(k);
+    }
+  }
+  std::string table_text;
+  for (std::size_t i = 0; i < rows.size(); i += 2) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-40s naive %8.3f ms   yours %8.3f ms   %5.2fx\n",
+                  rows[i + 1].name.substr(7).c_str(), rows[i].median_ms, rows[i + 1].median_ms,
+                  rows[i].median_ms / rows[i + 1].median_ms);
+    table_text += line;
+  }
+  std::cout << "lookup_kernel, " << n << " keys x " << ch03::kRounds
+            << " lookups (median of 21 launches):\n"
+            << table_text;
+  const grader::Threshold& faster = grader::threshold("ch03.uniform_speedup");
+  const grader::Threshold& no_slower = grader::threshold("ch03.other_keys_speed");
+  GRADER_EXPECT(
+      grader::passes(faster, uniform_speedup),
+      grader::Feedback("With uniform keys your table is " + grader::fixed(uniform_speedup) +
+                       "x as fast as the naive one; it must reach " + grader::fixed(faster.value) +
+                       "x.")
+          .picture(table_text)
+          .hint("random keys make lanes collide in the naive table's banks."));
+  GRADER_EXPECT(
+      grader::passes(no_slower, worst_other),
+      grader::Feedback("With " + worst_name + " your table runs at " + grader::fixed(worst_other) +
+                       "x the naive one's speed; it must "
+                       "stay at " +
+                       grader::fixed(no_slower.value) + "x or better.")
+          .picture(table_text)
+          .hint("a layout that fixes random keys must not cost much where the naive "
+                "table had no conflict (one key for all, sequential keys)."));
+}

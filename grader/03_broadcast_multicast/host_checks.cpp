@@ -1,0 +1,108 @@
+// Chapter 03 host checks: predictions against the bank model, and the lookup table's layout.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bank_model.hpp"
+#include "broadcast_multicast.cuh"
+#include "feedback.hpp"
+#include "pattern_spec.hpp"
+#include "warp_picture.hpp"
+
+namespace {
+
+using ch03::Pattern;
+using ch03::spec::Keys;
+
+std::string picture(const smem::WarpRequest& r) {
+  smem::PictureStyle style;
+  style.colour = smem::stdout_wants_colour();
+  return smem::draw_request(r, style);
+}
+
+}  // namespace
+
+TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host][ch03]") {
+  for (Pattern p : ch03::kAllPatterns) {
+    const smem::WarpRequest r = ch03::spec::request(p);
+    const smem::Analysis a = smem::analyze(r);
+    const int predicted = ch03::predicted_wavefronts(p);
+    if (predicted == a.wavefronts) {
+      SUCCEED();
+      continue;
+    }
+    grader::Feedback f(std::string("predicted_wavefronts(") + ch03::spec::name(p) + ") is " +
+                       std::to_string(predicted) + "; the request takes " +
+                       std::to_string(a.wavefronts) + ".");
+    if (predicted == ch03::kNotImplemented) {
+      f.line("no prediction yet (it returns kNotImplemented)");
+    } else {
+      f.picture(picture(r));
+      if (r.width_bytes == 16) {
+        f.line(
+            "16-byte accesses are served in groups of 16 lanes at best (when lane pairs "
+            "match), never as one group of 32: a broadcast still takes two wavefronts.");
+      } else if (r.width_bytes < 4) {
+        f.line("Bytes and halfwords in one 4-byte word are served together.");
+      }
+    }
+    f.hint("count distinct 4-byte words per bank in each group of lanes; shared words are free.");
+    GRADER_EXPECT(false, f);
+  }
+}
+
+TEST_CASE("ch03 exercise 2: the table layout keeps every entry apart and fits", "[host][ch03]") {
+  const int words = ch03::table_words();
+  GRADER_EXPECT(words >= ch03::kTableEntries && words <= 12288,
+                grader::Feedback("table_words() is " + std::to_string(words) +
+                                 "; it must be between 256 and 12288 (48 KiB)."));
+  std::vector<int> entry_in(static_cast<std::size_t>(std::max(words, 1)), -1);
+  for (int key = 0; key < ch03::kTableEntries; ++key) {
+    for (int lane = 0; lane < 32; ++lane) {
+      const int s = ch03::table_slot(key, lane);
+      if (s < 0 || s >= words) {
+        GRADER_FAIL(grader::Feedback(
+            "table_slot(" + std::to_string(key) + ", " + std::to_string(lane) + ") is " +
+            std::to_string(s) + ", outside [0, table_words() = " + std::to_string(words) + ")."));
+      }
+      if (entry_in[s] >= 0 && entry_in[s] != key) {
+        GRADER_FAIL(grader::Feedback("Slot " + std::to_string(s) + " holds entry " +
+                                     std::to_string(entry_in[s]) + " and entry " +
+                                     std::to_string(key) + " (lane " + std::to_string(lane) +
+                                     "): one word cannot hold two entries.")
+                        .hint("copies of one entry may share a slot; different entries may not."));
+      }
+      entry_in[s] = key;
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch03 exercise 2: lookups do not conflict for any key distribution", "[host][ch03]") {
+  std::mt19937_64 rng(3);
+  for (Keys k : ch03::spec::kAllKeys) {
+    int worst = 0;
+    smem::WarpRequest worst_request;
+    for (int warp = 0; warp < 200; ++warp) {
+      const std::vector<unsigned char> keys = ch03::spec::draw_keys(k, 32, rng);
+      for (int r = 0; r < ch03::kRounds; ++r) {
+        const auto request = smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [&](int t) {
+          return 4LL * ch03::table_slot(static_cast<int>((keys[t] + 37u * r) & 255u), t);
+        });
+        const int wavefronts = smem::analyze(request).wavefronts;
+        if (wavefronts > worst) {
+          worst = wavefronts;
+          worst_request = request;
+        }
+      }
+    }
+    GRADER_EXPECT(worst == 1,
+                  grader::Feedback(std::string("With ") + ch03::spec::name(k) +
+                                   ", a warp's lookups take up to " + std::to_string(worst) +
+                                   " wavefronts; they must take one.")
+                      .picture(picture(worst_request))
+                      .hint("two lanes that read different entries in one bank conflict. For any "
+                            "keys to be safe, lane t must find every entry in a bank no other "
+                            "lane reads from."));
+  }
+}

@@ -1,0 +1,89 @@
+// Chapter 04 device probes. grader/tools/make_grader_unit.py compiles this file after the
+// exercise file under grade, in one translation unit, so that these kernels can call its
+// device functions.
+#include "device_probes.hpp"
+
+#include <random>
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "speed.hpp"
+
+namespace ch04::probes {
+
+namespace {
+
+// The baseline: the same staging and warp sums with an unpadded float[32][32] tile, so every
+// column read is 32-way.
+__global__ void unpadded_column_sums_kernel(const float* m, float* out, int rows, int cols) {
+  __shared__ float tile[kTile][kTile];
+  const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
+  const int column = static_cast<int>(blockIdx.x) * kTile + x;
+  for (int r = y; r < kTile; r += kBlockRows) {
+    const int row = static_cast<int>(blockIdx.y) * kTile + r;
+    tile[r][x] =
+        row < rows && column < cols ? m[static_cast<long long>(row) * cols + column] : 0.0f;
+  }
+  __syncthreads();
+  for (int c = y; c < kTile; c += kBlockRows) {
+    float sum = tile[x][c];
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
+    const int j = static_cast<int>(blockIdx.x) * kTile + c;
+    if (x == 0 && j < cols) out[static_cast<long long>(blockIdx.y) * cols + j] = sum;
+  }
+}
+
+dim3 grid_for(int rows, int cols) {
+  return dim3((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile);
+}
+
+size_t your_shared_bytes() {
+  const int pitch = padded_pitch(4, kTile);
+  return pitch > 0 ? static_cast<size_t>(kTile) * pitch * sizeof(float) : 0;
+}
+
+}  // namespace
+
+std::vector<float> block_column_sums(const std::vector<float>& m, int rows, int cols) {
+  gpu::DeviceBuffer<float> in(m);
+  gpu::DeviceBuffer<float> out(static_cast<size_t>((rows + kTile - 1) / kTile) * cols);
+  out.fill_bytes(0xff);  // NaN
+  block_column_sums_kernel<<<grid_for(rows, cols), dim3(kTile, kBlockRows), your_shared_bytes()>>>(
+      in.get(), out.get(), rows, cols);
+  GPU_CHECK_KERNEL("block_column_sums_kernel (yours)");
+  return out.download();
+}
+
+ColumnSumTimes time_block_column_sums(int rows, int cols) {
+  std::vector<float> host(static_cast<size_t>(rows) * cols);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (float& x : host) x = uniform(rng);
+  gpu::DeviceBuffer<float> in(host);
+  gpu::DeviceBuffer<float> out(static_cast<size_t>((rows + kTile - 1) / kTile) * cols);
+  ColumnSumTimes t;
+  t.bytes = (static_cast<double>(rows) * cols + static_cast<double>(out.size())) * sizeof(float);
+  t.yours_ms =
+      grader::time_kernel(
+          "block_column_sums_kernel (yours)",
+          [&] {
+            block_column_sums_kernel<<<grid_for(rows, cols), dim3(kTile, kBlockRows),
+                                       your_shared_bytes()>>>(in.get(), out.get(), rows, cols);
+          },
+          t.bytes)
+          .median_ms;
+  t.unpadded_ms =
+      grader::time_kernel(
+          "unpadded_column_sums_kernel",
+          [&] {
+            unpadded_column_sums_kernel<<<grid_for(rows, cols), dim3(kTile, kBlockRows)>>>(
+                in.get(), out.get(), rows, cols);
+          },
+          t.bytes)
+          .median_ms;
+  t.copy_ms = grader::time_copy(t.bytes).median_ms;
+  return t;
+}
+
+}  // namespace ch04::probes

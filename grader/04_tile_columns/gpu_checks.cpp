@@ -1,0 +1,96 @@
+// Chapter 04 GPU checks: your column-sum kernel is correct on odd sizes and faster than the
+// unpadded version.
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "device_probes.hpp"
+#include "feedback.hpp"
+#include "measurements.hpp"
+#include "random_seed.hpp"
+#include "speed.hpp"
+#include "thresholds.hpp"
+#include "tile_columns.cuh"
+
+namespace {
+constexpr const char* kMeasurementFile = "ch04_tile_columns";
+}
+
+TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included", "[gpu][ch04]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  if (ch04::padded_pitch(4, ch04::kTile) < ch04::kTile) {
+    GRADER_FAIL(grader::Feedback("Not run: padded_pitch(4, 32) is " +
+                                 std::to_string(ch04::padded_pitch(4, ch04::kTile)) + ".")
+                    .hint("the kernel's shared memory is sized by it: do exercise 1 first."));
+  }
+  std::mt19937 rng(static_cast<unsigned>(grader::run_seed()));
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  const int shapes[][2] = {
+      {32, 32},
+      {1, 1},
+      {31, 33},
+      {64, 96},
+      {100 + static_cast<int>(rng() % 60), 200 + static_cast<int>(rng() % 60)}};
+  for (const auto& shape : shapes) {
+    const int rows = shape[0], cols = shape[1];
+    std::vector<float> m(static_cast<size_t>(rows) * cols);
+    for (float& x : m) x = uniform(rng);
+    const std::vector<float> out = ch04::probes::block_column_sums(m, rows, cols);
+    for (int b = 0; b * 32 < rows; ++b) {
+      for (int j = 0; j < cols; ++j) {
+        double want = 0, scale = 0;
+        for (int i = 32 * b; i < std::min(rows, 32 * b + 32); ++i) {
+          want += m[static_cast<size_t>(i) * cols + j];
+          scale += std::fabs(m[static_cast<size_t>(i) * cols + j]);
+        }
+        const float got = out[static_cast<size_t>(b) * cols + j];
+        if (!(std::fabs(got - want) <= 1e-5 * scale + 1e-6)) {
+          grader::Feedback f("block_column_sums_kernel on a " + std::to_string(rows) + " x " +
+                             std::to_string(cols) + " matrix: out[" + std::to_string(b) + " * " +
+                             std::to_string(cols) + " + " + std::to_string(j) + "] is " +
+                             std::to_string(got) + ", expected " + std::to_string(want) + ".");
+          if (std::isnan(got))
+            f.line("The output was never written (it still holds the NaN poison).");
+          f.hint(
+              "rows and columns past the matrix count as zero; every column j < cols of every "
+              "row block gets one sum.");
+          GRADER_FAIL(f);
+        }
+      }
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch04 exercise 2: padding beats the unpadded tile", "[gpu][ch04]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  if (ch04::padded_pitch(4, ch04::kTile) < ch04::kTile) {
+    GRADER_FAIL(grader::Feedback("Not timed: padded_pitch(4, 32) is not done yet."));
+  }
+  const int rows = 8192, cols = 8192;
+  const ch04::probes::ColumnSumTimes t = ch04::probes::time_block_column_sums(rows, cols);
+  const double speedup = t.unpadded_ms / t.yours_ms;
+  grader::record_measurement(kMeasurementFile, "column_sums.speedup_over_unpadded", speedup, "x");
+  grader::record_measurement(kMeasurementFile, "column_sums.fraction_of_copy",
+                             t.copy_ms / t.yours_ms, "");
+  grader::record_measurement(kMeasurementFile, "column_sums.unpadded_fraction_of_copy",
+                             t.copy_ms / t.unpadded_ms, "");
+  const std::string table =
+      grader::speed_table({{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
+                           {"column sums, tile[32][32]", t.unpadded_ms, t.bytes},
+                           {"column sums, yours", t.yours_ms, t.bytes}},
+                          1);
+  std::cout << "block_column_sums_kernel, " << rows << " x " << cols
+            << " floats (median of 31 launches):\n"
+            << table;
+  const grader::Threshold& need = grader::threshold("ch04.padding_speedup");
+  GRADER_EXPECT(grader::passes(need, speedup),
+                grader::Feedback("Your kernel is " + grader::fixed(speedup) +
+                                 "x as fast as the unpadded one; it must reach " +
+                                 grader::fixed(need.value) + "x.")
+                    .picture(table)
+                    .hint("are the column reads really at the padded pitch? analyze_smem_access "
+                          "'t*33*4' shows what they should look like."));
+}
