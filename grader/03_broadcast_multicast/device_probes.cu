@@ -10,14 +10,19 @@
 namespace ch03::probes {
 
 namespace {
+// As many blocks as fit on the GPU at once for this table's shared memory (a larger table
+// means fewer blocks per SM), each looping over the keys: no half-empty second wave.
 template <typename Table>
 void launch(const unsigned* table, const unsigned char* keys, unsigned* out, int n) {
-  int device = 0, sms = 0;
+  int device = 0, sms = 0, per_sm = 0;
+  const size_t shared = static_cast<size_t>(Table::words()) * 4;
   GPU_CHECK(cudaGetDevice(&device));
   GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int blocks = std::max(1, std::min(8 * sms, (n + kThreads - 1) / kThreads));
-  lookup_kernel<Table>
-      <<<blocks, kThreads, static_cast<size_t>(Table::words()) * 4>>>(table, keys, out, n);
+  GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lookup_kernel<Table>, kThreads,
+                                                          shared));
+  const int blocks =
+      std::max(1, std::min(std::max(per_sm, 1) * sms, (n + kThreads - 1) / kThreads));
+  lookup_kernel<Table><<<blocks, kThreads, shared>>>(table, keys, out, n);
 }
 }  // namespace
 
