@@ -8,8 +8,8 @@ namespace gpu {
 
 /// Wavefronts and Nsight-Compute-style bank conflicts of one request, as the counters saw them.
 struct MeasuredAccess {
-  int wavefronts = 0;
-  int conflicts = 0;
+  int wavefronts = 0;  ///< Wavefronts of the request (counter / instructions).
+  int conflicts = 0;   ///< Bank conflicts of the request, as Nsight Compute counts them.
 };
 
 /// Launches one warp that executes exactly one shared-memory instruction for `request` (a load

@@ -50,18 +50,18 @@ inline constexpr Threshold kThresholds[] = {
      2.0,
      "No stride may sit more than 0.75 wavefronts' cost off the line: an off-by-one "
      "prediction lands about 0.9 away."},
-    {"ch02.layout_speedup", 1.25, true, "ch02_strides", "owner_sums.speedup_over_thread_major",
-     1.2,
+    {"ch02.layout_speedup", 1.25, true, "ch02_strides", "owner_sums.speedup_over_thread_major", 1.2,
      "owner_sums_kernel with a conflict-free layout against the 32-way thread-major one, 2^21 "
      "owners, same run. On H200 the padded layout reached 1.52x (0.86 of copy against 0.56): "
      "eight warps per block hide much of the conflict, so the margin is modest."},
-    {"ch03.uniform_speedup", 1.5, true, "ch03_broadcast_multicast", "speedup.uniform_keys", 1.2,
-     "A conflict-free table against the naive one (about 4-way for uniform random keys) on 2^25 "
-     "keys x 16 lookups, same run."},
-    {"ch03.other_keys_speed", 0.85, true, "ch03_broadcast_multicast", "speedup.one_key_for_all",
+    {"ch03.uniform_speedup", 1.35, true, "ch03_broadcast_multicast", "speedup.uniform_keys", 1.2,
+     "A conflict-free table against the naive one (3- or 4-way for uniform random keys) on 2^25 "
+     "keys x 16 lookups, same run; 32 interleaved copies reached 1.67x on H200."},
+    {"ch03.other_keys_speed", 0.75, true, "ch03_broadcast_multicast", "speedup.one_key_for_all",
      1.1,
-     "Where the naive table has no conflict (one key, sequential keys) a replicated table may "
-     "not lose more than 15%."},
+     "Where the naive table has no conflict (one key, four keys, sequential keys) 32 copies ran "
+     "at 0.87 of its speed on H200 (a 32 KiB table leaves room for 7 blocks per SM, not 8); a "
+     "layout much slower than that wastes what it saves."},
     {"ch04.padding_speedup", 2.0, true, "ch04_tile_columns", "column_sums.speedup_over_unpadded",
      1.2,
      "Column sums through a padded tile[32][33] against the grader's 32-way tile[32][32], "

@@ -53,13 +53,17 @@ __host__ __device__ int staged_words();
 /// The layout as shipped: thread `owner` keeps its values in one row of 32 words, so value i of
 /// every thread lies in bank i (the grader's baseline).
 struct ThreadMajorLayout {
+  /// Word of value `i` of thread `owner`.
   __host__ __device__ static int index(int owner, int i) { return owner * kValuesPerThread + i; }
+  /// Words the layout needs.
   __host__ __device__ static int words() { return kThreads * kValuesPerThread; }
 };
 
 /// Your layout: staged_index() and staged_words().
 struct YourLayout {
+  /// Word of value `i` of thread `owner`: staged_index().
   __host__ __device__ static int index(int owner, int i) { return staged_index(owner, i); }
+  /// Words the layout needs: staged_words().
   __host__ __device__ static int words() { return staged_words(); }
 };
 

@@ -63,13 +63,17 @@ __host__ __device__ int table_words();
 
 /// The naive table: entry k in word k, one copy (the grader's baseline).
 struct NaiveTable {
+  /// Word holding entry `key`, whatever the lane.
   __host__ __device__ static int slot(int key, int) { return key; }
+  /// Words the table occupies.
   __host__ __device__ static int words() { return kTableEntries; }
 };
 
 /// Your table: table_slot() and table_words().
 struct YourTable {
+  /// Word from which `lane` reads entry `key`: table_slot().
   __host__ __device__ static int slot(int key, int lane) { return table_slot(key, lane); }
+  /// Words the table occupies: table_words().
   __host__ __device__ static int words() { return table_words(); }
 };
 
