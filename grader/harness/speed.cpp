@@ -1,10 +1,13 @@
 #include "speed.hpp"
 
 #include <cstdio>
+#include <iostream>
 #include <sstream>
 
 #include "copy_bandwidth.hpp"
 #include "event_timer.hpp"
+#include "measurements.hpp"
+#include "thresholds.hpp"
 
 namespace grader {
 
@@ -34,6 +37,27 @@ std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference
     out << line;
   }
   return out.str();
+}
+
+std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, double baseline_ms,
+                                    double copy_ms, double bytes) {
+  const double speedup = baseline_ms / yours_ms;
+  record_measurement(check.file, check.kernel + ".speedup_over_" + check.baseline_key, speedup,
+                     "x");
+  record_measurement(check.file, check.kernel + ".fraction_of_copy", copy_ms / yours_ms, "");
+  record_measurement(check.file, check.kernel + "." + check.baseline_key + "_fraction_of_copy",
+                     copy_ms / baseline_ms, "");
+  const std::string table = speed_table({{"device copy (cudaMemcpy)", copy_ms, bytes},
+                                         {check.baseline_label, baseline_ms, bytes},
+                                         {check.yours_label, yours_ms, bytes}},
+                                        1);
+  std::cout << check.title << "\n" << table;
+  const Threshold& need = threshold(check.threshold_id);
+  if (passes(need, speedup)) return std::nullopt;
+  return Feedback(check.subject + " " + fixed(speedup) + "x as fast as the " +
+                  check.baseline_label + "; it must reach " + fixed(need.value) + "x.")
+      .picture(table)
+      .hint(check.hint);
 }
 
 }  // namespace grader

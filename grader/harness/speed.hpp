@@ -3,8 +3,11 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "feedback.hpp"
 
 namespace grader {
 
@@ -28,5 +31,24 @@ SpeedRow time_copy(double bytes);
 /// A table of rows: median time, GB/s, fraction of the first row's GB/s (when it is a copy), and
 /// speed relative to `reference_row` (time of reference / time of row).
 std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference_row);
+
+/// A kernel timed against a baseline the grader ships, with the copy bandwidth for scale.
+struct SpeedCheck {
+  std::string file;            ///< Measurement file the numbers go to.
+  std::string kernel;          ///< Quantity prefix, e.g. "owner_sums".
+  std::string baseline_key;    ///< e.g. "thread_major": quantities `<kernel>.speedup_over_<key>`,
+                               ///< `<kernel>.<key>_fraction_of_copy`, `<kernel>.fraction_of_copy`.
+  std::string baseline_label;  ///< Table row of the baseline.
+  std::string yours_label;     ///< Table row of the student's kernel.
+  std::string title;           ///< Printed above the table.
+  const char* threshold_id;    ///< Minimum speedup over the baseline.
+  std::string subject;         ///< Start of the failure headline, e.g. "Your layout makes ...".
+  std::string hint;            ///< Hint for a failure.
+};
+
+/// Records the speedup and both fractions of copy, prints the table, and judges the speedup
+/// against the check's threshold. Returns the feedback for a failure, or nothing.
+std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, double baseline_ms,
+                                    double copy_ms, double bytes);
 
 }  // namespace grader
