@@ -2,6 +2,11 @@
 /// @brief The one place that knows whether Catch2 is v2 (single header) or v3.
 #pragma once
 
+#if defined(__CUDACC__)
+#error \
+    "Catch2 in a CUDA translation unit: keep checks in .cpp files (feedback_message.hpp is CUDA-safe)"
+#endif
+
 #if defined(WORKBOOK_CATCH2_V3)
 #include <catch2/catch_all.hpp>
 /// Marks the running test as skipped (Catch2 v3), with the reason.

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "feedback.hpp"
+#include "feedback_message.hpp"
 #include "line_fit.hpp"
 
 namespace grader {

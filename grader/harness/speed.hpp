@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "feedback.hpp"
+#include "feedback_message.hpp"
 
 namespace grader {
 
