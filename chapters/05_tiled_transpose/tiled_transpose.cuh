@@ -1,0 +1,34 @@
+/// @file tiled_transpose.cuh
+/// @brief Chapter 05 interface: a transpose through a shared tile.
+///
+/// DO NOT MODIFY THIS FILE. The grader is compiled against it; change only
+/// tiled_transpose_exercise.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+/// Chapter 05: the tiled transpose.
+namespace ch05 {
+
+/// Returned by an exercise function that has not been written yet.
+constexpr int kNotImplemented = -1;
+
+constexpr int kTile = 32;      ///< Tiles are kTile x kTile floats.
+constexpr int kBlockRows = 8;  ///< Blocks are dim3(kTile, kBlockRows): each thread moves 4 rows.
+
+/// Exercise 1. `out` (cols x rows) = the transpose of `in` (rows x cols), both row-major.
+/// Launched with blocks of dim3(32, 8) threads and a grid of dim3(ceil(cols / 32),
+/// ceil(rows / 32)); block (bx, by) moves the tile of rows 32 by .. 32 by + 31 and columns
+/// 32 bx .. 32 bx + 31. Use `__shared__ float tile[32][32]`: thread (x, y) reads
+/// `in[32 by + y + 8 j][32 bx + x]` into `tile[y + 8 j][x]` for j = 0..3 (coalesced), and after a
+/// barrier writes `tile[x][y + 8 j]` to `out[32 bx + y + 8 j][32 by + x]` (coalesced). Elements
+/// outside the matrix are neither read nor written.
+__global__ void tiled_transpose_kernel(const float* in, float* out, int rows, int cols);
+
+/// Exercise 2. Your predictions, in wavefronts per warp request, for the kernel above:
+/// a warp storing `tile[y + 8 j][x]` (lanes are x = 0..31) ...
+int predicted_tile_store_wavefronts();
+/// ... and a warp loading `tile[x][y + 8 j]`.
+int predicted_tile_load_wavefronts();
+
+}  // namespace ch05

@@ -1,0 +1,30 @@
+// Chapter 05 exercises: the tiled transpose. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in tiled_transpose.cuh (do not modify
+// it). Grade your work with
+//     meson test -C build --suite ch05
+#include "tiled_transpose.cuh"
+
+namespace ch05 {
+
+// Exercise 1: stage a 32 x 32 tile (coalesced reads), barrier, write it transposed (coalesced
+// writes). Guard the edges of matrices that are not multiples of 32.
+__global__ void tiled_transpose_kernel(const float* in, float* out, int rows, int cols) {
+  __shared__ float tile[kTile][kTile];
+  (void)tile;
+  (void)in;
+  (void)out;
+  (void)rows;
+  (void)cols;
+  // TODO
+}
+
+// Exercise 2: wavefronts per warp request of the tile store and the tile load.
+int predicted_tile_store_wavefronts() {
+  return kNotImplemented;
+}  // TODO
+int predicted_tile_load_wavefronts() {
+  return kNotImplemented;
+}  // TODO
+
+}  // namespace ch05

@@ -1,0 +1,26 @@
+/// @file swizzled_transpose.cuh
+/// @brief Chapter 07 interface: the transpose with an XOR-swizzled tile.
+///
+/// DO NOT MODIFY THIS FILE. The grader is compiled against it; change only
+/// swizzled_transpose_exercise.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+/// Chapter 07: XOR swizzle.
+namespace ch07 {
+
+constexpr int kTile = 32;                  ///< Tiles are kTile x kTile floats.
+constexpr int kBlockRows = 8;              ///< Blocks are dim3(kTile, kBlockRows).
+constexpr int kTileWords = kTile * kTile;  ///< Words of the tile: no padding.
+
+/// Exercise 1. The word of the unpadded tile (0 .. 1023) that holds element (row, col): a
+/// bijection, with both a warp storing one row and a warp loading one column conflict-free.
+__host__ __device__ int swizzled_tile_index(int row, int col);
+
+/// Exercise 2. Chapter 05's tiled transpose (same contract) with the tile
+/// `__shared__ float tile[kTileWords]` (exactly 4096 bytes of shared memory) addressed through
+/// swizzled_tile_index().
+__global__ void swizzled_transpose_kernel(const float* in, float* out, int rows, int cols);
+
+}  // namespace ch07

@@ -1,0 +1,26 @@
+// Chapter 07 exercises: XOR swizzle. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in swizzled_transpose.cuh (do not
+// modify it). Grade your work with
+//     meson test -C build --suite ch07
+#include "swizzled_transpose.cuh"
+
+namespace ch07 {
+
+// Exercise 1: the swizzle. As shipped it is plain row-major: a column load is 32-way.
+__host__ __device__ int swizzled_tile_index(int row, int col) {
+  return row * kTile + col;
+}
+
+// Exercise 2: the transpose through tile[kTileWords], addressed with swizzled_tile_index().
+__global__ void swizzled_transpose_kernel(const float* in, float* out, int rows, int cols) {
+  __shared__ float tile[kTileWords];
+  (void)tile;
+  (void)in;
+  (void)out;
+  (void)rows;
+  (void)cols;
+  // TODO: as chapter 05, with tile[swizzled_tile_index(row, col)].
+}
+
+}  // namespace ch07

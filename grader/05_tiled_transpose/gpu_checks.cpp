@@ -1,0 +1,68 @@
+// Chapter 05 GPU checks: correctness, the counters against your predictions, and speed against
+// the naive transpose.
+#include <string>
+
+#include "device_probes.hpp"
+#include "feedback.hpp"
+#include "measurements.hpp"
+#include "random_seed.hpp"
+#include "thresholds.hpp"
+#include "tiled_transpose.cuh"
+#include "transpose_bench.hpp"
+
+namespace {
+constexpr const char* kMeasurementFile = "ch05_tiled_transpose";
+const char* const kKernel = "tiled_transpose_kernel (yours)";
+}  // namespace
+
+TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", "[gpu][ch05]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const auto problem =
+      transpose::check_correct(ch05::probes::launch_yours, kKernel, grader::run_seed());
+  GRADER_EXPECT(!problem, *problem);
+}
+
+TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[gpu][ch05]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  const gpu::SmemCounters c = ch05::probes::count_one_tile();
+  if (c.store_instructions == 0 || c.load_instructions == 0) {
+    GRADER_FAIL(grader::Feedback("Your kernel executed " + grader::fixed(c.store_instructions, 0) +
+                                 " shared stores and " + grader::fixed(c.load_instructions, 0) +
+                                 " shared loads for one tile; it must stage the tile in shared "
+                                 "memory.")
+                    .hint("exercise 1 is not done yet, or does not use the tile."));
+  }
+  const double store = c.store_wavefronts / c.store_instructions;
+  const double load = c.load_wavefronts / c.load_instructions;
+  grader::record_measurement(kMeasurementFile, "counted.store_wavefronts", store, "wavefronts");
+  grader::record_measurement(kMeasurementFile, "counted.load_wavefronts", load, "wavefronts");
+  GRADER_EXPECT(store == ch05::predicted_tile_store_wavefronts() &&
+                    load == ch05::predicted_tile_load_wavefronts(),
+                grader::Feedback("The GPU counted " + grader::fixed(store) +
+                                 " wavefronts per tile store and " + grader::fixed(load) +
+                                 " per tile load in your kernel; you predicted " +
+                                 std::to_string(ch05::predicted_tile_store_wavefronts()) + " and " +
+                                 std::to_string(ch05::predicted_tile_load_wavefronts()) + ".")
+                    .hint("if your predictions match the host checks, your kernel accesses the "
+                          "tile differently from the contract."));
+}
+
+TEST_CASE("ch05 exercise 1: the tiled transpose beats the naive one", "[gpu][ch05]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  if (transpose::check_correct(ch05::probes::launch_yours, kKernel, 1)) {
+    GRADER_FAIL(grader::Feedback("Not timed: the kernel is not correct yet (see above)."));
+  }
+  const transpose::Times t = transpose::time_transpose(ch05::probes::launch_yours, kKernel);
+  const std::string table = transpose::report(t, "tiled, tile[32][32] (yours)", kMeasurementFile);
+  const double speedup = t.naive_ms / t.yours_ms;
+  const grader::Threshold& need = grader::threshold("ch05.speedup_over_naive");
+  GRADER_EXPECT(grader::passes(need, speedup),
+                grader::Feedback("Your tiled transpose is " + grader::fixed(speedup) +
+                                 "x as fast as the naive one; it must reach " +
+                                 grader::fixed(need.value) + "x.")
+                    .picture(table)
+                    .hint("both global accesses must be coalesced: consecutive threads (x) read "
+                          "consecutive columns of `in` and write consecutive columns of `out`."));
+}

@@ -1,0 +1,41 @@
+// Chapter 05 host checks: the predictions for the tile store and load, against the bank model.
+#include <string>
+
+#include "bank_model.hpp"
+#include "feedback.hpp"
+#include "tiled_transpose.cuh"
+#include "warp_picture.hpp"
+
+namespace {
+
+// tile[row][lane] (a row) or tile[lane][column] (a column) of float tile[32][32].
+smem::WarpRequest tile_access(bool column, smem::Op op) {
+  return smem::WarpRequest::from_lanes(
+      4, op, [column](int t) { return 4LL * (column ? t * 32 + 5 : 5 * 32 + t); });
+}
+
+void check_prediction(const char* name, int predicted, const smem::WarpRequest& r,
+                      const char* hint) {
+  const int model = smem::analyze(r).wavefronts;
+  smem::PictureStyle style;
+  style.colour = smem::stdout_wants_colour();
+  GRADER_EXPECT(
+      predicted == model,
+      grader::Feedback(std::string(name) + "() is " + std::to_string(predicted) +
+                       "; the request takes " + std::to_string(model) + ".")
+          .picture(predicted == ch05::kNotImplemented
+                       ? std::string("  not implemented yet (it returns kNotImplemented)\n")
+                       : smem::draw_request(r, style))
+          .hint(hint));
+}
+
+}  // namespace
+
+TEST_CASE("ch05 exercise 2: predictions for the tile store and load", "[host][ch05]") {
+  check_prediction("predicted_tile_store_wavefronts", ch05::predicted_tile_store_wavefronts(),
+                   tile_access(false, smem::Op::kStore),
+                   "the store writes one row of the tile: 32 consecutive floats.");
+  check_prediction("predicted_tile_load_wavefronts", ch05::predicted_tile_load_wavefronts(),
+                   tile_access(true, smem::Op::kLoad),
+                   "the load reads one column: rows are 32 floats = 128 bytes apart.");
+}

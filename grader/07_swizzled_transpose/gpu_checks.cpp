@@ -1,0 +1,42 @@
+// Chapter 07 GPU checks: the swizzled transpose uses exactly the unpadded tile, is correct and
+// close to the copy bandwidth.
+#include <string>
+
+#include "device_probes.hpp"
+#include "feedback.hpp"
+#include "random_seed.hpp"
+#include "swizzled_transpose.cuh"
+#include "transpose_bench.hpp"
+
+namespace {
+const char* const kKernel = "swizzled_transpose_kernel (yours)";
+}
+
+TEST_CASE("ch07 exercise 2: the kernel's shared memory is exactly the 32 x 32 tile",
+          "[gpu][ch07]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const cudaFuncAttributes a = ch07::probes::attributes();
+  GRADER_EXPECT(
+      a.sharedSizeBytes == 32 * 32 * sizeof(float),
+      grader::Feedback("swizzled_transpose_kernel uses " + std::to_string(a.sharedSizeBytes) +
+                       " bytes of static shared memory; the swizzled tile is exactly "
+                       "32 x 32 x 4 = 4096.")
+          .hint("a swizzle costs no memory: declare __shared__ float tile[kTileWords] "
+                "and nothing else."));
+}
+
+TEST_CASE("ch07 exercise 2: swizzled_transpose_kernel is correct, tails included", "[gpu][ch07]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const auto problem =
+      transpose::check_correct(ch07::probes::launch_yours, kKernel, grader::run_seed());
+  GRADER_EXPECT(!problem, *problem);
+}
+
+TEST_CASE("ch07 exercise 2: the swizzled transpose runs near copy speed", "[gpu][ch07]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const auto problem = transpose::judge_fraction_of_copy(
+      ch07::probes::launch_yours, kKernel, "swizzled tile[32][32] (yours)",
+      "ch07_swizzled_transpose", "ch07.fraction_of_copy",
+      "the host check of swizzled_tile_index shows any access that still conflicts.");
+  GRADER_EXPECT(!problem, *problem);
+}

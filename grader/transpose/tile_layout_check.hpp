@@ -1,0 +1,67 @@
+// The transpose ladder's host check of a 32 x 32 tile layout (chapters 06 and 07): every element
+// has its own word inside the tile, and a warp storing a row or loading a column of the tile
+// takes one wavefront.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bank_model.hpp"
+#include "feedback_message.hpp"
+#include "warp_picture.hpp"
+
+namespace transpose {
+
+/// Checks `index(row, col)` for the 32 x 32 tile against `words`; the feedback for the first
+/// problem, naming the function `name`, or nothing.
+inline std::optional<grader::Feedback> check_tile_layout(const std::string& name,
+                                                         const std::function<int(int, int)>& index,
+                                                         int words) {
+  std::vector<int> owner(static_cast<size_t>(words), -1);
+  for (int row = 0; row < 32; ++row) {
+    for (int col = 0; col < 32; ++col) {
+      const int w = index(row, col);
+      const std::string call = name + "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
+      if (w < 0 || w >= words) {
+        return grader::Feedback(call + " is " + std::to_string(w) + ", outside the tile's " +
+                                std::to_string(words) + " words.")
+            .hint("the tile's size is fixed by the interface.");
+      }
+      if (owner[static_cast<size_t>(w)] >= 0) {
+        const int other = owner[static_cast<size_t>(w)];
+        return grader::Feedback(call + " is word " + std::to_string(w) + ", which element (" +
+                                std::to_string(other / 32) + ", " + std::to_string(other % 32) +
+                                ") already uses: two elements would overwrite each other.")
+            .hint(
+                "the layout must be a bijection: within a row, no two columns may map to the "
+                "same word.");
+      }
+      owner[static_cast<size_t>(w)] = row * 32 + col;
+    }
+  }
+  smem::PictureStyle style;
+  style.colour = smem::stdout_wants_colour();
+  for (int k = 0; k < 32; ++k) {
+    const auto store = smem::WarpRequest::from_lanes(4, smem::Op::kStore,
+                                                     [&](int t) { return 4LL * index(k, t); });
+    if (smem::analyze(store).wavefronts != 1) {
+      return grader::Feedback("A warp storing row " + std::to_string(k) + " of the tile takes " +
+                              std::to_string(smem::analyze(store).wavefronts) + " wavefronts.")
+          .picture(smem::draw_request(store, style))
+          .hint("the 32 columns of a row must fall in 32 different banks.");
+    }
+    const auto load =
+        smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [&](int t) { return 4LL * index(t, k); });
+    if (smem::analyze(load).wavefronts != 1) {
+      return grader::Feedback("A warp loading column " + std::to_string(k) + " of the tile takes " +
+                              std::to_string(smem::analyze(load).wavefronts) + " wavefronts.")
+          .picture(smem::draw_request(load, style))
+          .hint("the 32 rows of a column must fall in 32 different banks.");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace transpose

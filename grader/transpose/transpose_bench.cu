@@ -1,0 +1,129 @@
+#include "transpose_bench.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "measurements.hpp"
+#include "speed.hpp"
+#include "thresholds.hpp"
+
+namespace transpose {
+
+namespace {
+
+// One thread per element, no shared memory: coalesced reads, stride-`rows` writes.
+__global__ void naive_transpose_kernel(const float* in, float* out, int rows, int cols) {
+  const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int r = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (r < rows && c < cols)
+    out[static_cast<long long>(c) * rows + r] = in[static_cast<long long>(r) * cols + c];
+}
+
+void launch_naive(const float* in, float* out, int rows, int cols) {
+  naive_transpose_kernel<<<dim3((cols + 31) / 32, (rows + 7) / 8), dim3(32, 8)>>>(in, out, rows,
+                                                                                  cols);
+}
+
+}  // namespace
+
+std::optional<grader::Feedback> check_correct(const Launch& launch, const std::string& kernel,
+                                              std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  const int shapes[][2] = {
+      {32, 32},    {64, 96}, {96, 64}, {33, 65},
+      {1, 1},      {31, 1},  {1, 45},  {1000 + static_cast<int>(rng() % 24), 777},
+      {4096, 4096}};
+  for (const auto& shape : shapes) {
+    const int rows = shape[0], cols = shape[1];
+    std::vector<float> host(static_cast<size_t>(rows) * cols);
+    for (float& x : host) x = uniform(rng);
+    gpu::DeviceBuffer<float> in(host);
+    gpu::DeviceBuffer<float> out(host.size());
+    out.fill_bytes(0xff);  // NaN
+    launch(in.get(), out.get(), rows, cols);
+    GPU_CHECK_KERNEL(kernel.c_str());
+    const std::vector<float> got = out.download();
+    for (int c = 0; c < cols; ++c) {
+      for (int r = 0; r < rows; ++r) {
+        const float want = host[static_cast<size_t>(r) * cols + c];
+        const float have = got[static_cast<size_t>(c) * rows + r];
+        if (have == want) continue;
+        grader::Feedback f(kernel + " on a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                           " matrix: out[" + std::to_string(c) + "][" + std::to_string(r) +
+                           "] is " + std::to_string(have) + ", expected in[" + std::to_string(r) +
+                           "][" + std::to_string(c) + "] = " + std::to_string(want) + ".");
+        if (std::isnan(have))
+          f.line("That element was never written (it still holds the NaN poison).");
+        if (rows % 32 == 0 && cols % 32 == 0) {
+          f.hint(
+              "a shape that is a multiple of 32 fails: check the indices, and that every warp "
+              "waits (__syncthreads) before reading what other warps wrote to the tile.");
+        } else {
+          f.hint(
+              "only a shape that is not a multiple of 32 fails: guard the loads and the stores "
+              "of partial tiles (r < rows, c < cols) separately.");
+        }
+        return f;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+Times time_transpose(const Launch& launch, const std::string& kernel, int n) {
+  std::vector<float> host(static_cast<size_t>(n) * n);
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (float& x : host) x = uniform(rng);
+  gpu::DeviceBuffer<float> in(host);
+  gpu::DeviceBuffer<float> out(host.size());
+  Times t;
+  t.n = n;
+  t.bytes = 2.0 * static_cast<double>(host.size()) * sizeof(float);
+  t.copy_ms = grader::time_copy(t.bytes).median_ms;
+  t.naive_ms =
+      grader::time_kernel(
+          "naive_transpose_kernel", [&] { launch_naive(in.get(), out.get(), n, n); }, t.bytes)
+          .median_ms;
+  t.yours_ms = grader::time_kernel(
+                   kernel, [&] { launch(in.get(), out.get(), n, n); }, t.bytes)
+                   .median_ms;
+  return t;
+}
+
+std::string report(const Times& t, const std::string& yours_label, const std::string& file) {
+  grader::record_measurement(file, "transpose.fraction_of_copy", t.copy_ms / t.yours_ms, "");
+  grader::record_measurement(file, "transpose.naive_fraction_of_copy", t.copy_ms / t.naive_ms, "");
+  grader::record_measurement(file, "transpose.speedup_over_naive", t.naive_ms / t.yours_ms, "x");
+  const std::string table = grader::speed_table({{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
+                                                 {"naive transpose", t.naive_ms, t.bytes},
+                                                 {yours_label, t.yours_ms, t.bytes}},
+                                                1);
+  std::cout << "transpose of " << t.n << " x " << t.n << " floats (median of 31 launches):\n"
+            << table;
+  return table;
+}
+
+std::optional<grader::Feedback> judge_fraction_of_copy(
+    const Launch& launch, const std::string& kernel, const std::string& label,
+    const std::string& file, const char* threshold_id, const std::string& hint) {
+  if (check_correct(launch, kernel, 1)) {
+    return grader::Feedback("Not timed: " + kernel + " is not correct yet (see above).");
+  }
+  const Times t = time_transpose(launch, kernel);
+  const std::string table = report(t, label, file);
+  const grader::Threshold& need = grader::threshold(threshold_id);
+  if (grader::passes(need, t.fraction_of_copy())) return std::nullopt;
+  return grader::Feedback("Your transpose moves data at " + grader::fixed(t.fraction_of_copy()) +
+                          " of the device copy bandwidth; it must reach " +
+                          grader::fixed(need.value) + ".")
+      .picture(table)
+      .hint(hint);
+}
+
+}  // namespace transpose

@@ -1,0 +1,46 @@
+// The transpose ladder's shared bench (chapters 05-08): correctness on awkward shapes against a
+// CPU transpose, and timing against the device copy and a naive transpose, in one run.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "feedback_message.hpp"
+
+namespace transpose {
+
+/// Launches a transpose kernel: `out` (cols x rows, row-major) = transpose of `in` (rows x cols).
+/// Launch only; the bench checks and synchronises.
+using Launch = std::function<void(const float* in, float* out, int rows, int cols)>;
+
+/// Runs `launch` on random inputs of square, rectangular, non-multiple-of-32 and tiny shapes
+/// (and one large square where a missing barrier shows), output poisoned with NaN before each
+/// launch, and compares every element exactly. Returns the feedback for the first wrong one.
+std::optional<grader::Feedback> check_correct(const Launch& launch, const std::string& kernel,
+                                              std::uint64_t seed);
+
+/// Median times (31 launches) of the device copy, the naive transpose and `launch` on an
+/// n x n float matrix, in the same run.
+struct Times {
+  int n = 0;
+  double bytes = 0;  ///< Read plus written by one transpose.
+  double copy_ms = 0, naive_ms = 0, yours_ms = 0;
+  double fraction_of_copy() const { return copy_ms / yours_ms; }
+};
+Times time_transpose(const Launch& launch, const std::string& kernel, int n = 8192);
+
+/// The table students see: copy, naive, theirs, in GB/s and as a fraction of copy. Also records
+/// `<file>`: transpose.fraction_of_copy, transpose.naive_fraction_of_copy,
+/// transpose.speedup_over_naive.
+std::string report(const Times& t, const std::string& yours_label, const std::string& file);
+
+/// Checks correctness first, then times `launch` and judges its fraction of the copy bandwidth
+/// against threshold `threshold_id`; prints and records the ladder table. The feedback for a
+/// failure, or nothing.
+std::optional<grader::Feedback> judge_fraction_of_copy(
+    const Launch& launch, const std::string& kernel, const std::string& label,
+    const std::string& file, const char* threshold_id, const std::string& hint);
+
+}  // namespace transpose

@@ -1,0 +1,29 @@
+// Chapter 06, reference solution. The contracts are in padded_transpose.cuh.
+#include "padded_transpose.cuh"
+
+namespace ch06 {
+
+// Rows of 33 words: a column is read at stride 33, odd, so the 32 rows land in 32 banks.
+__host__ __device__ int padded_tile_index(int row, int col) {
+  return row * (kTile + 1) + col;
+}
+
+__global__ void padded_transpose_kernel(const float* in, float* out, int rows, int cols) {
+  __shared__ float tile[kTileWords];
+  const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
+  const int tile_row = static_cast<int>(blockIdx.y) * kTile;
+  const int tile_col = static_cast<int>(blockIdx.x) * kTile;
+  for (int j = y; j < kTile; j += kBlockRows) {
+    const int r = tile_row + j, c = tile_col + x;
+    if (r < rows && c < cols)
+      tile[padded_tile_index(j, x)] = in[static_cast<long long>(r) * cols + c];
+  }
+  __syncthreads();
+  for (int j = y; j < kTile; j += kBlockRows) {
+    const int r = tile_col + j, c = tile_row + x;
+    if (r < cols && c < rows)
+      out[static_cast<long long>(r) * rows + c] = tile[padded_tile_index(x, j)];
+  }
+}
+
+}  // namespace ch06

@@ -1,0 +1,31 @@
+// Chapter 07, reference solution. The contracts are in swizzled_transpose.cuh.
+#include "swizzled_transpose.cuh"
+
+namespace ch07 {
+
+// Column col of row `row` is stored at column col ^ row. Within a row, x -> x ^ row is a
+// bijection of 0..31 (XOR with a fixed value is its own inverse), so a row is still 32 words in
+// 32 banks; down a column, row -> col ^ row takes 32 different values, so a column is too.
+__host__ __device__ int swizzled_tile_index(int row, int col) {
+  return row * kTile + (col ^ row);
+}
+
+__global__ void swizzled_transpose_kernel(const float* in, float* out, int rows, int cols) {
+  __shared__ float tile[kTileWords];
+  const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
+  const int tile_row = static_cast<int>(blockIdx.y) * kTile;
+  const int tile_col = static_cast<int>(blockIdx.x) * kTile;
+  for (int j = y; j < kTile; j += kBlockRows) {
+    const int r = tile_row + j, c = tile_col + x;
+    if (r < rows && c < cols)
+      tile[swizzled_tile_index(j, x)] = in[static_cast<long long>(r) * cols + c];
+  }
+  __syncthreads();
+  for (int j = y; j < kTile; j += kBlockRows) {
+    const int r = tile_col + j, c = tile_row + x;
+    if (r < cols && c < rows)
+      out[static_cast<long long>(r) * rows + c] = tile[swizzled_tile_index(x, j)];
+  }
+}
+
+}  // namespace ch07
