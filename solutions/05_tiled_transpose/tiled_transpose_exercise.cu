@@ -8,12 +8,16 @@ __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, in
   const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
   const int tile_row = static_cast<int>(blockIdx.y) * kTile;  // first row of `in` in this tile
   const int tile_col = static_cast<int>(blockIdx.x) * kTile;  // first column of `in`
-  for (int j = y; j < kTile; j += kBlockRows) {
+#pragma unroll  // four rows per thread, known at compile time: all four loads in flight at once
+  for (int k = 0; k < kTile / kBlockRows; ++k) {
+    const int j = y + k * kBlockRows;
     const int r = tile_row + j, c = tile_col + x;
     if (r < rows && c < cols) tile[j][x] = in[static_cast<long long>(r) * cols + c];
   }
   __syncthreads();  // every warp reads what other warps wrote
-  for (int j = y; j < kTile; j += kBlockRows) {
+#pragma unroll      // four rows per thread, known at compile time: all four loads in flight at once
+  for (int k = 0; k < kTile / kBlockRows; ++k) {
+    const int j = y + k * kBlockRows;
     const int r = tile_col + j, c = tile_row + x;  // row and column of `out`
     if (r < cols && c < rows) out[static_cast<long long>(r) * rows + c] = tile[x][j];
   }

@@ -15,13 +15,17 @@ __global__ void swizzled_transpose_kernel(const float* in, float* out, int rows,
   const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
   const int tile_row = static_cast<int>(blockIdx.y) * kTile;
   const int tile_col = static_cast<int>(blockIdx.x) * kTile;
-  for (int j = y; j < kTile; j += kBlockRows) {
+#pragma unroll  // four rows per thread, known at compile time: all four loads in flight at once
+  for (int k = 0; k < kTile / kBlockRows; ++k) {
+    const int j = y + k * kBlockRows;
     const int r = tile_row + j, c = tile_col + x;
     if (r < rows && c < cols)
       tile[swizzled_tile_index(j, x)] = in[static_cast<long long>(r) * cols + c];
   }
   __syncthreads();
-  for (int j = y; j < kTile; j += kBlockRows) {
+#pragma unroll  // four rows per thread, known at compile time: all four loads in flight at once
+  for (int k = 0; k < kTile / kBlockRows; ++k) {
+    const int j = y + k * kBlockRows;
     const int r = tile_col + j, c = tile_row + x;
     if (r < cols && c < rows)
       out[static_cast<long long>(r) * rows + c] = tile[swizzled_tile_index(x, j)];
