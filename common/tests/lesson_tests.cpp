@@ -245,3 +245,39 @@ TEST_CASE("chapter 04 lesson: the tile tables and the H200 numbers", "[host][les
               measured("ch04_tile_columns", "column_sums.speedup_over_unpadded"), 0.15);
   check_threshold_quote(lesson, "exercise 2: fast | GPU | at least ", "ch04.padding_speedup");
 }
+
+TEST_CASE("chapters 05-07 lessons: the transpose ladder's H200 numbers", "[host][lessons]") {
+  const std::string tiled = lesson_of("05_tiled_transpose");
+  check_quote(tiled, "the naive transpose reaches ",
+              measured("ch05_tiled_transpose", "transpose.naive_fraction_of_copy"), 0.02);
+  check_quote(tiled, "the tiled kernel reaches ",
+              measured("ch05_tiled_transpose", "transpose.fraction_of_copy"), 0.02);
+  check_quote(tiled, "of copy: ", measured("ch05_tiled_transpose", "transpose.speedup_over_naive"),
+              0.15);
+  check_threshold_quote(tiled, "exercise 1: fast | GPU | at least ", "ch05.speedup_over_naive");
+  // The tile store of a row is one wavefront, the load of a column 32.
+  CHECK(wavefronts_of(4, [](int t) { return 4LL * (5 * 32 + t); }) == 1);
+  CHECK(wavefronts_of(4, [](int t) { return 4LL * (t * 32 + 5); }) == 32);
+
+  const std::string padded = lesson_of("06_padded_transpose");
+  CHECK(wavefronts_of(4, [](int t) { return 4LL * (33 * t + 7); }) == 1);
+  CHECK(wavefronts_of(4, [](int t) { return 4LL * (34 * t + 7); }) == 2);
+  check_quote(padded, "padded kernel reaches ",
+              measured("ch06_padded_transpose", "transpose.fraction_of_copy"), 0.02);
+  check_quote(padded, "against ", measured("ch05_tiled_transpose", "transpose.fraction_of_copy"),
+              0.02);
+  check_quote(padded, "conflicted tile and ",
+              measured("ch06_padded_transpose", "transpose.naive_fraction_of_copy"), 0.02);
+  check_threshold_quote(padded, "exercise 2: fast | GPU | at least ", "ch06.fraction_of_copy");
+
+  const std::string swizzled = lesson_of("07_swizzled_transpose");
+  for (int r = 0; r < 32; ++r) {  // rows and columns of tile[r][c ^ r] are conflict-free
+    CHECK(wavefronts_of(4, [r](int t) { return 4LL * (32 * r + (t ^ r)); }) == 1);
+    CHECK(wavefronts_of(4, [r](int t) { return 4LL * (32 * t + (r ^ t)); }) == 1);
+  }
+  check_quote(swizzled, "swizzled kernel reaches ",
+              measured("ch07_swizzled_transpose", "transpose.fraction_of_copy"), 0.02);
+  check_quote(swizzled, "under the padded one (",
+              measured("ch06_padded_transpose", "transpose.fraction_of_copy"), 0.02);
+  check_threshold_quote(swizzled, "exercise 2: fast | GPU | at least ", "ch07.fraction_of_copy");
+}
