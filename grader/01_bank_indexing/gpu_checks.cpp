@@ -149,8 +149,8 @@ TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu][ch
   for (int t = 0; t < 32; ++t) lanes << (t ? " " : "") << got[first * 32 + t];
   grader::Feedback f("warp_wavefronts is wrong for " + std::to_string(wrong) + " of " +
                      std::to_string(warps.widths.size()) + " warps. First: a warp of " +
-                     warps.kinds[first] + ", which takes " + std::to_string(model.wavefronts) +
-                     " wavefronts.");
+                     warps.kinds[first] + ", which takes " + grader::wavefronts(model.wavefronts) +
+                     ".");
   f.line("lanes 0..31 returned: " + lanes.str());
   const int lane0 = got[first * 32];
   if (lane0 == ch01::kNotImplemented) {
@@ -199,13 +199,14 @@ TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predict
                                "wavefronts");
     smem::PictureStyle style;
     style.colour = smem::stdout_wants_colour();
-    GRADER_EXPECT(measured == predicted,
-                  grader::Feedback(std::string("The GPU counted ") + grader::fixed(measured, 0) +
-                                   " wavefronts for " + ch01::spec::name(p) + "; you predicted " +
-                                   std::to_string(predicted) + ".")
-                      .line(std::string("pattern: ") + ch01::pattern_description(p))
-                      .picture(smem::draw_request(ch01::spec::request(p), style))
-                      .hint("the counter is l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld, "
-                            "what Nsight Compute shows; count distinct words per bank."));
+    GRADER_EXPECT(
+        measured == predicted,
+        grader::Feedback("The GPU counted " + grader::wavefronts(static_cast<long>(measured)) +
+                         " for " + ch01::spec::name(p) + "; you predicted " +
+                         std::to_string(predicted) + ".")
+            .line(std::string("pattern: ") + ch01::pattern_description(p))
+            .picture(smem::draw_request(ch01::spec::request(p), style))
+            .hint("the counter is l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld, "
+                  "what Nsight Compute shows; count distinct words per bank."));
   }
 }

@@ -36,7 +36,7 @@ TEST_CASE("ch02 exercise 1: the gcd law for strides 0 to 64", "[host][ch02]") {
   const int predicted = ch02::predicted_wavefronts(first);
   grader::Feedback f("predicted_wavefronts(" + std::to_string(first) + ") is " +
                      std::to_string(predicted) + "; a warp at stride " + std::to_string(first) +
-                     " takes " + std::to_string(smem::analyze(r).wavefronts) + " wavefronts.");
+                     " takes " + grader::wavefronts(smem::analyze(r).wavefronts) + ".");
   f.line(std::to_string(wrong) + " of the 65 strides 0..64 are mispredicted.");
   if (predicted == ch02::kNotImplemented) {
     f.line("predicted_wavefronts is not implemented yet (it returns kNotImplemented).");

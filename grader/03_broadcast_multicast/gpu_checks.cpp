@@ -52,14 +52,14 @@ TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predict
                                m.wavefronts, "wavefronts");
     smem::PictureStyle style;
     style.colour = smem::stdout_wants_colour();
-    GRADER_EXPECT(m.wavefronts == predicted,
-                  grader::Feedback(std::string("The GPU counted ") + std::to_string(m.wavefronts) +
-                                   " wavefronts for " + ch03::spec::name(p) + "; you predicted " +
-                                   std::to_string(predicted) + ".")
-                      .picture(smem::draw_request(ch03::spec::request(p), style))
-                      .hint(predicted == ch03::kNotImplemented
-                                ? "exercise 1 is not done yet."
-                                : "count distinct words per bank, per group of lanes."));
+    GRADER_EXPECT(
+        m.wavefronts == predicted,
+        grader::Feedback("The GPU counted " + grader::wavefronts(m.wavefronts) + " for " +
+                         ch03::spec::name(p) + "; you predicted " + std::to_string(predicted) + ".")
+            .picture(smem::draw_request(ch03::spec::request(p), style))
+            .hint(predicted == ch03::kNotImplemented
+                      ? "exercise 1 is not done yet."
+                      : "count distinct words per bank, per group of lanes."));
   }
 }
 

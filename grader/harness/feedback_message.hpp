@@ -40,6 +40,11 @@ class Feedback {
   std::string text_;
 };
 
+/// "1 wavefront", "32 wavefronts".
+inline std::string wavefronts(long n) {
+  return std::to_string(n) + (n == 1 ? " wavefront" : " wavefronts");
+}
+
 /// Number formatting for messages.
 inline std::string fixed(double value, int decimals = 2) {
   std::ostringstream out;
