@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "access_picture.hpp"
 #include "bank_indexing.cuh"
 #include "bank_model.hpp"
 #include "cost_fit.hpp"
@@ -19,7 +20,6 @@
 #include "random_seed.hpp"
 #include "smem_counters.hpp"
 #include "thresholds.hpp"
-#include "warp_picture.hpp"
 
 namespace {
 
@@ -156,9 +156,7 @@ TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu][ch
   if (lane0 == ch01::kNotImplemented) {
     f.line("warp_wavefronts is not implemented yet (it returns kNotImplemented).");
   }
-  smem::PictureStyle style;
-  style.colour = smem::stdout_wants_colour();
-  f.picture(smem::draw_request(request, style));
+  f.picture(grader::draw(request));
   f.hint(
       "lanes that touch the same word cost nothing extra (broadcast), also for bytes and "
       "halfwords of one word: count distinct words (address / 4) per bank, then the "
@@ -197,15 +195,13 @@ TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predict
     grader::record_measurement(kMeasurementFile,
                                std::string("counted_wavefronts.") + ch01::spec::name(p), measured,
                                "wavefronts");
-    smem::PictureStyle style;
-    style.colour = smem::stdout_wants_colour();
     GRADER_EXPECT(
         measured == predicted,
         grader::Feedback("The GPU counted " + grader::wavefronts(static_cast<long>(measured)) +
                          " for " + ch01::spec::name(p) + "; you predicted " +
                          std::to_string(predicted) + ".")
             .line(std::string("pattern: ") + ch01::pattern_description(p))
-            .picture(smem::draw_request(ch01::spec::request(p), style))
+            .picture(grader::draw(ch01::spec::request(p)))
             .hint("the counter is l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld, "
                   "what Nsight Compute shows; count distinct words per bank."));
   }

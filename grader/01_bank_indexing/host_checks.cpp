@@ -5,21 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "access_picture.hpp"
 #include "bank_indexing.cuh"
 #include "bank_model.hpp"
 #include "feedback.hpp"
 #include "pattern_spec.hpp"
-#include "warp_picture.hpp"
 
 namespace {
 
 using ch01::Pattern;
-
-std::string picture_of(Pattern p) {
-  smem::PictureStyle style;
-  style.colour = smem::stdout_wants_colour();
-  return smem::draw_request(ch01::spec::request(p), style);
-}
 
 // Lanes that share a bank, counted as if every lane needed its own pass (the usual slip).
 int lanes_in_busiest_bank(Pattern p) {
@@ -102,7 +96,7 @@ TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host][
     if (predicted == ch01::kNotImplemented) {
       f.line("no prediction yet (it returns kNotImplemented)");
     } else {
-      f.picture(picture_of(p));
+      f.picture(grader::draw(ch01::spec::request(p)));
       if (predicted == lanes_in_busiest_bank(p) && predicted != model.wavefronts) {
         f.line(
             "You counted lanes per bank. Lanes that touch the same 4-byte word share one "

@@ -2,22 +2,16 @@
 #include <string>
 #include <vector>
 
+#include "access_picture.hpp"
 #include "bank_model.hpp"
 #include "feedback.hpp"
 #include "strides.cuh"
-#include "warp_picture.hpp"
 
 namespace {
 
 smem::WarpRequest stride_request(int stride) {
   return smem::WarpRequest::from_lanes(4, smem::Op::kLoad,
                                        [stride](int t) { return 4LL * stride * t; });
-}
-
-std::string picture(const smem::WarpRequest& r) {
-  smem::PictureStyle style;
-  style.colour = smem::stdout_wants_colour();
-  return smem::draw_request(r, style);
 }
 
 }  // namespace
@@ -41,7 +35,7 @@ TEST_CASE("ch02 exercise 1: the gcd law for strides 0 to 64", "[host][ch02]") {
   if (predicted == ch02::kNotImplemented) {
     f.line("predicted_wavefronts is not implemented yet (it returns kNotImplemented).");
   } else {
-    f.picture(picture(r));
+    f.picture(grader::draw(r));
     if (first == 0) f.line("Stride 0: every lane reads the same word, a broadcast.");
   }
   f.hint(
@@ -94,7 +88,7 @@ TEST_CASE("ch02 exercise 3: staging stores and sum loads are conflict-free", "[h
         GRADER_FAIL(grader::Feedback("The staging stores conflict: warp " + std::to_string(w) +
                                      " storing the 32 values of owner " + std::to_string(owner) +
                                      " takes " + std::to_string(a.wavefronts) + " wavefronts.")
-                        .picture(picture(r))
+                        .picture(grader::draw(r))
                         .hint("a warp stores ONE owner's 32 values at once; an element-major "
                               "layout (i * 256 + owner) moves the conflict here."));
       }
@@ -111,7 +105,7 @@ TEST_CASE("ch02 exercise 3: staging stores and sum loads are conflict-free", "[h
                                      " reading value " + std::to_string(i) +
                                      " of its 32 owners takes " + std::to_string(a.wavefronts) +
                                      " wavefronts.")
-                        .picture(picture(r))
+                        .picture(grader::draw(r))
                         .hint("thread-major rows of 32 words put value i of every owner in bank "
                               "i: the gcd law with stride 32. Which row length is odd?"));
       }

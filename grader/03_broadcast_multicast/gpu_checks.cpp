@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "access_picture.hpp"
 #include "bank_model.hpp"
 #include "broadcast_multicast.cuh"
 #include "device_probes.hpp"
@@ -17,7 +18,6 @@
 #include "smem_counters.hpp"
 #include "speed.hpp"
 #include "thresholds.hpp"
-#include "warp_picture.hpp"
 
 namespace {
 
@@ -50,13 +50,11 @@ TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predict
     grader::record_measurement(kMeasurementFile,
                                std::string("counted_wavefronts.") + ch03::spec::name(p),
                                m.wavefronts, "wavefronts");
-    smem::PictureStyle style;
-    style.colour = smem::stdout_wants_colour();
     GRADER_EXPECT(
         m.wavefronts == predicted,
         grader::Feedback("The GPU counted " + grader::wavefronts(m.wavefronts) + " for " +
                          ch03::spec::name(p) + "; you predicted " + std::to_string(predicted) + ".")
-            .picture(smem::draw_request(ch03::spec::request(p), style))
+            .picture(grader::draw(ch03::spec::request(p)))
             .hint(predicted == ch03::kNotImplemented
                       ? "exercise 1 is not done yet."
                       : "count distinct words per bank, per group of lanes."));

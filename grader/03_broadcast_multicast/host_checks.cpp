@@ -3,22 +3,16 @@
 #include <string>
 #include <vector>
 
+#include "access_picture.hpp"
 #include "bank_model.hpp"
 #include "broadcast_multicast.cuh"
 #include "feedback.hpp"
 #include "pattern_spec.hpp"
-#include "warp_picture.hpp"
 
 namespace {
 
 using ch03::Pattern;
 using ch03::spec::Keys;
-
-std::string picture(const smem::WarpRequest& r) {
-  smem::PictureStyle style;
-  style.colour = smem::stdout_wants_colour();
-  return smem::draw_request(r, style);
-}
 
 }  // namespace
 
@@ -37,7 +31,7 @@ TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host][
     if (predicted == ch03::kNotImplemented) {
       f.line("no prediction yet (it returns kNotImplemented)");
     } else {
-      f.picture(picture(r));
+      f.picture(grader::draw(r));
       if (r.width_bytes == 16) {
         f.line(
             "16-byte accesses are served in groups of 16 lanes at best (when lane pairs "
@@ -100,7 +94,7 @@ TEST_CASE("ch03 exercise 2: lookups do not conflict for any key distribution", "
                   grader::Feedback(std::string("With ") + ch03::spec::name(k) +
                                    ", a warp's lookups take up to " + std::to_string(worst) +
                                    " wavefronts; they must take one.")
-                      .picture(picture(worst_request))
+                      .picture(grader::draw(worst_request))
                       .hint("two lanes that read different entries in one bank conflict. For any "
                             "keys to be safe, lane t must find every entry in a bank no other "
                             "lane reads from."));

@@ -2,10 +2,10 @@
 // widths 1 to 256.
 #include <string>
 
+#include "access_picture.hpp"
 #include "feedback.hpp"
 #include "pitch_spec.hpp"
 #include "tile_columns.cuh"
-#include "warp_picture.hpp"
 
 TEST_CASE("ch04 exercise 1: padded_pitch is conflict-free and minimal", "[host][ch04]") {
   int wrong = 0;
@@ -31,15 +31,12 @@ TEST_CASE("ch04 exercise 1: padded_pitch is conflict-free and minimal", "[host][
       const int column = ch04::spec::conflicting_column(bytes, width, pitch);
       if (column >= 0) {
         if (wrong++ == 0) {
-          smem::PictureStyle style;
-          style.colour = smem::stdout_wants_colour();
           GRADER_EXPECT(
-              false,
-              grader::Feedback(call + " = " + std::to_string(pitch) + ": reading column " +
-                               std::to_string(column) + " at that pitch conflicts.")
-                  .picture(smem::draw_request(ch04::spec::column_read(bytes, pitch, column), style))
-                  .hint("rows must start in different banks, or share words; count "
-                        "the row length in 4-byte words."));
+              false, grader::Feedback(call + " = " + std::to_string(pitch) + ": reading column " +
+                                      std::to_string(column) + " at that pitch conflicts.")
+                         .picture(grader::draw(ch04::spec::column_read(bytes, pitch, column)))
+                         .hint("rows must start in different banks, or share words; count "
+                               "the row length in 4-byte words."));
         }
         continue;
       }

@@ -1,10 +1,10 @@
 // Chapter 05 host checks: the predictions for the tile store and load, against the bank model.
 #include <string>
 
+#include "access_picture.hpp"
 #include "bank_model.hpp"
 #include "feedback.hpp"
 #include "tiled_transpose.cuh"
-#include "warp_picture.hpp"
 
 namespace {
 
@@ -17,15 +17,13 @@ smem::WarpRequest tile_access(bool column, smem::Op op) {
 void check_prediction(const char* name, int predicted, const smem::WarpRequest& r,
                       const char* hint) {
   const int model = smem::analyze(r).wavefronts;
-  smem::PictureStyle style;
-  style.colour = smem::stdout_wants_colour();
   GRADER_EXPECT(
       predicted == model,
       grader::Feedback(std::string(name) + "() is " + std::to_string(predicted) +
                        "; the request takes " + std::to_string(model) + ".")
           .picture(predicted == ch05::kNotImplemented
                        ? std::string("  not implemented yet (it returns kNotImplemented)\n")
-                       : smem::draw_request(r, style))
+                       : grader::draw(r))
           .hint(hint));
 }
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "access_picture.hpp"
 #include "bank_model.hpp"
 #include "feedback_message.hpp"
-#include "warp_picture.hpp"
 
 namespace transpose {
 
@@ -41,15 +41,13 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
       owner[static_cast<size_t>(w)] = row * 32 + col;
     }
   }
-  smem::PictureStyle style;
-  style.colour = smem::stdout_wants_colour();
   for (int k = 0; k < 32; ++k) {
     const auto store = smem::WarpRequest::from_lanes(4, smem::Op::kStore,
                                                      [&](int t) { return 4LL * index(k, t); });
     if (smem::analyze(store).wavefronts != 1) {
       return grader::Feedback("A warp storing row " + std::to_string(k) + " of the tile takes " +
                               std::to_string(smem::analyze(store).wavefronts) + " wavefronts.")
-          .picture(smem::draw_request(store, style))
+          .picture(grader::draw(store))
           .hint("the 32 columns of a row must fall in 32 different banks.");
     }
     const auto load =
@@ -57,7 +55,7 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
     if (smem::analyze(load).wavefronts != 1) {
       return grader::Feedback("A warp loading column " + std::to_string(k) + " of the tile takes " +
                               std::to_string(smem::analyze(load).wavefronts) + " wavefronts.")
-          .picture(smem::draw_request(load, style))
+          .picture(grader::draw(load))
           .hint("the 32 rows of a column must fall in 32 different banks.");
     }
   }
