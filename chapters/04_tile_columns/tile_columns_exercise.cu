@@ -17,7 +17,7 @@ __host__ __device__ int padded_pitch(int element_bytes, int width) {
 // Exercise 2: sums of tile columns, read from a padded shared tile.
 __global__ void block_column_sums_kernel(const float* m, float* out, int rows, int cols) {
   extern __shared__ float tile[];  // 32 rows of padded_pitch(4, 32) floats
-  (void)tile;
+  (void)&tile;                     // silences "declared but never used" until you use it
   (void)m;
   (void)out;
   (void)rows;

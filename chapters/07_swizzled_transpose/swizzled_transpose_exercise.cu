@@ -15,7 +15,7 @@ __host__ __device__ int swizzled_tile_index(int row, int col) {
 // Exercise 2: the transpose through tile[kTileWords], addressed with swizzled_tile_index().
 __global__ void swizzled_transpose_kernel(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTileWords];
-  (void)tile;
+  (void)&tile;  // silences "declared but never used" until you use it
   (void)in;
   (void)out;
   (void)rows;
