@@ -9,7 +9,16 @@ std::string& lost_description() {
 }
 
 std::string describe(cudaError_t code) {
-  return std::string(cudaGetErrorString(code)) + " (" + cudaGetErrorName(code) + ")";
+  std::string text = std::string(cudaGetErrorString(code)) + " (" + cudaGetErrorName(code) + ")";
+  // The usual causes, for the crashes a student's kernel is most likely to cause.
+  if (code == cudaErrorMisalignedAddress) {
+    text +=
+        ": an access of N bytes (a float2, a float4, ...) at an address that is not a "
+        "multiple of N";
+  } else if (code == cudaErrorIllegalAddress) {
+    text += ": an access outside every allocation, often a missing bounds guard";
+  }
+  return text;
 }
 
 [[noreturn]] void fail(cudaError_t code, const std::string& message) {
