@@ -2,14 +2,18 @@
 """Runs a grader that must reject what it grades, and checks that it does so for the right reason.
 
     expect_rejection.py --grader EXE --mode host|gpu [--min-sm NN] [--expect TEXT]...
-                        [--expect-once TEXT]...
+                        [--expect-once TEXT]... [--measurements DIR]
 
 Passes (exit 0) when the grader exits 1 (checks failed) and its output contains every --expect
 text, and every --expect-once text exactly once. Exit 77 (meson SKIP) when the grader skipped
 because there is no usable GPU. Anything else fails with the grader's output, so that a grader
 which accepts a wrong answer, crashes, or rejects it for another reason is caught.
+
+With --measurements, what the grader measures of the wrong answer (for example how fast a
+conflicted kernel runs) is written to DIR, apart from the reference solution's numbers.
 """
 import argparse
+import os
 import subprocess
 import sys
 
@@ -19,13 +23,20 @@ parser.add_argument("--mode", choices=["host", "gpu"], required=True)
 parser.add_argument("--min-sm", default=None, help="passed on to the grader in gpu mode")
 parser.add_argument("--expect", action="append", default=[])
 parser.add_argument("--expect-once", action="append", default=[])
+parser.add_argument("--measurements", default=None, help="folder for the grader's measurements")
 args = parser.parse_args()
+
+env = dict(os.environ)
+env.pop("WORKBOOK_MEASUREMENTS_DIR", None)
+if args.measurements:
+    os.makedirs(args.measurements, exist_ok=True)
+    env["WORKBOOK_MEASUREMENTS_DIR"] = args.measurements
 
 command = [args.grader, args.mode]
 if args.mode == "gpu" and args.min_sm:
     command += ["--min-sm", args.min_sm]
 run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                     text=True, errors="replace", timeout=600)
+                     text=True, errors="replace", timeout=600, env=env)
 out = run.stdout
 problems = []
 if run.returncode == 77:

@@ -15,11 +15,25 @@ namespace transpose {
 /// Launch only; the bench checks and synchronises.
 using Launch = std::function<void(const float* in, float* out, int rows, int cols)>;
 
-/// Runs `launch` on random inputs of square, rectangular, non-multiple-of-32 and tiny shapes
-/// (and one large square where a missing barrier shows), output poisoned with NaN before each
-/// launch, and compares every element exactly. Returns the feedback for the first wrong one.
+/// The shapes a kernel's contract accepts.
+struct Contract {
+  int tile = 32;        ///< Rows and columns of the tile one block moves.
+  int multiple_of = 1;  ///< Rows and columns are multiples of this (4 for float4 rows).
+};
+
+/// Runs `launch` on random inputs of square, rectangular, tiny and non-multiple-of-the-tile
+/// shapes (and one large square where a missing barrier shows), all multiples of
+/// `contract.multiple_of`, output poisoned with NaN before each launch, and compares every
+/// element exactly. Returns the feedback for the first wrong one.
 std::optional<grader::Feedback> check_correct(const Launch& launch, const std::string& kernel,
-                                              std::uint64_t seed);
+                                              std::uint64_t seed, const Contract& contract = {});
+
+/// A kernel the grader ships, timed beside the student's for comparison.
+struct Baseline {
+  std::string label;     ///< Its row in the table.
+  std::string quantity;  ///< Recorded as transpose.<quantity>_fraction_of_copy.
+  Launch launch;
+};
 
 /// Median times (31 launches) of the device copy, the naive transpose and `launch` on an
 /// n x n float matrix, in the same run.
@@ -27,20 +41,25 @@ struct Times {
   int n = 0;
   double bytes = 0;  ///< Read plus written by one transpose.
   double copy_ms = 0, naive_ms = 0, yours_ms = 0;
+  double baseline_ms = 0;  ///< The extra baseline's time, when there is one.
   double fraction_of_copy() const { return copy_ms / yours_ms; }
 };
-Times time_transpose(const Launch& launch, const std::string& kernel, int n = 8192);
+/// As above, also timing `baseline` when it has a launch. `n` is a multiple of 64.
+Times time_transpose(const Launch& launch, const std::string& kernel, int n = 8192,
+                     const Baseline* baseline = nullptr);
 
-/// The table students see: copy, naive, theirs, in GB/s and as a fraction of copy. Also records
-/// `<file>`: transpose.fraction_of_copy, transpose.naive_fraction_of_copy,
-/// transpose.speedup_over_naive.
-std::string report(const Times& t, const std::string& yours_label, const std::string& file);
+/// The table students see: copy, naive, the baseline if any, theirs, in GB/s and as a fraction
+/// of copy. Also records in `<file>`: transpose.fraction_of_copy,
+/// transpose.naive_fraction_of_copy, transpose.speedup_over_naive (and the baseline's fraction).
+std::string report(const Times& t, const std::string& yours_label, const std::string& file,
+                   const Baseline* baseline = nullptr);
 
-/// Checks correctness first, then times `launch` and judges its fraction of the copy bandwidth
-/// against threshold `threshold_id`; prints and records the ladder table. The feedback for a
-/// failure, or nothing.
+/// Checks correctness first, then times `launch` (and `baseline`, if given) and judges its
+/// fraction of the copy bandwidth against threshold `threshold_id`; prints and records the
+/// ladder table. The feedback for a failure, or nothing.
 std::optional<grader::Feedback> judge_fraction_of_copy(
     const Launch& launch, const std::string& kernel, const std::string& label,
-    const std::string& file, const char* threshold_id, const std::string& hint);
+    const std::string& file, const char* threshold_id, const std::string& hint,
+    const Contract& contract = {}, const Baseline* baseline = nullptr);
 
 }  // namespace transpose
