@@ -28,9 +28,21 @@ build() {  # build DIR MODE
 if build build-gpu-solution solution; then
   meson test -C build-gpu-solution --print-errorlogs --num-processes 4 >"$out/test-solution.log" 2>&1 || status=1
   cp build-gpu-solution/meson-logs/testlog.txt "$out/testlog-solution.txt"
+  cp build-gpu-solution/meson-logs/testlog.json "$out/testlog-solution.json"
+  gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n1)
+  python3 tools/gpu_suite_times.py build-gpu-solution/meson-logs/testlog.json "${gpu:-unknown GPU}" \
+    >"$out/gpu-suite-seconds.tsv" && mkdir -p "measurements/$name" &&
+    cp "$out/gpu-suite-seconds.tsv" "measurements/$name/"
   mkdir -p "measurements/$name"
   cp build-gpu-solution/measurements/*.tsv "measurements/$name/" 2>/dev/null
   cp build-gpu-solution/measurements/*.tsv "$out/" 2>/dev/null
+  # What the wrong answers measured (only those timed before they were rejected).
+  rm -rf "measurements/$name/wrong_answers"
+  (cd build-gpu-solution/measurements && find wrong_answers -name '*.tsv') 2>/dev/null |
+    while read -r f; do
+      mkdir -p "measurements/$name/$(dirname "$f")"
+      cp "build-gpu-solution/measurements/$f" "measurements/$name/$f"
+    done
   tail -n 12 "$out/test-solution.log"
 else
   echo "solution build failed"; tail -n 40 "$out/build-solution.log" "$out/setup-solution.log"; status=1

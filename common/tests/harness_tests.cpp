@@ -1,5 +1,6 @@
 // The grading harness's own arithmetic, and the thresholds against the committed H200 numbers.
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,20 @@ TEST_CASE("every threshold has headroom over its committed H200 measurement", "[
     const double headroom = t.is_minimum ? measured / t.value : t.value / measured;
     CHECK(headroom >= t.headroom);
   }
+}
+
+TEST_CASE("the committed H200 GPU suite, every chapter included, took under a minute",
+          "[host][harness]") {
+  const std::string root = WORKBOOK_SOURCE_ROOT;
+  const std::string file = root + "/measurements/h200/gpu-suite-seconds.tsv";
+  // Written by tools/run_gpu_suite.sh from the run's test log; a chapter added since the last
+  // H200 run has no row, and this fails until the suite is run and committed again.
+  for (const auto& entry : std::filesystem::directory_iterator(root + "/chapters")) {
+    const std::string chapter = "ch" + entry.path().filename().string().substr(0, 2);
+    INFO(chapter << " has no time in " << file << ": run tools/run_gpu_suite.sh on the H200");
+    CHECK_NOTHROW(grader::read_measurement(file, "seconds." + chapter + " GPU checks"));
+  }
+  CHECK(grader::read_measurement(file, "seconds.GPU suite") < 60);
 }
 
 TEST_CASE("thresholds are looked up by name", "[host][harness]") {
