@@ -84,6 +84,15 @@ inline constexpr Threshold kThresholds[] = {
      "transpose.fraction_of_copy", 1.0,
      "The swizzled reference reached 0.84 of copy on H200, 0.02 below the padded one (an XOR "
      "per shared access instead of a constant offset); it must stay at 0.80 or better."},
+    {"ch08.fraction_of_copy", 0.90, true, "ch08_wide_accesses", "transpose.fraction_of_copy", 1.05,
+     "The float4 transpose (64 x 64 tile, 16 x 16 threads) against the device copy, 8192 x 8192 "
+     "floats, same run. Above what the scalar 32 x 8 kernels of chapters 06 and 07 reach (0.86, "
+     "0.84), so that wide global accesses are needed to pass. It cannot reject the row-major "
+     "tile's conflicts: that version reached 0.91 on the H200, and the counters catch it."},
+    {"ch08.reference_fraction_of_copy", 0.93, true, "ch08_wide_accesses",
+     "transpose.fraction_of_copy", 1.0,
+     "The reference solution itself must reach 0.93 of copy on H200 (issue 5; the shared "
+     "reference's 64 x 64 float4 kernel reached 0.95)."},
 };
 
 /// The threshold named `id`; throws std::out_of_range naming it when the table lacks it.

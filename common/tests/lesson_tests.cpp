@@ -281,3 +281,49 @@ TEST_CASE("chapters 05-07 lessons: the transpose ladder's H200 numbers", "[host]
               measured("ch06_padded_transpose", "transpose.fraction_of_copy"), 0.02);
   check_threshold_quote(swizzled, "exercise 2: fast | GPU | at least ", "ch07.fraction_of_copy");
 }
+
+TEST_CASE("chapter 08 lesson: wide requests, the chunk layouts and the H200 numbers",
+          "[host][lessons]") {
+  using smem::Op;
+  using smem::WarpRequest;
+  const std::string lesson = lesson_of("08_wide_accesses");
+  // Section 1: float2 a[t] (two groups) and float2 pairs[t / 2] (merged pairs, one group).
+  for (const WarpRequest& r :
+       {WarpRequest::from_lanes(8, Op::kLoad, [](int t) { return 8 * t; }),
+        WarpRequest::from_lanes(8, Op::kLoad, [](int t) { return 8 * (t / 2); })}) {
+    const std::string picture = quoted_picture(r);
+    INFO("picture missing from the lesson:\n" << picture);
+    CHECK(lesson.find(picture) != std::string::npos);
+  }
+  // Section 3, quoted up to its first rows: the block load of warp 0 from the row-major tile
+  // (lane t reads chunk t / 16 of row 4 (t % 16)), and from the swizzled one.
+  const std::string row_major = quoted_picture(WarpRequest::from_lanes(
+      16, Op::kLoad, [](int t) { return 1024 * (t % 16) + 16 * (t / 16); }));
+  CHECK(lesson.find(row_major.substr(0, row_major.find(" w3 "))) != std::string::npos);
+  const std::string swizzled = quoted_picture(WarpRequest::from_lanes(
+      16, Op::kLoad, [](int t) { return 1024 * (t % 16) + 16 * ((t / 16) ^ (t % 8)); }));
+  CHECK(lesson.find(swizzled.substr(0, swizzled.find("group of lanes 8-15"))) != std::string::npos);
+  // Padding rows by 16 bytes: 16 wavefronts; float tile[32][33] rows are aligned every 4th row.
+  CHECK(wavefronts_of(16, [](int t) { return 4LL * (68 * 4 * (t % 16) + 4 * (t / 16)); }) == 16);
+  for (int r = 0; r < 8; ++r) CHECK(((132 * r) % 16 == 0) == (r % 4 == 0));
+
+  const std::string file = "ch08_wide_accesses";
+  check_quote(lesson, "wide transpose reaches ", measured(file, "transpose.fraction_of_copy"),
+              0.02);
+  check_quote(lesson, "copy bandwidth, against ",
+              measured("ch07_swizzled_transpose", "transpose.fraction_of_copy"), 0.02);
+  check_quote(lesson, "scalar swizzled kernel and ",
+              measured(file, "transpose.naive_fraction_of_copy"), 0.02);
+  check_quote(lesson, "confirm the layout: ", measured(file, "counted.store_wavefronts"), 0);
+  check_quote(lesson, "wavefronts per tile store and ", measured(file, "counted.load_wavefronts"),
+              0);
+  check_quote(lesson, "still reaches ",
+              measured("wrong_answers/ch08_row_major_tile_on_gpu/ch08_wide_accesses",
+                       "transpose.fraction_of_copy"),
+              0.02);
+  check_quote(lesson, "reach about ",
+              measured("ch06_padded_transpose", "transpose.fraction_of_copy"), 0.02);
+  check_quote(lesson, "reach about ",
+              measured("ch07_swizzled_transpose", "transpose.fraction_of_copy"), 0.02);
+  check_threshold_quote(lesson, "exercise 2: fast | GPU | at least ", "ch08.fraction_of_copy");
+}

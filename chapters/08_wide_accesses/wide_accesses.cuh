@@ -1,0 +1,54 @@
+/// @file wide_accesses.cuh
+/// @brief Chapter 08 interface: a transpose that moves 16 bytes per access, global and shared.
+///
+/// DO NOT MODIFY THIS FILE. The grader is compiled against it; change only
+/// wide_accesses_exercise.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+/// Chapter 08: wide (8- and 16-byte) accesses.
+namespace ch08 {
+
+/// Returned by an exercise function that has not been written yet.
+constexpr int kNotImplemented = -1;
+
+constexpr int kTile = 64;                         ///< Tiles are kTile x kTile floats.
+constexpr int kChunks = kTile / 4;                ///< 16-byte chunks (float4) per tile row: 16.
+constexpr int kBlockSide = 16;                    ///< Blocks are dim3(kBlockSide, kBlockSide).
+constexpr int kTileFloats = kTile * (kTile + 4);  ///< The tile's floats: room for 16 B per row.
+
+/// Exercise 1. Where chunk `chunk` (0..15, floats 4 chunk .. 4 chunk + 3) of tile row `row`
+/// (0..63) starts, in floats from the start of the tile. Every offset is a multiple of 4 (so a
+/// float4 there is 16-byte aligned), every (row, chunk) has its own four floats inside
+/// kTileFloats, and both tile accesses of wide_transpose_kernel are conflict-free: 4 wavefronts
+/// per warp request, the least 32 lanes x 16 bytes can take.
+__host__ __device__ int tile_chunk_offset(int row, int chunk);
+
+/// Exercise 2. `out` (cols x rows) = the transpose of `in` (rows x cols), both row-major;
+/// `rows` and `cols` are multiples of 4 (so every float4 of a row is 16-byte aligned). Launched
+/// with blocks of dim3(16, 16) and a grid of dim3(ceil(cols / 64), ceil(rows / 64)); block
+/// (bx, by) moves the tile of rows 64 by .. 64 by + 63 and columns 64 bx .. 64 bx + 63 through
+/// `__shared__ __align__(16) float tile[kTileFloats]`, every access a float4:
+///  - thread (x, y) loads the float4 `in[64 by + y + 16 i][64 bx + 4 x ...]` for i = 0..3 and
+///    stores it at tile_chunk_offset(y + 16 i, x);
+///  - after a barrier, it loads the 4 x 4 block of tile rows 4 x .. 4 x + 3, chunk y (four
+///    float4 loads at tile_chunk_offset(4 x + k, y)), transposes it in registers, and stores
+///    row k of the transposed block as the float4 `out[64 bx + 4 y + k][64 by + 4 x ...]`.
+/// Chunks outside the matrix are neither read nor written.
+__global__ void wide_transpose_kernel(const float* in, float* out, int rows, int cols);
+
+/// Exercise 3. Your predictions, in wavefronts per warp request. The warp of threads y = 2w and
+/// 2w + 1 (lanes 0-15 and 16-31, lane = x + 16 (y % 2)) ...
+/// ... storing its float4 chunks in wide_transpose_kernel, with your layout;
+int predicted_tile_store_wavefronts();
+/// ... loading the float4 chunks of its 4 x 4 blocks in wide_transpose_kernel, with your layout;
+int predicted_tile_load_wavefronts();
+/// ... making that same load from a plain row-major `float tile[64][64]`
+/// (offset 64 row + 4 chunk).
+int predicted_row_major_load_wavefronts();
+/// And one about 8-byte accesses: a warp in which lane t loads the float2 `pairs[t / 2]` of
+/// `__shared__ float2 pairs[16]` (lanes t and t ^ 1 read the same 8 bytes).
+int predicted_float2_pairs_wavefronts();
+
+}  // namespace ch08

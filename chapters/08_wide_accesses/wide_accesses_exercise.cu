@@ -1,0 +1,42 @@
+// Chapter 08 exercises: wide accesses. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in wide_accesses.cuh (do not modify
+// it). Grade your work with
+//     meson test -C build --suite ch08
+#include "wide_accesses.cuh"
+
+namespace ch08 {
+
+// Exercise 1: where the float4 chunk of a tile row lives. As shipped it is plain row-major,
+// float tile[64][64]: aligned, but the load of a 4 x 4 block conflicts.
+__host__ __device__ int tile_chunk_offset(int row, int chunk) {
+  return row * kTile + 4 * chunk;
+}
+
+// Exercise 2: float4 in, float4 into the tile, barrier, four float4 out of the tile, a 4 x 4
+// transpose in registers, float4 out. Guard whole chunks at the edges.
+__global__ void wide_transpose_kernel(const float* in, float* out, int rows, int cols) {
+  __shared__ __align__(16) float tile[kTileFloats];
+  (void)&tile;  // silences "declared but never used" until you use it
+  (void)in;
+  (void)out;
+  (void)rows;
+  (void)cols;
+  // TODO
+}
+
+// Exercise 3: wavefronts per warp request.
+int predicted_tile_store_wavefronts() {
+  return kNotImplemented;
+}  // TODO
+int predicted_tile_load_wavefronts() {
+  return kNotImplemented;
+}  // TODO
+int predicted_row_major_load_wavefronts() {
+  return kNotImplemented;
+}  // TODO
+int predicted_float2_pairs_wavefronts() {
+  return kNotImplemented;
+}  // TODO
+
+}  // namespace ch08

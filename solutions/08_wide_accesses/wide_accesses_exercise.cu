@@ -1,0 +1,83 @@
+// Chapter 08, reference solution. The contracts are in wide_accesses.cuh.
+#include "wide_accesses.cuh"
+
+namespace ch08 {
+
+// Chunk `chunk` of row `row` goes to chunk position chunk ^ ((row / 4) % 8) of its row.
+//  - XOR with a value below 8 only permutes chunks within each half-row of 8 chunks
+//    (0-7 and 8-15, 128 bytes each): a row is still its 16 chunks, and the 8 lanes of a
+//    16-byte group storing chunks 0-7 (or 8-15) of a row still cover 128 contiguous bytes.
+//  - The 8 lanes of a group loading a 4 x 4 block read rows 4 x + k for x = 0..7: rows 4 apart,
+//    so (row / 4) % 8 = x takes 8 different values, and chunk y lands at 8 different positions
+//    of 8 different rows: all 32 banks, one wavefront per group.
+// Plain row-major (64 row + 4 chunk) puts those 8 chunks in the same 4 banks: 8 wavefronts per
+// group. Padding rows by 16 bytes cannot help: rows 4 apart are then 4 x 68 floats apart, an
+// odd multiple of 16 banks, and only 2 bank positions remain.
+__host__ __device__ int tile_chunk_offset(int row, int chunk) {
+  return row * kTile + 4 * (chunk ^ ((row / 4) % 8));
+}
+
+__global__ void wide_transpose_kernel(const float* in, float* out, int rows, int cols) {
+  __shared__ __align__(16) float tile[kTileFloats];
+  constexpr int kRowsPerThread = kTile / kBlockSide;  // 4
+  const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
+  const int tile_row = static_cast<int>(blockIdx.y) * kTile;
+  const int tile_col = static_cast<int>(blockIdx.x) * kTile;
+
+  // 1. Four float4 of `in` per thread: rows y, y + 16, y + 32, y + 48 of the tile, chunk x.
+  //    All four loads are issued before the first store to the tile.
+  float4 staged[kRowsPerThread];
+  const int c = tile_col + 4 * x;
+#pragma unroll
+  for (int i = 0; i < kRowsPerThread; ++i) {
+    const int r = tile_row + y + kBlockSide * i;
+    if (r < rows && c < cols)
+      staged[i] = *reinterpret_cast<const float4*>(in + static_cast<long long>(r) * cols + c);
+  }
+#pragma unroll
+  for (int i = 0; i < kRowsPerThread; ++i) {
+    const int r = tile_row + y + kBlockSide * i;
+    if (r < rows && c < cols)
+      *reinterpret_cast<float4*>(&tile[tile_chunk_offset(y + kBlockSide * i, x)]) = staged[i];
+  }
+  __syncthreads();  // every warp reads what other warps wrote
+
+  // 2. The 4 x 4 block of tile rows 4 x .. 4 x + 3, chunk y:
+  //    block[k] = (tile[4x + k][4y], tile[4x + k][4y + 1], tile[4x + k][4y + 2], ...).
+  float4 block[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    block[k] = *reinterpret_cast<const float4*>(&tile[tile_chunk_offset(4 * x + k, y)]);
+  // Row j of the transposed block is component j of every block[k]: what the plain loop
+  //   for j, k: out[tile_col + 4y + j][tile_row + 4x + k] = tile[4x + k][4y + j]
+  // writes, four elements at a time.
+  const float4 transposed[4] = {make_float4(block[0].x, block[1].x, block[2].x, block[3].x),
+                                make_float4(block[0].y, block[1].y, block[2].y, block[3].y),
+                                make_float4(block[0].z, block[1].z, block[2].z, block[3].z),
+                                make_float4(block[0].w, block[1].w, block[2].w, block[3].w)};
+  const int out_col = tile_row + 4 * x;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const int out_row = tile_col + 4 * y + j;
+    if (out_row < cols && out_col < rows)
+      *reinterpret_cast<float4*>(out + static_cast<long long>(out_row) * rows + out_col) =
+          transposed[j];
+  }
+}
+
+// A 16-byte request is served in groups of 8 lanes (lanes 0-7, 8-15, 16-23, 24-31) unless
+// neighbouring lanes share addresses; a group moves at most 128 bytes per wavefront.
+int predicted_tile_store_wavefronts() {
+  return 4;  // each group writes 8 chunks = 128 contiguous bytes: 1 wavefront, 4 groups
+}
+int predicted_tile_load_wavefronts() {
+  return 4;  // swizzled: each group's 8 chunks in 8 different bank quads, 1 wavefront each
+}
+int predicted_row_major_load_wavefronts() {
+  return 32;  // a group's rows are 1024 bytes apart, all in banks 4y .. 4y + 3: 8 per group
+}
+int predicted_float2_pairs_wavefronts() {
+  return 1;  // lanes t and t ^ 1 share addresses: one group, 16 distinct float2 = 128 bytes
+}
+
+}  // namespace ch08
