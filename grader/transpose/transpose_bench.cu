@@ -34,11 +34,11 @@ std::optional<grader::Feedback> check_correct(const Launch& launch, const std::s
                                               std::uint64_t seed, const Contract& contract) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  const int t = contract.tile, m = contract.multiple_of;
+  const int side = contract.tile, m = contract.multiple_of;
   const int odd_rows = 1000 + m * static_cast<int>(rng() % 24);
   const int shapes[][2] = {
-      {t, t},      {2 * t, 3 * t}, {3 * t, 2 * t},  {t + m, 2 * t + m},
-      {m, m},      {t - m, m},     {m, t + 13 * m}, {odd_rows, (777 + m - 1) / m * m},
+      {side, side}, {2 * side, 3 * side}, {3 * side, 2 * side}, {side + m, 2 * side + m},
+      {m, m},       {side - m, m},        {m, side + 13 * m},   {odd_rows, (777 + m - 1) / m * m},
       {4096, 4096}};
   // Every shape is tried; the hint depends on whether a multiple-of-the-tile shape failed too.
   std::optional<grader::Feedback> first;
@@ -70,10 +70,10 @@ std::optional<grader::Feedback> check_correct(const Launch& launch, const std::s
           first->line("That element was never written (it still holds the NaN poison).");
       }
     }
-    if (shape_failed && rows % t == 0 && cols % t == 0) aligned_shape_failed = true;
+    if (shape_failed && rows % side == 0 && cols % side == 0) aligned_shape_failed = true;
   }
   if (!first) return std::nullopt;
-  const std::string tile = std::to_string(t);
+  const std::string tile = std::to_string(side);
   if (aligned_shape_failed) {
     first->hint("a shape that is a multiple of " + tile +
                 " fails too: check the indices, and that every warp waits (__syncthreads) "
@@ -86,8 +86,7 @@ std::optional<grader::Feedback> check_correct(const Launch& launch, const std::s
   return first;
 }
 
-Times time_transpose(const Launch& launch, const std::string& kernel, int n,
-                     const Baseline* baseline) {
+Times time_transpose(const Launch& launch, const std::string& kernel, int n) {
   std::vector<float> host(static_cast<size_t>(n) * n);
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
@@ -102,32 +101,20 @@ Times time_transpose(const Launch& launch, const std::string& kernel, int n,
       grader::time_kernel(
           "naive_transpose_kernel", [&] { launch_naive(in.get(), out.get(), n, n); }, t.bytes)
           .median_ms;
-  if (baseline != nullptr && baseline->launch) {
-    t.baseline_ms =
-        grader::time_kernel(
-            baseline->label, [&] { baseline->launch(in.get(), out.get(), n, n); }, t.bytes)
-            .median_ms;
-  }
   t.yours_ms = grader::time_kernel(
                    kernel, [&] { launch(in.get(), out.get(), n, n); }, t.bytes)
                    .median_ms;
   return t;
 }
 
-std::string report(const Times& t, const std::string& yours_label, const std::string& file,
-                   const Baseline* baseline) {
+std::string report(const Times& t, const std::string& yours_label, const std::string& file) {
   grader::record_measurement(file, "transpose.fraction_of_copy", t.copy_ms / t.yours_ms, "");
   grader::record_measurement(file, "transpose.naive_fraction_of_copy", t.copy_ms / t.naive_ms, "");
   grader::record_measurement(file, "transpose.speedup_over_naive", t.naive_ms / t.yours_ms, "x");
-  std::vector<grader::SpeedRow> rows = {{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
-                                        {"naive transpose", t.naive_ms, t.bytes}};
-  if (baseline != nullptr && t.baseline_ms > 0) {
-    grader::record_measurement(file, "transpose." + baseline->quantity + "_fraction_of_copy",
-                               t.copy_ms / t.baseline_ms, "");
-    rows.push_back({baseline->label, t.baseline_ms, t.bytes});
-  }
-  rows.push_back({yours_label, t.yours_ms, t.bytes});
-  const std::string table = grader::speed_table(rows, 1);
+  const std::string table = grader::speed_table({{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
+                                                 {"naive transpose", t.naive_ms, t.bytes},
+                                                 {yours_label, t.yours_ms, t.bytes}},
+                                                1);
   std::cout << "transpose of " << t.n << " x " << t.n << " floats (median of 31 launches):\n"
             << table;
   return table;
@@ -136,12 +123,12 @@ std::string report(const Times& t, const std::string& yours_label, const std::st
 std::optional<grader::Feedback> judge_fraction_of_copy(
     const Launch& launch, const std::string& kernel, const std::string& label,
     const std::string& file, const char* threshold_id, const std::string& hint,
-    const Contract& contract, const Baseline* baseline) {
+    const Contract& contract) {
   if (check_correct(launch, kernel, 1, contract)) {
     return grader::Feedback("Not timed: " + kernel + " is not correct yet (see above).");
   }
-  const Times t = time_transpose(launch, kernel, 8192, baseline);
-  const std::string table = report(t, label, file, baseline);
+  const Times t = time_transpose(launch, kernel);
+  const std::string table = report(t, label, file);
   const grader::Threshold& need = grader::threshold(threshold_id);
   if (grader::passes(need, t.fraction_of_copy())) return std::nullopt;
   return grader::Feedback("Your transpose moves data at " + grader::fixed(t.fraction_of_copy()) +

@@ -28,38 +28,27 @@ struct Contract {
 std::optional<grader::Feedback> check_correct(const Launch& launch, const std::string& kernel,
                                               std::uint64_t seed, const Contract& contract = {});
 
-/// A kernel the grader ships, timed beside the student's for comparison.
-struct Baseline {
-  std::string label;     ///< Its row in the table.
-  std::string quantity;  ///< Recorded as transpose.<quantity>_fraction_of_copy.
-  Launch launch;
-};
-
 /// Median times (31 launches) of the device copy, the naive transpose and `launch` on an
 /// n x n float matrix, in the same run.
 struct Times {
   int n = 0;
   double bytes = 0;  ///< Read plus written by one transpose.
   double copy_ms = 0, naive_ms = 0, yours_ms = 0;
-  double baseline_ms = 0;  ///< The extra baseline's time, when there is one.
   double fraction_of_copy() const { return copy_ms / yours_ms; }
 };
-/// As above, also timing `baseline` when it has a launch. `n` is a multiple of 64.
-Times time_transpose(const Launch& launch, const std::string& kernel, int n = 8192,
-                     const Baseline* baseline = nullptr);
+Times time_transpose(const Launch& launch, const std::string& kernel, int n = 8192);
 
-/// The table students see: copy, naive, the baseline if any, theirs, in GB/s and as a fraction
-/// of copy. Also records in `<file>`: transpose.fraction_of_copy,
-/// transpose.naive_fraction_of_copy, transpose.speedup_over_naive (and the baseline's fraction).
-std::string report(const Times& t, const std::string& yours_label, const std::string& file,
-                   const Baseline* baseline = nullptr);
+/// The table students see: copy, naive, theirs, in GB/s and as a fraction of copy. Also records
+/// `<file>`: transpose.fraction_of_copy, transpose.naive_fraction_of_copy,
+/// transpose.speedup_over_naive.
+std::string report(const Times& t, const std::string& yours_label, const std::string& file);
 
-/// Checks correctness first, then times `launch` (and `baseline`, if given) and judges its
+/// Checks correctness first (on the shapes of `contract`), then times `launch` and judges its
 /// fraction of the copy bandwidth against threshold `threshold_id`; prints and records the
 /// ladder table. The feedback for a failure, or nothing.
 std::optional<grader::Feedback> judge_fraction_of_copy(
     const Launch& launch, const std::string& kernel, const std::string& label,
     const std::string& file, const char* threshold_id, const std::string& hint,
-    const Contract& contract = {}, const Baseline* baseline = nullptr);
+    const Contract& contract = {});
 
 }  // namespace transpose
