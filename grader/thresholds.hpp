@@ -79,7 +79,9 @@ inline constexpr Threshold kThresholds[] = {
      "transpose.fraction_of_copy", 1.0,
      "The reference solution itself must reach 0.85 of copy on H200 (issue 5)."},
     {"ch07.fraction_of_copy", 0.70, true, "ch07_swizzled_transpose", "transpose.fraction_of_copy",
-     1.2, "As chapter 06: the swizzle removes the same conflicts without the padding."},
+     1.15,
+     "As chapter 06: the swizzle removes the same conflicts without the padding. Headroom 1.15, "
+     "not 1.2: the swizzled reference measured 0.83 to 0.84 of copy in different H200 runs."},
     {"ch07.reference_fraction_of_copy", 0.80, true, "ch07_swizzled_transpose",
      "transpose.fraction_of_copy", 1.0,
      "The swizzled reference reached 0.84 of copy on H200, 0.02 below the padded one (an XOR "
