@@ -7,6 +7,7 @@
 #include "measurements.hpp"
 #include "random_seed.hpp"
 #include "thresholds.hpp"
+#include "tile_counters_check.hpp"
 #include "tiled_transpose.cuh"
 #include "transpose_bench.hpp"
 
@@ -24,29 +25,13 @@ TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", 
 
 TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[gpu][ch05]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
-  const gpu::CounterAvailability& counters = gpu::counters_available();
-  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
-  const gpu::SmemCounters c = ch05::probes::count_one_tile();
-  if (c.store_instructions == 0 || c.load_instructions == 0) {
-    GRADER_FAIL(grader::Feedback("Your kernel executed " + grader::fixed(c.store_instructions, 0) +
-                                 " shared stores and " + grader::fixed(c.load_instructions, 0) +
-                                 " shared loads for one tile; it must stage the tile in shared "
-                                 "memory.")
-                    .hint("exercise 1 is not done yet, or does not use the tile."));
-  }
-  const double store = c.store_wavefronts / c.store_instructions;
-  const double load = c.load_wavefronts / c.load_instructions;
-  grader::record_measurement(kMeasurementFile, "counted.store_wavefronts", store, "wavefronts");
-  grader::record_measurement(kMeasurementFile, "counted.load_wavefronts", load, "wavefronts");
-  GRADER_EXPECT(store == ch05::predicted_tile_store_wavefronts() &&
-                    load == ch05::predicted_tile_load_wavefronts(),
-                grader::Feedback("The GPU counted " + grader::fixed(store) +
-                                 " wavefronts per tile store and " + grader::fixed(load) +
-                                 " per tile load in your kernel; you predicted " +
-                                 std::to_string(ch05::predicted_tile_store_wavefronts()) + " and " +
-                                 std::to_string(ch05::predicted_tile_load_wavefronts()) + ".")
-                    .hint("if your predictions match the host checks, your kernel accesses the "
-                          "tile differently from the contract."));
+  const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
+      ch05::probes::count_one_tile, ch05::predicted_tile_store_wavefronts(),
+      ch05::predicted_tile_load_wavefronts(), kMeasurementFile, "exercise 1",
+      "if your predictions match the host checks, your kernel accesses the "
+      "tile differently from the contract.");
+  if (verdict.skipped) GRADER_SKIP(*verdict.skipped);
+  GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }
 
 TEST_CASE("ch05 exercise 1: the tiled transpose beats the naive one", "[gpu][ch05]") {

@@ -1,9 +1,9 @@
 // Chapter 05 host checks: the predictions for the tile store and load, against the bank model.
 #include <string>
 
-#include "access_picture.hpp"
 #include "bank_model.hpp"
 #include "feedback.hpp"
+#include "prediction_check.hpp"
 #include "tiled_transpose.cuh"
 
 namespace {
@@ -16,15 +16,9 @@ smem::WarpRequest tile_access(bool column, smem::Op op) {
 
 void check_prediction(const char* name, int predicted, const smem::WarpRequest& r,
                       const char* hint) {
-  const int model = smem::analyze(r).wavefronts;
-  GRADER_EXPECT(
-      predicted == model,
-      grader::Feedback(std::string(name) + "() is " + std::to_string(predicted) +
-                       "; the request takes " + std::to_string(model) + ".")
-          .picture(predicted == ch05::kNotImplemented
-                       ? std::string("  not implemented yet (it returns kNotImplemented)\n")
-                       : grader::draw(r))
-          .hint(hint));
+  const auto problem = grader::judge_prediction(
+      name, predicted, ch05::kNotImplemented, [&] { return r; }, hint);
+  GRADER_EXPECT(!problem, *problem);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "feedback.hpp"
 #include "measurements.hpp"
 #include "random_seed.hpp"
+#include "tile_counters_check.hpp"
 #include "transpose_bench.hpp"
 #include "wide_accesses.cuh"
 
@@ -25,30 +26,14 @@ TEST_CASE("ch08 exercise 2: wide_transpose_kernel is correct, tails included", "
 
 TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[gpu][ch08]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
-  const gpu::CounterAvailability& counters = gpu::counters_available();
-  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
-  const gpu::SmemCounters c = ch08::probes::count_one_tile();
-  if (c.store_instructions == 0 || c.load_instructions == 0) {
-    GRADER_FAIL(grader::Feedback("Your kernel executed " + grader::fixed(c.store_instructions, 0) +
-                                 " shared stores and " + grader::fixed(c.load_instructions, 0) +
-                                 " shared loads for one tile; it must stage the tile in shared "
-                                 "memory.")
-                    .hint("exercise 2 is not done yet, or does not use the tile."));
-  }
-  const double store = c.store_wavefronts / c.store_instructions;
-  const double load = c.load_wavefronts / c.load_instructions;
-  grader::record_measurement(kMeasurementFile, "counted.store_wavefronts", store, "wavefronts");
-  grader::record_measurement(kMeasurementFile, "counted.load_wavefronts", load, "wavefronts");
-  GRADER_EXPECT(store == ch08::predicted_tile_store_wavefronts() &&
-                    load == ch08::predicted_tile_load_wavefronts(),
-                grader::Feedback("The GPU counted " + grader::fixed(store) +
-                                 " wavefronts per tile store and " + grader::fixed(load) +
-                                 " per tile load in your kernel; you predicted " +
-                                 std::to_string(ch08::predicted_tile_store_wavefronts()) + " and " +
-                                 std::to_string(ch08::predicted_tile_load_wavefronts()) + ".")
-                    .hint("every shared access of the contract is one float4 through "
-                          "tile_chunk_offset; scalar accesses, or accesses past the layout, "
-                          "count differently."));
+  const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
+      ch08::probes::count_one_tile, ch08::predicted_tile_store_wavefronts(),
+      ch08::predicted_tile_load_wavefronts(), kMeasurementFile, "exercise 2",
+      "every shared access of the contract is one float4 through "
+      "tile_chunk_offset; scalar accesses, or accesses past the layout, "
+      "count differently.");
+  if (verdict.skipped) GRADER_SKIP(*verdict.skipped);
+  GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }
 
 TEST_CASE("ch08 exercise 2: the wide transpose runs at copy speed", "[gpu][ch08]") {

@@ -8,6 +8,7 @@
 #include "access_picture.hpp"
 #include "bank_model.hpp"
 #include "feedback.hpp"
+#include "prediction_check.hpp"
 #include "wide_accesses.cuh"
 
 namespace {
@@ -123,31 +124,11 @@ std::optional<grader::Feedback> check_chunk_layout(const Layout& offset) {
   return std::nullopt;
 }
 
-// Compares a prediction with the model. `request` builds the request; the model
-// throws smem::InvalidRequest when the student's layout makes it impossible (a misaligned float4).
 void check_prediction(const char* name, int predicted,
                       const std::function<smem::WarpRequest()>& request, const char* hint) {
-  smem::WarpRequest r;
-  int model = 0;
-  try {
-    r = request();
-    model = smem::analyze(r).wavefronts;
-  } catch (const smem::InvalidRequest& e) {
-    GRADER_EXPECT(false, grader::Feedback(std::string(name) +
-                                          "() cannot be checked yet: with your "
-                                          "tile_chunk_offset the request itself is invalid (" +
-                                          e.what() + ").")
-                             .hint("make exercise 1 pass first."));
-    return;
-  }
-  GRADER_EXPECT(
-      predicted == model,
-      grader::Feedback(std::string(name) + "() is " + std::to_string(predicted) +
-                       "; the request takes " + std::to_string(model) + ".")
-          .picture(predicted == ch08::kNotImplemented
-                       ? std::string("  not implemented yet (it returns kNotImplemented)\n")
-                       : grader::draw(r))
-          .hint(hint));
+  const auto problem =
+      grader::judge_prediction(name, predicted, ch08::kNotImplemented, request, hint);
+  GRADER_EXPECT(!problem, *problem);
 }
 
 }  // namespace

@@ -1,0 +1,53 @@
+// The transpose ladder's GPU check of predictions (chapters 05 and 08): the hardware counters
+// of the student's kernel moving one tile, against the wavefronts predicted per tile store and
+// tile load.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "feedback_message.hpp"
+#include "measurements.hpp"
+#include "smem_counters.hpp"
+
+namespace transpose {
+
+/// Why the counters were not checked (skip), or what is wrong (fail); both empty: agreed.
+struct CounterVerdict {
+  std::optional<std::string> skipped;
+  std::optional<grader::Feedback> problem;
+};
+
+/// Runs `count_one_tile` (the counters of one tile's transpose), records the wavefronts per
+/// store and per load in `file` as counted.store_wavefronts and counted.load_wavefronts, and
+/// compares them with the predictions. `exercise` names the kernel's exercise in the feedback.
+inline CounterVerdict judge_tile_counters(const std::function<gpu::SmemCounters()>& count_one_tile,
+                                          int predicted_store, int predicted_load,
+                                          const std::string& file, const std::string& exercise,
+                                          const std::string& hint) {
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) return {"hardware counters not checked: " + counters.reason, {}};
+  const gpu::SmemCounters c = count_one_tile();
+  if (c.store_instructions == 0 || c.load_instructions == 0) {
+    return {{},
+            grader::Feedback("Your kernel executed " + grader::fixed(c.store_instructions, 0) +
+                             " shared stores and " + grader::fixed(c.load_instructions, 0) +
+                             " shared loads for one tile; it must stage the tile in shared "
+                             "memory.")
+                .hint(exercise + " is not done yet, or does not use the tile.")};
+  }
+  const double store = c.store_wavefronts / c.store_instructions;
+  const double load = c.load_wavefronts / c.load_instructions;
+  grader::record_measurement(file, "counted.store_wavefronts", store, "wavefronts");
+  grader::record_measurement(file, "counted.load_wavefronts", load, "wavefronts");
+  if (store == predicted_store && load == predicted_load) return {};
+  return {{},
+          grader::Feedback(
+              "The GPU counted " + grader::fixed(store) + " wavefronts per tile store and " +
+              grader::fixed(load) + " per tile load in your kernel; you predicted " +
+              std::to_string(predicted_store) + " and " + std::to_string(predicted_load) + ".")
+              .hint(hint)};
+}
+
+}  // namespace transpose
