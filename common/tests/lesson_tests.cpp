@@ -306,6 +306,12 @@ TEST_CASE("chapter 08 lesson: wide requests, the chunk layouts and the H200 numb
   // Padding rows by 16 bytes: 16 wavefronts; float tile[32][33] rows are aligned every 4th row.
   CHECK(wavefronts_of(16, [](int t) { return 4LL * (68 * 4 * (t % 16) + 4 * (t / 16)); }) == 16);
   for (int r = 0; r < 8; ++r) CHECK(((132 * r) % 16 == 0) == (r % 4 == 0));
+  // No uniform padding with aligned rows removes the block load's conflict.
+  for (int pitch = 64; pitch <= 128; pitch += 4) {
+    INFO("pitch " << pitch << " floats");
+    CHECK(wavefronts_of(
+              16, [pitch](int t) { return 4LL * (pitch * 4 * (t % 16) + 4 * (t / 16)); }) > 4);
+  }
 
   const std::string file = "ch08_wide_accesses";
   check_quote(lesson, "wide transpose reaches ", measured(file, "transpose.fraction_of_copy"),
