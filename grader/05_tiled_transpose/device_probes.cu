@@ -4,22 +4,12 @@
 #include "device_probes.hpp"
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 
 namespace ch05::probes {
 
 void launch_yours(const float* in, float* out, int rows, int cols) {
   tiled_transpose_kernel<<<dim3((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile),
                            dim3(kTile, kBlockRows)>>>(in, out, rows, cols);
-}
-
-gpu::SmemCounters count_one_tile() {
-  gpu::DeviceBuffer<float> in(kTile * kTile), out(kTile * kTile);
-  in.fill_bytes(0x3f);
-  return gpu::measure_smem_counters([&] {
-    launch_yours(in.get(), out.get(), kTile, kTile);
-    GPU_CHECK(cudaGetLastError());
-  });
 }
 
 }  // namespace ch05::probes

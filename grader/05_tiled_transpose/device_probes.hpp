@@ -1,15 +1,11 @@
 // Chapter 05: what the GPU checks run on the device, callable from host code.
 #pragma once
 
-#include "smem_counters.hpp"
 #include "transpose_bench.hpp"
 
 namespace ch05::probes {
 
 /// Launches your tiled_transpose_kernel with the contract's block and grid.
 void launch_yours(const float* in, float* out, int rows, int cols);
-
-/// The hardware counters of your kernel transposing one 32 x 32 tile.
-gpu::SmemCounters count_one_tile();
 
 }  // namespace ch05::probes

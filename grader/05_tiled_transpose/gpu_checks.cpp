@@ -26,7 +26,7 @@ TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", 
 TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[gpu][ch05]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
-      ch05::probes::count_one_tile, ch05::predicted_tile_store_wavefronts(),
+      ch05::probes::launch_yours, ch05::kTile, ch05::predicted_tile_store_wavefronts(),
       ch05::predicted_tile_load_wavefronts(), kMeasurementFile, "exercise 1",
       "if your predictions match the host checks, your kernel accesses the "
       "tile differently from the contract.");

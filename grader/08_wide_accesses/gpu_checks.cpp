@@ -27,7 +27,7 @@ TEST_CASE("ch08 exercise 2: wide_transpose_kernel is correct, tails included", "
 TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[gpu][ch08]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
-      ch08::probes::count_one_tile, ch08::predicted_tile_store_wavefronts(),
+      ch08::probes::launch_yours, ch08::kTile, ch08::predicted_tile_store_wavefronts(),
       ch08::predicted_tile_load_wavefronts(), kMeasurementFile, "exercise 2",
       "every shared access of the contract is one float4 through "
       "tile_chunk_offset; scalar accesses, or accesses past the layout, "

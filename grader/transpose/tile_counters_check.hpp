@@ -10,6 +10,7 @@
 #include "feedback_message.hpp"
 #include "measurements.hpp"
 #include "smem_counters.hpp"
+#include "transpose_bench.hpp"
 
 namespace transpose {
 
@@ -19,16 +20,16 @@ struct CounterVerdict {
   std::optional<grader::Feedback> problem;
 };
 
-/// Runs `count_one_tile` (the counters of one tile's transpose), records the wavefronts per
-/// store and per load in `file` as counted.store_wavefronts and counted.load_wavefronts, and
-/// compares them with the predictions. `exercise` names the kernel's exercise in the feedback.
-inline CounterVerdict judge_tile_counters(const std::function<gpu::SmemCounters()>& count_one_tile,
-                                          int predicted_store, int predicted_load,
-                                          const std::string& file, const std::string& exercise,
-                                          const std::string& hint) {
+/// Counts the shared-memory wavefronts of `launch` transposing one `side` x `side` tile, records
+/// them per store and per load in `file` as counted.store_wavefronts and
+/// counted.load_wavefronts, and compares them with the predictions. `exercise` names the
+/// kernel's exercise in the feedback.
+inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int predicted_store,
+                                          int predicted_load, const std::string& file,
+                                          const std::string& exercise, const std::string& hint) {
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) return {"hardware counters not checked: " + counters.reason, {}};
-  const gpu::SmemCounters c = count_one_tile();
+  const gpu::SmemCounters c = count_one_tile(launch, side);
   if (c.store_instructions == 0 || c.load_instructions == 0) {
     return {{},
             grader::Feedback("Your kernel executed " + grader::fixed(c.store_instructions, 0) +

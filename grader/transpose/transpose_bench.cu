@@ -86,6 +86,16 @@ std::optional<grader::Feedback> check_correct(const Launch& launch, const std::s
   return first;
 }
 
+gpu::SmemCounters count_one_tile(const Launch& launch, int side) {
+  gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
+  gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
+  in.fill_bytes(0x3f);
+  return gpu::measure_smem_counters([&] {
+    launch(in.get(), out.get(), side, side);
+    GPU_CHECK(cudaGetLastError());
+  });
+}
+
 Times time_transpose(const Launch& launch, const std::string& kernel, int n) {
   std::vector<float> host(static_cast<size_t>(n) * n);
   std::mt19937 rng(17);

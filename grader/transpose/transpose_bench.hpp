@@ -8,6 +8,7 @@
 #include <string>
 
 #include "feedback_message.hpp"
+#include "smem_counters.hpp"
 
 namespace transpose {
 
@@ -27,6 +28,9 @@ struct Contract {
 /// element exactly. Returns the feedback for the first wrong one.
 std::optional<grader::Feedback> check_correct(const Launch& launch, const std::string& kernel,
                                               std::uint64_t seed, const Contract& contract = {});
+
+/// The shared-memory counters of `launch` transposing one `side` x `side` tile (one block).
+gpu::SmemCounters count_one_tile(const Launch& launch, int side);
 
 /// Median times (31 launches) of the device copy, the naive transpose and `launch` on an
 /// n x n float matrix, in the same run.
