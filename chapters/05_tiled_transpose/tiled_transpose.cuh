@@ -17,12 +17,14 @@ constexpr int kTile = 32;      ///< Tiles are kTile x kTile floats.
 constexpr int kBlockRows = 8;  ///< Blocks are dim3(kTile, kBlockRows): each thread moves 4 rows.
 
 /// Exercise 1. `out` (cols x rows) = the transpose of `in` (rows x cols), both row-major.
-/// Launched with blocks of dim3(32, 8) threads and a grid of dim3(ceil(cols / 32),
-/// ceil(rows / 32)); block (bx, by) moves the tile of rows 32 by .. 32 by + 31 and columns
-/// 32 bx .. 32 bx + 31. Use `__shared__ float tile[32][32]`: thread (x, y) reads
-/// `in[32 by + y + 8 j][32 bx + x]` into `tile[y + 8 j][x]` for j = 0..3 (coalesced; a loop
-/// with a compile-time trip count lets all four loads be in flight at once), and after a
-/// barrier writes `tile[x][y + 8 j]` to `out[32 bx + y + 8 j][32 by + x]` (coalesced). Elements
+/// Launched with blocks of dim3(32, 8) threads and a grid of dim3(ceil(rows / 32),
+/// ceil(cols / 32)); block (bx, by) moves the tile of rows 32 bx .. 32 bx + 31 and columns
+/// 32 by .. 32 by + 31 (the grid's x walks down the tile rows, so blocks with neighbouring
+/// bx write neighbouring segments of the same rows of `out`). Use `__shared__ float
+/// tile[32][32]`: thread (x, y) reads `in[32 bx + y + 8 j][32 by + x]` into `tile[y + 8 j][x]`
+/// for j = 0..3 (coalesced; a loop with a compile-time trip count lets all four loads be in
+/// flight at once), and after a barrier writes `tile[x][y + 8 j]` to
+/// `out[32 by + y + 8 j][32 bx + x]` (coalesced). Elements
 /// outside the matrix are neither read nor written.
 __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, int cols);
 

@@ -20,7 +20,7 @@ constexpr int kTileWords = kTile * (kTile + 1);  ///< Words the padded tile occu
 __host__ __device__ int padded_tile_index(int row, int col);
 
 /// Exercise 2. Chapter 05's tiled transpose (same contract: `out` = transpose of `in`, blocks of
-/// dim3(32, 8), grid dim3(ceil(cols / 32), ceil(rows / 32)), edges guarded) with the tile
+/// dim3(32, 8), grid dim3(ceil(rows / 32), ceil(cols / 32)), edges guarded) with the tile
 /// `__shared__ float tile[kTileWords]` addressed through padded_tile_index().
 __global__ void padded_transpose_kernel(const float* in, float* out, int rows, int cols);
 

@@ -27,14 +27,14 @@ __host__ __device__ int tile_chunk_offset(int row, int chunk);
 
 /// Exercise 2. `out` (cols x rows) = the transpose of `in` (rows x cols), both row-major;
 /// `rows` and `cols` are multiples of 4 (so every float4 of a row is 16-byte aligned). Launched
-/// with blocks of dim3(16, 16) and a grid of dim3(ceil(cols / 64), ceil(rows / 64)); block
-/// (bx, by) moves the tile of rows 64 by .. 64 by + 63 and columns 64 bx .. 64 bx + 63 through
-/// `__shared__ __align__(16) float tile[kTileFloats]`, every access a float4:
-///  - thread (x, y) loads the float4 `in[64 by + y + 16 i][64 bx + 4 x ...]` for i = 0..3 and
+/// with blocks of dim3(16, 16) and a grid of dim3(ceil(rows / 64), ceil(cols / 64)); block
+/// (bx, by) moves the tile of rows 64 bx .. 64 bx + 63 and columns 64 by .. 64 by + 63 (as in
+/// chapter 05) through `__shared__ __align__(16) float tile[kTileFloats]`, every access a float4:
+///  - thread (x, y) loads the float4 `in[64 bx + y + 16 i][64 by + 4 x ...]` for i = 0..3 and
 ///    stores it at tile_chunk_offset(y + 16 i, x);
 ///  - after a barrier, it loads the 4 x 4 block of tile rows 4 x .. 4 x + 3, chunk y (four
 ///    float4 loads at tile_chunk_offset(4 x + k, y)), transposes it in registers, and stores
-///    row k of the transposed block as the float4 `out[64 bx + 4 y + k][64 by + 4 x ...]`.
+///    row k of the transposed block as the float4 `out[64 by + 4 y + k][64 bx + 4 x ...]`.
 /// Chunks outside the matrix are neither read nor written.
 __global__ void wide_transpose_kernel(const float* in, float* out, int rows, int cols);
 

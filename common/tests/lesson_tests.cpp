@@ -327,9 +327,5 @@ TEST_CASE("chapter 08 lesson: wide requests, the chunk layouts and the H200 numb
               measured("wrong_answers/ch08_row_major_tile_on_gpu/ch08_wide_accesses",
                        "transpose.fraction_of_copy"),
               0.02);
-  check_quote(lesson, "reach about ",
-              measured("ch06_padded_transpose", "transpose.fraction_of_copy"), 0.02);
-  check_quote(lesson, "reach about ",
-              measured("ch07_swizzled_transpose", "transpose.fraction_of_copy"), 0.02);
   check_threshold_quote(lesson, "exercise 2: fast | GPU | at least ", "ch08.fraction_of_copy");
 }

@@ -8,7 +8,7 @@
 namespace ch05::probes {
 
 void launch_yours(const float* in, float* out, int rows, int cols) {
-  tiled_transpose_kernel<<<dim3((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile),
+  tiled_transpose_kernel<<<dim3((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile),
                            dim3(kTile, kBlockRows)>>>(in, out, rows, cols);
 }
 

@@ -8,7 +8,7 @@
 namespace ch08::probes {
 
 void launch_yours(const float* in, float* out, int rows, int cols) {
-  wide_transpose_kernel<<<dim3((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile),
+  wide_transpose_kernel<<<dim3((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile),
                           dim3(kBlockSide, kBlockSide)>>>(in, out, rows, cols);
 }
 

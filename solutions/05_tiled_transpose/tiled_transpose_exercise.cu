@@ -6,8 +6,8 @@ namespace ch05 {
 __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTile][kTile];
   const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
-  const int tile_row = static_cast<int>(blockIdx.y) * kTile;  // first row of `in` in this tile
-  const int tile_col = static_cast<int>(blockIdx.x) * kTile;  // first column of `in`
+  const int tile_row = static_cast<int>(blockIdx.x) * kTile;  // first row of `in` in this tile
+  const int tile_col = static_cast<int>(blockIdx.y) * kTile;  // first column of `in`
 #pragma unroll  // four rows per thread, known at compile time: all four loads in flight at once
   for (int k = 0; k < kTile / kBlockRows; ++k) {
     const int j = y + k * kBlockRows;

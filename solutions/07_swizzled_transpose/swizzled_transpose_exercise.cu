@@ -13,8 +13,8 @@ __host__ __device__ int swizzled_tile_index(int row, int col) {
 __global__ void swizzled_transpose_kernel(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTileWords];
   const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
-  const int tile_row = static_cast<int>(blockIdx.y) * kTile;
-  const int tile_col = static_cast<int>(blockIdx.x) * kTile;
+  const int tile_row = static_cast<int>(blockIdx.x) * kTile;
+  const int tile_col = static_cast<int>(blockIdx.y) * kTile;
 #pragma unroll  // four rows per thread, known at compile time: all four loads in flight at once
   for (int k = 0; k < kTile / kBlockRows; ++k) {
     const int j = y + k * kBlockRows;

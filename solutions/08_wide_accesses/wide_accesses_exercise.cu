@@ -21,8 +21,8 @@ __global__ void wide_transpose_kernel(const float* in, float* out, int rows, int
   __shared__ __align__(16) float tile[kTileFloats];
   constexpr int kRowsPerThread = kTile / kBlockSide;  // 4
   const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
-  const int tile_row = static_cast<int>(blockIdx.y) * kTile;
-  const int tile_col = static_cast<int>(blockIdx.x) * kTile;
+  const int tile_row = static_cast<int>(blockIdx.x) * kTile;
+  const int tile_col = static_cast<int>(blockIdx.y) * kTile;
 
   // 1. Four float4 of `in` per thread: rows y, y + 16, y + 32, y + 48 of the tile, chunk x.
   //    All four loads are issued before the first store to the tile.
