@@ -1,8 +1,6 @@
 // Chapter 05: what the GPU checks run on the device, callable from host code.
 #pragma once
 
-#include "transpose_bench.hpp"
-
 namespace ch05::probes {
 
 /// Launches your tiled_transpose_kernel with the contract's block and grid.
