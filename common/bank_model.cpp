@@ -77,22 +77,30 @@ void validate(const WarpRequest& request, std::int64_t shared_bytes) {
 
 namespace {
 
-// True when the warp's addresses are unchanged by swapping lane t with lane t ^ distance.
-bool symmetric_under_swap(const WarpRequest& r, int distance) {
+// True when every active lane's address equals that of its partner lane t ^ distance, an
+// inactive partner counting as equal.
+bool pairs_agree(const WarpRequest& r, int distance) {
   for (int t = 0; t < kWarpSize; ++t) {
-    if (r.address[t] != r.address[t ^ distance]) return false;
+    const int partner = t ^ distance;
+    if (!r.active(t) || !r.active(partner)) continue;
+    if (r.address[t] != r.address[partner]) return false;
   }
   return true;
 }
 
 }  // namespace
 
+bool pairs_merge(const WarpRequest& request) {
+  if (request.op != Op::kLoad || request.width_bytes < 8) return false;
+  return pairs_agree(request, 1) || pairs_agree(request, 2);
+}
+
 int group_count(const WarpRequest& request) {
   if (request.op == Op::kLdmatrix) return 4;  // one group per 8 lanes; unused ones are empty
-  const bool pairs_merge = symmetric_under_swap(request, 1) || symmetric_under_swap(request, 2);
+  const bool merged = pairs_merge(request);
   switch (request.width_bytes) {
-    case 8: return pairs_merge ? 1 : 2;
-    case 16: return pairs_merge ? 2 : 4;
+    case 8: return merged ? 1 : 2;
+    case 16: return merged ? 2 : 4;
     default: return 1;
   }
 }
@@ -134,15 +142,8 @@ Analysis analyze(const WarpRequest& request) {
     if (any_active) ++result.active_groups;
     result.groups.push_back(std::move(group));
   }
-  // 128 bytes per wavefront; lanes whose pairs merge (8- and 16-byte accesses split into fewer
-  // groups than the width implies) are counted once per pair.
-  int active = 0;
-  for (int t = 0; t < kWarpSize; ++t) active += request.active(t) ? 1 : 0;
-  const bool pairs_merge =
-      request.op != Op::kLdmatrix && request.width_bytes >= 8 && groups < request.width_bytes / 4;
-  const int lanes = pairs_merge ? active / 2 : active;
-  const int bytes = lanes * request.width_bytes;
-  result.ideal = active == 0 ? 0 : std::max(1, (bytes + 127) / 128);
+  // Without conflicts every group that holds an active lane takes one wavefront.
+  result.ideal = result.active_groups;
   result.excess = result.wavefronts - result.ideal;
   return result;
 }

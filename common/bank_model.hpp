@@ -1,27 +1,29 @@
 /// @file bank_model.hpp
 /// @brief How one warp's shared-memory request is split into wavefronts (host code).
 ///
-/// The model, measured on an H200 (sm_90) and on every case of
-/// `common/tests/data/h200-smem-cases.tsv`:
+/// The model, measured on an H200 (sm_90): it reproduces every case of
+/// `common/tests/data/h200-smem-cases.tsv`, `common/tests/data/h200-smem-cases-random.tsv` (430
+/// random accesses, many with inactive lanes) and `measurements/h200/smem-cases.tsv`.
 ///
 /// - Shared memory has 32 banks, each 4 bytes wide: `bank = (byte_address / 4) % 32`.
 /// - A request is split into *groups* of lanes. Each group costs, in wavefronts, the largest
 ///   number of **distinct 4-byte words** that its active lanes touch in any one bank. Lanes that
 ///   touch the same word share it (broadcast on loads; on stores one write wins).
 /// - 1-, 2- and 4-byte accesses: the whole warp is one group.
-/// - 8-byte accesses: one group when the lane addresses are unchanged by swapping lane `t` with
-///   lane `t^1`, or with lane `t^2`; otherwise two groups (lanes 0-15 and 16-31).
-/// - 16-byte accesses: two groups (lanes 0-15, 16-31) under the same condition; otherwise four
-///   groups of eight lanes.
+/// - 8- and 16-byte **loads**: lane pairs *merge* when every active lane's address equals that of
+///   its partner `t^1`, or every active lane's equals that of its partner `t^2` (an inactive
+///   partner counts as equal). Merged: one group (8 bytes) or two halves, lanes 0-15 and 16-31
+///   (16 bytes). Otherwise two halves (8 bytes) or four quarters of eight lanes (16 bytes).
+/// - 8- and 16-byte **stores** never merge: always two halves (8 bytes) or four quarters (16).
 /// - `ldmatrix` (8x8 matrices of 16-bit elements, 1, 2 or 4 of them): lanes 8m..8m+7 give the
 ///   eight 16-byte row addresses of matrix m; each matrix is one group of eight lanes.
 /// - Groups are never repacked, and their costs add up.
-/// - *Ideal* is what the request's bytes need at 128 bytes (32 banks x 4 bytes) per wavefront:
-///   `ceil(lanes * width / 128)`, counting active lanes only, and a pair of lanes only once when
-///   the pairs merge (8- and 16-byte accesses above). For a full warp this is the number of
-///   groups (1, 2 or 4); with inactive lanes it can be less (16 active lanes of 8 bytes: 1).
+/// - *Ideal* is the number of groups that hold at least one active lane: a group without
+///   conflicts takes one wavefront. Sixteen active lanes of unpaired 8-byte loads in lanes 0-15
+///   are one group of two (ideal 1); a `double` stored by every lane to one address is two
+///   groups (2 wavefronts, ideal 2).
 /// - What Nsight Compute reports as bank conflicts is `wavefronts - ideal`. Measured on H200
-///   for every case in `measurements/h200/smem-cases.tsv`, inactive lanes included.
+///   for every case of the files above, inactive lanes and stores included.
 #pragma once
 
 #include <array>
@@ -127,8 +129,8 @@ struct GroupAnalysis {
 struct Analysis {
   int wavefronts = 0;     ///< Sum of the groups' wavefronts.
   int active_groups = 0;  ///< Groups with at least one active lane.
-  /// Wavefronts the request's bytes need without conflicts: ceil(lanes * width / 128), a merged
-  /// pair of lanes counted once (see the file comment).
+  /// Wavefronts the request needs without conflicts: the groups that hold an active lane
+  /// (see the file comment).
   int ideal = 0;
   /// `wavefronts - ideal`: what Nsight Compute reports as shared-memory bank conflicts.
   int excess = 0;
@@ -139,6 +141,11 @@ struct Analysis {
 
 /// Analyses a request (validated first; throws InvalidRequest if it is malformed).
 Analysis analyze(const WarpRequest& request);
+
+/// True when an 8- or 16-byte load's lane pairs merge: every active lane's address equals its
+/// partner's under `t^1`, or every one's under `t^2`, an inactive partner counting as equal.
+/// Stores, `ldmatrix` and narrower accesses never merge.
+bool pairs_merge(const WarpRequest& request);
 
 /// The lane groups the hardware forms for a request: 1, 2 or 4 groups of 32, 16 or 8 lanes.
 int group_count(const WarpRequest& request);

@@ -100,48 +100,70 @@ Kernel kernel_for(const smem::WarpRequest& r) {
 
 }  // namespace
 
-MeasuredAccess measure_warp_request(const smem::WarpRequest& r, int max_shared_bytes) {
-  const std::string name = r.describe();
-  std::vector<long long> addresses(32);
-  long long end = 16;
-  for (int t = 0; t < 32; ++t) {
-    addresses[t] = r.active(t) ? r.address[t] : -1;
-    end = std::max(end, addresses[t] + r.width_bytes);
+std::vector<MeasuredAccess> measure_warp_requests(const std::vector<smem::WarpRequest>& requests,
+                                                  int max_shared_bytes) {
+  const std::size_t n = requests.size();
+  if (n == 0) return {};
+  std::vector<long long> addresses(32 * n);
+  std::vector<int> shared_bytes(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const smem::WarpRequest& r = requests[i];
+    long long end = 16;
+    for (int t = 0; t < 32; ++t) {
+      const long long a = r.active(t) ? r.address[t] : -1;
+      addresses[32 * i + static_cast<std::size_t>(t)] = a;
+      end = std::max(end, a + r.width_bytes);
+    }
+    shared_bytes[i] = static_cast<int>((end + 127) / 128 * 128);
+    if (shared_bytes[i] > max_shared_bytes) {
+      throw std::runtime_error(r.describe() + " needs " + std::to_string(shared_bytes[i]) +
+                               " bytes of shared memory; this GPU gives a block at most " +
+                               std::to_string(max_shared_bytes));
+    }
   }
-  const int shared_bytes = static_cast<int>((end + 127) / 128 * 128);
-  if (shared_bytes > max_shared_bytes) {
-    throw std::runtime_error(name + " needs " + std::to_string(shared_bytes) +
-                             " bytes of shared memory; this GPU gives a block at most " +
-                             std::to_string(max_shared_bytes));
-  }
-  const Kernel kernel = kernel_for(r);
-  GPU_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   gpu::DeviceBuffer<long long> device_addresses(addresses);
-  gpu::DeviceBuffer<unsigned> sink(32);
-  const gpu::SmemCounters counters = gpu::measure_smem_counters([&] {
-    kernel<<<1, 32, shared_bytes>>>(device_addresses.get(), sink.get());
-    GPU_CHECK(cudaGetLastError());
-  });
-  const bool ldmatrix = r.op == smem::Op::kLdmatrix;
-  const bool store = r.op == smem::Op::kStore;
-  const double instructions = ldmatrix ? counters.ldsm_instructions
-                              : store  ? counters.store_instructions
-                                       : counters.load_instructions;
-  const double wavefronts = store ? counters.store_wavefronts : counters.load_wavefronts;
-  const double conflicts = store ? counters.store_conflicts : counters.load_conflicts;
-  const double others = counters.load_instructions + counters.store_instructions +
-                        counters.ldsm_instructions - instructions;
-  if (instructions != 1 || others != 0) {
-    throw std::runtime_error(name + ": the kernel executed " + std::to_string(instructions) +
-                             " instructions of the kind measured and " + std::to_string(others) +
-                             " other shared-memory instructions; "
-                             "expected exactly one");
+  gpu::DeviceBuffer<unsigned> sink(32 * n);
+  const std::vector<gpu::SmemCounters> counted =
+      gpu::measure_smem_counters_each(static_cast<int>(n), [&](int i) {
+        const std::size_t k = static_cast<std::size_t>(i);
+        const Kernel kernel = kernel_for(requests[k]);
+        GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       shared_bytes[k]));
+        kernel<<<1, 32, shared_bytes[k]>>>(device_addresses.get() + 32 * k, sink.get() + 32 * k);
+        GPU_CHECK(cudaGetLastError());
+      });
+
+  std::vector<MeasuredAccess> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const smem::WarpRequest& r = requests[i];
+    const gpu::SmemCounters& counters = counted[i];
+    const std::string name = r.describe();
+    const bool ldmatrix = r.op == smem::Op::kLdmatrix;
+    const bool store = r.op == smem::Op::kStore;
+    const double instructions = ldmatrix ? counters.ldsm_instructions
+                                : store  ? counters.store_instructions
+                                         : counters.load_instructions;
+    const double wavefronts = store ? counters.store_wavefronts : counters.load_wavefronts;
+    const double conflicts = store ? counters.store_conflicts : counters.load_conflicts;
+    const double others = counters.load_instructions + counters.store_instructions +
+                          counters.ldsm_instructions - instructions;
+    if (instructions != 1 || others != 0) {
+      throw std::runtime_error(name + ": the kernel executed " + std::to_string(instructions) +
+                               " instructions of the kind measured and " + std::to_string(others) +
+                               " other shared-memory instructions; "
+                               "expected exactly one");
+    }
+    if (wavefronts != std::floor(wavefronts) || conflicts != std::floor(conflicts)) {
+      throw std::runtime_error(name + ": counters are not whole numbers");
+    }
+    out.push_back(MeasuredAccess{static_cast<int>(wavefronts), static_cast<int>(conflicts)});
   }
-  if (wavefronts != std::floor(wavefronts) || conflicts != std::floor(conflicts)) {
-    throw std::runtime_error(name + ": counters are not whole numbers");
-  }
-  return MeasuredAccess{static_cast<int>(wavefronts), static_cast<int>(conflicts)};
+  return out;
+}
+
+MeasuredAccess measure_warp_request(const smem::WarpRequest& request, int max_shared_bytes) {
+  return measure_warp_requests({request}, max_shared_bytes).front();
 }
 
 }  // namespace gpu

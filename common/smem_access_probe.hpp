@@ -2,6 +2,8 @@
 /// @brief Runs one warp request on the GPU and reads what the hardware counted.
 #pragma once
 
+#include <vector>
+
 #include "bank_model.hpp"
 
 namespace gpu {
@@ -18,5 +20,10 @@ struct MeasuredAccess {
 /// when the request needs more shared memory than a block may have (`max_shared_bytes`) or the
 /// kernel did not execute exactly one shared-memory instruction.
 MeasuredAccess measure_warp_request(const smem::WarpRequest& request, int max_shared_bytes);
+
+/// measure_warp_request() for many requests in one profiler session (one kernel launch each),
+/// results in the order of `requests`.
+std::vector<MeasuredAccess> measure_warp_requests(const std::vector<smem::WarpRequest>& requests,
+                                                  int max_shared_bytes);
 
 }  // namespace gpu

@@ -9,6 +9,7 @@
 #include <cupti_target.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -199,17 +200,21 @@ const CounterAvailability& counters_available() {
   return answer;
 }
 
-SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kernel) {
+std::vector<SmemCounters> measure_smem_counters_each(
+    int launches, const std::function<void(int)>& launch_kernel) {
+  if (launches < 1) throw std::invalid_argument("measure_smem_counters_each: no launch to measure");
   Session& s = session();
   EnabledProfiler profiler(s.context);
+  // One range more than expected: room to notice an extra launch.
+  const std::size_t ranges = static_cast<std::size_t>(launches) + 1;
 
   auto data_size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   data_size.pRangeProfilerObject = profiler.get();
   data_size.pMetricNames = const_cast<const char**>(kMetrics);
   data_size.numMetrics = kMetricCount;
-  data_size.maxNumOfRanges = 2;  // room to notice a second launch
-  data_size.maxNumRangeTreeNodes = 2;
+  data_size.maxNumOfRanges = ranges;
+  data_size.maxNumRangeTreeNodes = ranges;
   CUPTI_CALL(cuptiRangeProfilerGetCounterDataSize(&data_size));
   std::vector<std::uint8_t> counter_data(data_size.counterDataSize);
   auto init_data = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
@@ -228,7 +233,7 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
   config.pCounterDataImage = counter_data.data();
   config.range = CUPTI_AutoRange;
   config.replayMode = CUPTI_KernelReplay;
-  config.maxRangesPerPass = 2;
+  config.maxRangesPerPass = ranges;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
   config.passIndex = 0;
@@ -241,7 +246,7 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
         params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = profiler.get();
     CUPTI_CALL(cuptiRangeProfilerStart(&start));
-    launch_one_kernel();
+    for (int i = 0; i < launches; ++i) launch_kernel(i);
     GPU_CHECK(cudaDeviceSynchronize());
     auto stop =
         params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
@@ -261,32 +266,44 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
   info.pCounterDataImage = counter_data.data();
   info.counterDataImageSize = counter_data.size();
   CUPTI_CALL(cuptiRangeProfilerGetCounterDataInfo(&info));
-  if (info.numTotalRanges != 1 || decode.numOfRangeDropped != 0) {
-    throw std::runtime_error("expected exactly one kernel launch to profile, saw " +
-                             std::to_string(info.numTotalRanges + decode.numOfRangeDropped));
+  const std::size_t seen = info.numTotalRanges + decode.numOfRangeDropped;
+  if (info.numTotalRanges != static_cast<std::size_t>(launches) || decode.numOfRangeDropped != 0) {
+    throw std::runtime_error(
+        launches == 1 ? "expected exactly one kernel launch to profile, saw " + std::to_string(seen)
+                      : "expected " + std::to_string(launches) +
+                            " kernel launches to profile, saw " + std::to_string(seen));
   }
 
-  double values[kMetricCount] = {};
-  auto evaluate = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-  evaluate.pHostObject = s.host;
-  evaluate.pCounterDataImage = counter_data.data();
-  evaluate.counterDataImageSize = counter_data.size();
-  evaluate.rangeIndex = 0;
-  evaluate.ppMetricNames = const_cast<const char**>(kMetrics);
-  evaluate.numMetrics = kMetricCount;
-  evaluate.pMetricValues = values;
-  CUPTI_CALL(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
+  std::vector<SmemCounters> out;
+  out.reserve(static_cast<std::size_t>(launches));
+  for (int i = 0; i < launches; ++i) {
+    double values[kMetricCount] = {};
+    auto evaluate = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    evaluate.pHostObject = s.host;
+    evaluate.pCounterDataImage = counter_data.data();
+    evaluate.counterDataImageSize = counter_data.size();
+    evaluate.rangeIndex = static_cast<std::size_t>(i);
+    evaluate.ppMetricNames = const_cast<const char**>(kMetrics);
+    evaluate.numMetrics = kMetricCount;
+    evaluate.pMetricValues = values;
+    CUPTI_CALL(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
 
-  SmemCounters c;
-  c.load_wavefronts = values[0];
-  c.store_wavefronts = values[1];
-  c.load_instructions = values[2];
-  c.store_instructions = values[3];
-  c.ldsm_instructions = values[4];
-  c.load_conflicts = values[5];
-  c.store_conflicts = values[6];
-  return c;
+    SmemCounters c;
+    c.load_wavefronts = values[0];
+    c.store_wavefronts = values[1];
+    c.load_instructions = values[2];
+    c.store_instructions = values[3];
+    c.ldsm_instructions = values[4];
+    c.load_conflicts = values[5];
+    c.store_conflicts = values[6];
+    out.push_back(c);
+  }
+  return out;
+}
+
+SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kernel) {
+  return measure_smem_counters_each(1, [&](int) { launch_one_kernel(); }).front();
 }
 
 }  // namespace gpu

@@ -13,6 +13,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gpu {
 
@@ -49,5 +50,13 @@ const CounterAvailability& counters_available();
 /// state that changes between replays. Throws CountersUnavailable when counters cannot be read
 /// and std::runtime_error when the callback launched no kernel or more than one.
 SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kernel);
+
+/// Like measure_smem_counters() for `launches` kernels at once: calls `launch_kernel(i)` for
+/// i = 0 .. launches-1, each of which must launch exactly one kernel, and returns the counters
+/// of each launch in that order. One profiler session serves them all, which is much faster than
+/// one session a launch (the bank-model validator measures hundreds of requests this way).
+/// Throws std::runtime_error when the callbacks launched another number of kernels.
+std::vector<SmemCounters> measure_smem_counters_each(int launches,
+                                                     const std::function<void(int)>& launch_kernel);
 
 }  // namespace gpu

@@ -92,7 +92,8 @@ std::string json_request(const smem::WarpRequest& r, const smem::Analysis& a) {
   for (int t = 0; t < smem::kWarpSize; ++t) {
     out << (t ? ", " : "") << (r.active(t) ? r.address[t] : -1);
   }
-  out << "],\n  \"groups\": " << a.active_groups << ",\n  \"wavefronts\": " << a.wavefronts
+  out << "],\n  \"merged_pairs\": " << (smem::pairs_merge(r) ? "true" : "false")
+      << ",\n  \"groups\": " << a.active_groups << ",\n  \"wavefronts\": " << a.wavefronts
       << ",\n  \"ideal\": " << a.ideal << ",\n  \"conflicts\": " << a.excess
       << ",\n  \"ways\": " << a.ways << ",\n  \"group_detail\": [";
   bool first_group = true;

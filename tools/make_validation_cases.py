@@ -4,10 +4,15 @@
 
     tools/make_validation_cases.py > common/tests/data/workbook-cases.tsv
 
-Each case probes one rule of the bank model where the shared H200 cases say nothing: ldmatrix,
-inactive lanes with 8- and 16-byte accesses, stores with conflicts, the SW32/SW64/SW128 swizzle
-atoms, and 1- and 2-byte accesses.
+Each named case probes one rule of the bank model where the shared H200 cases say nothing:
+ldmatrix, inactive lanes with 8- and 16-byte accesses, stores with conflicts, the SW32/SW64/SW128
+swizzle atoms, and 1- and 2-byte accesses. Then come random cases (a fixed seed, so the file is
+the same on every run): loads and stores of every width, most with some lanes inactive, with
+addresses drawn from the shapes real kernels make (strides, lane pairs that share an address,
+broadcasts, rows and columns of tiles, scattered words), and random ldmatrix requests. They let
+the validator check the whole model, not only the rules someone thought of, on any GPU.
 """
+import random
 
 INACTIVE = -1
 cases = []
@@ -88,6 +93,86 @@ case("w2_s64", 2, "load", [128 * t for t in lanes])
 # Groups are never repacked, with 8-byte accesses too.
 case("w16_repack_11", 16, "load", [128 * t if t < 8 else 1024 + 16 * t for t in lanes])
 case("w8_repack", 8, "load", [128 * t if t < 8 else 1024 + 8 * t for t in lanes])
+
+
+# Random cases.
+rng = random.Random(20261129)
+REGION = 4096  # bytes of shared memory the random addresses fall in
+
+
+def random_addresses(width):
+    """32 width-aligned addresses of one random shape; returns (shape name, addresses)."""
+    words = REGION // width
+    shape = rng.choice(["scatter", "stride", "pairs1", "pairs2", "bcastmix", "tile", "xor"])
+    if shape == "scatter":
+        return shape, [width * rng.randrange(words) for _ in lanes]
+    if shape == "stride":
+        stride = rng.choice([0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, rng.randrange(64)])
+        base = rng.randrange(words // 2)
+        return f"stride{stride}", [width * ((base + stride * t) % words) for t in lanes]
+    if shape == "pairs1":  # lanes t and t ^ 1 share an address
+        picks = [width * rng.randrange(words) for _ in range(16)]
+        return shape, [picks[t // 2] for t in lanes]
+    if shape == "pairs2":  # lanes t and t ^ 2 share an address
+        picks = {k: width * rng.randrange(words) for k in lanes if not k & 2}
+        return shape, [picks[t & ~2] for t in lanes]
+    if shape == "bcastmix":  # a few addresses shared by many lanes
+        picks = [width * rng.randrange(words) for _ in range(rng.randrange(1, 5))]
+        return shape, [rng.choice(picks) for _ in lanes]
+    if shape == "tile":  # a column or row of a row-major tile with a random pitch
+        per_row = rng.choice([1, 2, 4, 8, 16, 32])
+        pitch = width * rng.randrange(1, 72)
+        return f"tile{per_row}", [((t // per_row) * pitch + (t % per_row) * width) % REGION
+                                  for t in lanes]
+    row_bytes = rng.choice([32, 64, 128])  # an XOR swizzle of width-sized chunks in rows
+    chunks = max(1, row_bytes // width)
+    return shape, [(t * row_bytes + width * ((t ^ rng.randrange(chunks)) % chunks)) % REGION
+                   for t in lanes]
+
+
+def random_active():
+    """A random set of active lanes (never empty); returns (name, mask as a list of bools)."""
+    kind = rng.choice(["all", "all", "random", "random", "range", "odd", "even", "half",
+                       "quarter", "one"])
+    if kind == "all":
+        return "", [True] * 32
+    if kind == "random":
+        p = rng.uniform(0.15, 0.9)
+        mask = [rng.random() < p for _ in lanes]
+    elif kind == "range":
+        first = rng.randrange(32)
+        last = rng.randrange(first, 32)
+        mask = [first <= t <= last for t in lanes]
+    elif kind in ("odd", "even"):
+        mask = [t % 2 == (kind == "odd") for t in lanes]
+    elif kind == "half":
+        half = rng.randrange(2)
+        mask = [t // 16 == half for t in lanes]
+    elif kind == "quarter":
+        quarters = rng.sample(range(4), rng.randrange(1, 4))
+        mask = [t // 8 in quarters for t in lanes]
+    else:
+        one = rng.randrange(32)
+        mask = [t == one for t in lanes]
+    if not any(mask):
+        mask[rng.randrange(32)] = True
+    return "_" + kind, mask
+
+
+number = 0
+for width in (1, 2, 4, 8, 16):
+    for op in ("load", "store"):
+        for _ in range(56):
+            shape, addresses = random_addresses(width)
+            active_name, mask = random_active()
+            number += 1
+            case(f"rnd{number:03d}_{op[:2]}{width}_{shape}{active_name}", width, op,
+                 [a if on else INACTIVE for a, on in zip(addresses, mask)])
+for _ in range(48):
+    count = rng.choice([1, 2, 4])
+    shape, rows = random_addresses(16)
+    number += 1
+    ldm(f"rnd{number:03d}_ldm_x{count}_{shape}", count, lambda t: rows[t])
 
 print("# Workbook cases for the GPU validator (tools/make_validation_cases.py); costs measured")
 print("# by validate_bank_model into measurements/<gpu>/smem-cases.tsv.")

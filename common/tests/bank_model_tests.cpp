@@ -31,6 +31,11 @@ TEST_CASE("bank model reproduces every shared H200 reference case", "[host][bank
   check_measured_file(WORKBOOK_H200_CASES);
 }
 
+TEST_CASE("bank model reproduces every shared random H200 case (inactive lanes, stores)",
+          "[host][bank_model]") {
+  check_measured_file(WORKBOOK_H200_RANDOM_CASES);
+}
+
 TEST_CASE("bank model reproduces every case the validator measured on the H200",
           "[host][bank_model]") {
   check_measured_file(std::string(WORKBOOK_SOURCE_ROOT) + "/measurements/h200/smem-cases.tsv");
@@ -68,21 +73,68 @@ TEST_CASE("bank model: inactive lanes touch nothing", "[host][bank_model]") {
   CHECK(none.ideal == 0);
 }
 
-TEST_CASE("bank model: ideal counts the bytes of the active lanes", "[host][bank_model]") {
-  // 8-byte loads, odd lanes inactive: two groups of one wavefront each, but 16 lanes x 8 bytes
-  // fit one wavefront, so Nsight Compute counts one conflict (measured on H200).
+TEST_CASE("bank model: an inactive partner lets lane pairs merge", "[host][bank_model]") {
+  // 8-byte loads, odd lanes inactive: every active lane's partner t ^ 1 is off, so the pairs
+  // merge into one group; lanes 0 and 16 (bytes 0 and 128) meet in bank 0: 2 wavefronts, one
+  // group, ideal 1, one conflict (measured on H200: w8_inactive_odd).
   auto r = smem::WarpRequest::from_lanes(8, smem::Op::kLoad,
                                          [](int t) { return t % 2 ? smem::kInactive : 8 * t; });
+  CHECK(smem::pairs_merge(r));
   smem::Analysis a = smem::analyze(r);
-  CHECK(a.active_groups == 2);
+  CHECK(a.groups.size() == 1);
   CHECK(a.wavefronts == 2);
   CHECK(a.ideal == 1);
   CHECK(a.excess == 1);
-  // A merged pair counts once: 16-byte broadcast, 2 groups, 2 wavefronts, no conflict.
+  // A broadcast double with some lanes off is still one group: 1 wavefront, ideal 1.
+  r = smem::WarpRequest::from_lanes(8, smem::Op::kLoad,
+                                    [](int t) { return t % 3 == 0 ? smem::kInactive : 64; });
+  a = smem::analyze(r);
+  CHECK(a.groups.size() == 1);
+  CHECK(a.wavefronts == 1);
+  CHECK(a.ideal == 1);
+  // An active pair that disagrees stops the merge, wherever it is.
+  r.address[29] = 72;  // lanes 28 and 31, its partners under t ^ 1 and t ^ 2, read 64
+  CHECK_FALSE(smem::pairs_merge(r));
+  CHECK(smem::analyze(r).groups.size() == 2);
+}
+
+TEST_CASE("bank model: ideal is the number of groups that hold an active lane",
+          "[host][bank_model]") {
+  // Lanes 0-15 read unpaired doubles, lanes 16-31 are off: two groups, one of them empty.
+  auto r = smem::WarpRequest::from_lanes(8, smem::Op::kLoad,
+                                         [](int t) { return t < 16 ? 8 * t : smem::kInactive; });
+  r.address[1] = 200;  // lanes 0 and 1 now differ, and so would lanes 0 and 2
+  REQUIRE_FALSE(smem::pairs_merge(r));
+  smem::Analysis a = smem::analyze(r);
+  CHECK(a.groups.size() == 2);
+  CHECK(a.active_groups == 1);
+  CHECK(a.ideal == 1);
+  CHECK(a.excess == a.wavefronts - 1);
+  // A full 16-byte broadcast: merged pairs, two groups, 2 wavefronts, no conflict.
   r = smem::WarpRequest::from_lanes(16, smem::Op::kLoad, [](int) { return 0; });
   a = smem::analyze(r);
   CHECK(a.wavefronts == 2);
   CHECK(a.ideal == 2);
+  CHECK(a.excess == 0);
+}
+
+TEST_CASE("bank model: 8- and 16-byte stores never merge lane pairs", "[host][bank_model]") {
+  // Every lane stores the same double: two halves of one word pair each (measured on H200:
+  // 2 wavefronts, 0 conflicts), where the same load is one group and one wavefront.
+  auto r = smem::WarpRequest::from_lanes(8, smem::Op::kStore, [](int) { return 0; });
+  CHECK_FALSE(smem::pairs_merge(r));
+  smem::Analysis a = smem::analyze(r);
+  CHECK(a.groups.size() == 2);
+  CHECK(a.wavefronts == 2);
+  CHECK(a.ideal == 2);
+  CHECK(a.excess == 0);
+  r.op = smem::Op::kLoad;
+  CHECK(smem::analyze(r).wavefronts == 1);
+  // 16-byte stores: always four quarters.
+  r = smem::WarpRequest::from_lanes(16, smem::Op::kStore, [](int t) { return 16 * (t / 2); });
+  a = smem::analyze(r);
+  CHECK(a.groups.size() == 4);
+  CHECK(a.wavefronts == 4);
   CHECK(a.excess == 0);
 }
 

@@ -45,6 +45,11 @@ SEEDS = [
     (["--op", "ldmatrix.x4", "(t%8)*128 + ((t/8 ^ t%8) & 7)*16"], 4, 4, 0, None),  # swizzled
     (["--width", "8", "--active", "0-15", "t*8"], 1, 1, 0, None),
     (["--store", "t*8"], 2, 1, 1, 0),
+    # Ideal counts the groups that hold an active lane: two half-warps of 8 lanes, no conflict.
+    (["--width", "8", "--active", "0-7,16-23", "t*16"], 2, 2, 0, None),
+    # Stores never merge lane pairs: a double stored by every lane to one address is two groups.
+    (["--width", "8", "--store", "64"], 2, 2, 0, None),
+    (["--width", "8", "64"], 1, 1, 0, None),
 ]
 for args, wavefronts, ideal, conflicts, busiest in SEEDS:
     a = analysis(*args)
@@ -55,6 +60,13 @@ for args, wavefronts, ideal, conflicts, busiest in SEEDS:
         g = a["group_detail"][0]
         counts = [len(words) for words in g["banks"]]
         check(counts[busiest] == g["wavefronts"], f"{args}: bank {busiest} is not the busiest")
+
+# merged_pairs says whether the lane pairs of an 8- or 16-byte load merged.
+check(analysis("--width", "8", "64").get("merged_pairs") is True, "broadcast double load: pairs merge")
+check(analysis("--width", "8", "--store", "64").get("merged_pairs") is False,
+      "broadcast double store: pairs never merge")
+check(analysis("--width", "16", "--active", "0,2,4,6", "t*8").get("merged_pairs") is True,
+      "16-byte load, odd lanes off: every active lane's partner t ^ 1 is off, so pairs merge")
 
 # The text picture: one row per wavefront, the busiest bank marked, colour only when asked.
 r = run("--no-colour", "t*32*4 + 5*4")
