@@ -119,6 +119,12 @@ TEST_CASE("chapter 01 lesson: its pictures are the model's", "[host][lessons]") 
       quoted_picture(WarpRequest::from_lanes(4, Op::kLoad, [](int t) { return 128 * t + 20; }));
   const std::string head = column.substr(0, column.find(" w3 "));
   CHECK(lesson.find(head) != std::string::npos);
+  // Section 4: a double loaded by every lane from one address is one group, 1 wavefront, ideal 1.
+  const smem::Analysis same_double =
+      smem::analyze(WarpRequest::from_lanes(8, Op::kLoad, [](int) { return 64; }));
+  CHECK(same_double.active_groups == 1);
+  CHECK(quoted(lesson, "stays one group, ") == same_double.wavefronts);
+  CHECK(quoted(lesson, "1 wavefront, ideal ") == same_double.ideal);
 }
 
 TEST_CASE("chapter 01 lesson: its cycle counts are the committed H200 measurements",
@@ -295,6 +301,16 @@ TEST_CASE("chapter 08 lesson: wide requests, the chunk layouts and the H200 numb
     INFO("picture missing from the lesson:\n" << picture);
     CHECK(lesson.find(picture) != std::string::npos);
   }
+  // Section 1: stores never merge; with lanes 16-31 off, an unmerged 8-byte load has ideal 1.
+  const auto same_double = [](int) { return 64; };
+  CHECK(quoted(lesson, "storing the same `double` takes ") ==
+        smem::analyze(WarpRequest::from_lanes(8, Op::kStore, same_double)).wavefronts);
+  CHECK(quoted(lesson, "wavefronts where the same load takes ") ==
+        smem::analyze(WarpRequest::from_lanes(8, Op::kLoad, same_double)).wavefronts);
+  WarpRequest lower_half = WarpRequest::from_lanes(
+      8, Op::kLoad, [](int t) { return t < 16 ? 16 * t : smem::kInactive; });
+  CHECK_FALSE(smem::pairs_merge(lower_half));
+  CHECK(quoted(lesson, "one group left to serve, and ideal ") == smem::analyze(lower_half).ideal);
   // Section 3, quoted up to its first rows: the block load of warp 0 from the row-major tile
   // (lane t reads chunk t / 16 of row 4 (t % 16)), and from the swizzled one.
   const std::string row_major = quoted_picture(WarpRequest::from_lanes(

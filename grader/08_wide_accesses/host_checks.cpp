@@ -161,6 +161,6 @@ TEST_CASE("ch08 exercise 3: predictions for the 16- and 8-byte requests", "[host
         return smem::WarpRequest::from_lanes(8, smem::Op::kLoad,
                                              [](int t) { return 8LL * (t / 2); });
       },
-      "an 8-byte request is one group of 32 lanes when swapping lanes t and t ^ 1 changes no "
+      "an 8-byte load is one group of 32 lanes when swapping lanes t and t ^ 1 changes no "
       "address; how many distinct words does it touch?");
 }
