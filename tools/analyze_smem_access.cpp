@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "bank_model.hpp"
-#include "case_file.hpp"
-#include "lane_expression.hpp"
-#include "svg_picture.hpp"
-#include "warp_picture.hpp"
+#include "common/model/bank_model.hpp"
+#include "common/model/case_file.hpp"
+#include "common/model/lane_expression.hpp"
+#include "common/model/svg_picture.hpp"
+#include "common/model/warp_picture.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 """Writes the workbook's own warp-request cases for the GPU validator, in case-file format
 (name, width, op, -, -, 32 addresses; the costs are left for the GPU to measure).
 
-    tools/make_validation_cases.py > common/tests/data/workbook-cases.tsv
+    tools/make_validation_cases.py > common/model/tests/data/workbook-cases.tsv
 
 Each named case probes one rule of the bank model where the shared H200 cases say nothing:
 ldmatrix, inactive lanes with 8- and 16-byte accesses, stores with conflicts, the SW32/SW64/SW128

@@ -21,13 +21,13 @@
 #include <string>
 #include <vector>
 
-#include "bank_model.hpp"
-#include "case_file.hpp"
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "gpu_info.hpp"
-#include "smem_access_probe.hpp"
-#include "smem_counters.hpp"
+#include "common/counters/smem_access_probe.hpp"
+#include "common/counters/smem_counters.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "common/cuda/gpu_info.hpp"
+#include "common/model/bank_model.hpp"
+#include "common/model/case_file.hpp"
 
 namespace {
 

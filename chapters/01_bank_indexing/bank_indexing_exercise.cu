@@ -5,7 +5,7 @@
 //     meson test -C build --suite ch01
 // The host checks grade exercises 1-3 without a GPU; the GPU checks run exercise 4 and time
 // your patterns.
-#include "bank_indexing.cuh"
+#include "chapters/01_bank_indexing/bank_indexing.cuh"
 
 namespace ch01 {
 

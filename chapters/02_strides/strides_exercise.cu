@@ -3,7 +3,7 @@
 // Read README.md in this folder first; the contracts are in strides.cuh (do not modify it).
 // Grade your work with
 //     meson test -C build --suite ch02
-#include "strides.cuh"
+#include "chapters/02_strides/strides.cuh"
 
 namespace ch02 {
 

@@ -3,7 +3,7 @@
 // Read README.md in this folder first; the contracts are in broadcast_multicast.cuh (do not
 // modify it). Grade your work with
 //     meson test -C build --suite ch03
-#include "broadcast_multicast.cuh"
+#include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
 
 namespace ch03 {
 

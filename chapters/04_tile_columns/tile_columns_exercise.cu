@@ -3,7 +3,7 @@
 // Read README.md in this folder first; the contracts are in tile_columns.cuh (do not modify).
 // Grade your work with
 //     meson test -C build --suite ch04
-#include "tile_columns.cuh"
+#include "chapters/04_tile_columns/tile_columns.cuh"
 
 namespace ch04 {
 

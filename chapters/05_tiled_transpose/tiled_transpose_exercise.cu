@@ -3,7 +3,7 @@
 // Read README.md in this folder first; the contracts are in tiled_transpose.cuh (do not modify
 // it). Grade your work with
 //     meson test -C build --suite ch05
-#include "tiled_transpose.cuh"
+#include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 
 namespace ch05 {
 

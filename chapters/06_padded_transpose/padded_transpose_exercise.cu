@@ -3,7 +3,7 @@
 // Read README.md in this folder first; the contracts are in padded_transpose.cuh (do not modify
 // it). Grade your work with
 //     meson test -C build --suite ch06
-#include "padded_transpose.cuh"
+#include "chapters/06_padded_transpose/padded_transpose.cuh"
 
 namespace ch06 {
 

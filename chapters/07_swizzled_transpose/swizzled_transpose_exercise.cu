@@ -3,7 +3,7 @@
 // Read README.md in this folder first; the contracts are in swizzled_transpose.cuh (do not
 // modify it). Grade your work with
 //     meson test -C build --suite ch07
-#include "swizzled_transpose.cuh"
+#include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
 
 namespace ch07 {
 

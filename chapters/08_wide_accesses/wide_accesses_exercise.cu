@@ -3,7 +3,7 @@
 // Read README.md in this folder first; the contracts are in wide_accesses.cuh (do not modify
 // it). Grade your work with
 //     meson test -C build --suite ch08
-#include "wide_accesses.cuh"
+#include "chapters/08_wide_accesses/wide_accesses.cuh"
 
 namespace ch08 {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "bank_model.hpp"
-#include "catch.hpp"
-#include "measurements.hpp"
-#include "thresholds.hpp"
-#include "warp_picture.hpp"
+#include "common/model/bank_model.hpp"
+#include "common/model/warp_picture.hpp"
+#include "grader/harness/catch.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/thresholds.hpp"
 
 namespace {
 

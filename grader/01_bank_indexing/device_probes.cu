@@ -1,14 +1,14 @@
 // Chapter 01 device probes. grader/tools/make_grader_unit.py compiles this file after the
 // exercise file under grade, in one translation unit, so that these kernels can call its
 // device functions.
-#include "device_probes.hpp"
+#include "grader/01_bank_indexing/device_probes.hpp"
 
 #include <algorithm>
 
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "event_timer.hpp"
-#include "smem_counters.hpp"
+#include "common/counters/smem_counters.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "common/cuda/event_timer.hpp"
 
 namespace ch01::probes {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "bank_indexing.cuh"
+#include "chapters/01_bank_indexing/bank_indexing.cuh"
 
 namespace ch01::probes {
 

@@ -9,17 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "access_picture.hpp"
-#include "bank_indexing.cuh"
-#include "bank_model.hpp"
-#include "cost_fit.hpp"
-#include "device_probes.hpp"
-#include "feedback.hpp"
-#include "measurements.hpp"
-#include "pattern_spec.hpp"
-#include "random_seed.hpp"
-#include "smem_counters.hpp"
-#include "thresholds.hpp"
+#include "chapters/01_bank_indexing/bank_indexing.cuh"
+#include "common/counters/smem_counters.hpp"
+#include "common/model/bank_model.hpp"
+#include "grader/01_bank_indexing/device_probes.hpp"
+#include "grader/01_bank_indexing/pattern_spec.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/cost_fit.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/thresholds.hpp"
 
 namespace {
 

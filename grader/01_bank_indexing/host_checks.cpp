@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "access_picture.hpp"
-#include "bank_indexing.cuh"
-#include "bank_model.hpp"
-#include "feedback.hpp"
-#include "pattern_spec.hpp"
+#include "chapters/01_bank_indexing/bank_indexing.cuh"
+#include "common/model/bank_model.hpp"
+#include "grader/01_bank_indexing/pattern_spec.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback.hpp"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // any exercise file, and the bank model's verdict on it.
 #pragma once
 
-#include "bank_indexing.cuh"
-#include "bank_model.hpp"
+#include "chapters/01_bank_indexing/bank_indexing.cuh"
+#include "common/model/bank_model.hpp"
 
 namespace ch01::spec {
 

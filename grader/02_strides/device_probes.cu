@@ -1,15 +1,15 @@
 // Chapter 02 device probes. grader/tools/make_grader_unit.py compiles this file after the
 // exercise file under grade, in one translation unit, so that these kernels can call its
 // device functions.
-#include "device_probes.hpp"
+#include "grader/02_strides/device_probes.hpp"
 
 #include <algorithm>
 #include <random>
 
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "event_timer.hpp"
-#include "speed.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "common/cuda/event_timer.hpp"
+#include "grader/harness/speed.hpp"
 
 namespace ch02::probes {
 

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "smem_counters.hpp"
-#include "strides.cuh"
+#include "chapters/02_strides/strides.cuh"
+#include "common/counters/smem_counters.hpp"
 
 namespace ch02::probes {
 

@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "bank_model.hpp"
-#include "cost_fit.hpp"
-#include "device_probes.hpp"
-#include "feedback.hpp"
-#include "measurements.hpp"
-#include "random_seed.hpp"
-#include "speed.hpp"
-#include "strides.cuh"
-#include "thresholds.hpp"
+#include "chapters/02_strides/strides.cuh"
+#include "common/model/bank_model.hpp"
+#include "grader/02_strides/device_probes.hpp"
+#include "grader/harness/cost_fit.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/harness/speed.hpp"
+#include "grader/thresholds.hpp"
 
 namespace {
 

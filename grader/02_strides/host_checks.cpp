@@ -2,10 +2,10 @@
 #include <string>
 #include <vector>
 
-#include "access_picture.hpp"
-#include "bank_model.hpp"
-#include "feedback.hpp"
-#include "strides.cuh"
+#include "chapters/02_strides/strides.cuh"
+#include "common/model/bank_model.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback.hpp"
 
 namespace {
 

@@ -1,11 +1,11 @@
 // Chapter 03 device probes. grader/tools/make_grader_unit.py compiles this file after the
 // exercise file under grade, in one translation unit, so that these kernels can call its
 // device functions.
-#include "device_probes.hpp"
+#include "grader/03_broadcast_multicast/device_probes.hpp"
 
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "speed.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "grader/harness/speed.hpp"
 
 namespace ch03::probes {
 

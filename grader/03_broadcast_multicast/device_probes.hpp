@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "broadcast_multicast.cuh"
+#include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
 
 namespace ch03::probes {
 

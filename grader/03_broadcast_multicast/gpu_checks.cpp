@@ -6,18 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "access_picture.hpp"
-#include "bank_model.hpp"
-#include "broadcast_multicast.cuh"
-#include "device_probes.hpp"
-#include "feedback.hpp"
-#include "measurements.hpp"
-#include "pattern_spec.hpp"
-#include "random_seed.hpp"
-#include "smem_access_probe.hpp"
-#include "smem_counters.hpp"
-#include "speed.hpp"
-#include "thresholds.hpp"
+#include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
+#include "common/counters/smem_access_probe.hpp"
+#include "common/counters/smem_counters.hpp"
+#include "common/model/bank_model.hpp"
+#include "grader/03_broadcast_multicast/device_probes.hpp"
+#include "grader/03_broadcast_multicast/pattern_spec.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/harness/speed.hpp"
+#include "grader/thresholds.hpp"
 
 namespace {
 

@@ -3,11 +3,11 @@
 #include <string>
 #include <vector>
 
-#include "access_picture.hpp"
-#include "bank_model.hpp"
-#include "broadcast_multicast.cuh"
-#include "feedback.hpp"
-#include "pattern_spec.hpp"
+#include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
+#include "common/model/bank_model.hpp"
+#include "grader/03_broadcast_multicast/pattern_spec.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback.hpp"
 
 namespace {
 

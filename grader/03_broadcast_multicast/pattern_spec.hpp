@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "bank_model.hpp"
-#include "broadcast_multicast.cuh"
+#include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
+#include "common/model/bank_model.hpp"
 
 namespace ch03::spec {
 

@@ -1,13 +1,13 @@
 // Chapter 04 device probes. grader/tools/make_grader_unit.py compiles this file after the
 // exercise file under grade, in one translation unit, so that these kernels can call its
 // device functions.
-#include "device_probes.hpp"
+#include "grader/04_tile_columns/device_probes.hpp"
 
 #include <random>
 
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "speed.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "grader/harness/speed.hpp"
 
 namespace ch04::probes {
 

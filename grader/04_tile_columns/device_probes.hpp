@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "tile_columns.cuh"
+#include "chapters/04_tile_columns/tile_columns.cuh"
 
 namespace ch04::probes {
 

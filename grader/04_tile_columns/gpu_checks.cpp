@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "device_probes.hpp"
-#include "feedback.hpp"
-#include "measurements.hpp"
-#include "random_seed.hpp"
-#include "speed.hpp"
-#include "thresholds.hpp"
-#include "tile_columns.cuh"
+#include "chapters/04_tile_columns/tile_columns.cuh"
+#include "grader/04_tile_columns/device_probes.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/harness/speed.hpp"
+#include "grader/thresholds.hpp"
 
 namespace {
 constexpr const char* kMeasurementFile = "ch04_tile_columns";

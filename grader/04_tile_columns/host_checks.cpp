@@ -2,10 +2,10 @@
 // widths 1 to 256.
 #include <string>
 
-#include "access_picture.hpp"
-#include "feedback.hpp"
-#include "pitch_spec.hpp"
-#include "tile_columns.cuh"
+#include "chapters/04_tile_columns/tile_columns.cuh"
+#include "grader/04_tile_columns/pitch_spec.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback.hpp"
 
 TEST_CASE("ch04 exercise 1: padded_pitch is conflict-free and minimal", "[host][ch04]") {
   int wrong = 0;

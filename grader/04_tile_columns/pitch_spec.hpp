@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "bank_model.hpp"
+#include "common/model/bank_model.hpp"
 
 namespace ch04::spec {
 

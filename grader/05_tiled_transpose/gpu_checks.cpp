@@ -2,14 +2,14 @@
 // the naive transpose.
 #include <string>
 
-#include "device_probes.hpp"
-#include "feedback.hpp"
-#include "measurements.hpp"
-#include "random_seed.hpp"
-#include "thresholds.hpp"
-#include "tile_counters_check.hpp"
-#include "tiled_transpose.cuh"
-#include "transpose_bench.hpp"
+#include "chapters/05_tiled_transpose/tiled_transpose.cuh"
+#include "grader/05_tiled_transpose/device_probes.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/thresholds.hpp"
+#include "grader/transpose/tile_counters_check.hpp"
+#include "grader/transpose/transpose_bench.hpp"
 
 namespace {
 constexpr const char* kMeasurementFile = "ch05_tiled_transpose";

@@ -1,10 +1,10 @@
 // Chapter 05 host checks: the predictions for the tile store and load, against the bank model.
 #include <string>
 
-#include "bank_model.hpp"
-#include "feedback.hpp"
-#include "prediction_check.hpp"
-#include "tiled_transpose.cuh"
+#include "chapters/05_tiled_transpose/tiled_transpose.cuh"
+#include "common/model/bank_model.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/prediction_check.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
 // Chapter 06 GPU checks: the padded transpose is correct and close to the copy bandwidth.
-#include "device_probes.hpp"
-#include "feedback.hpp"
-#include "padded_transpose.cuh"
-#include "random_seed.hpp"
-#include "transpose_bench.hpp"
+#include "chapters/06_padded_transpose/padded_transpose.cuh"
+#include "grader/06_padded_transpose/device_probes.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/transpose/transpose_bench.hpp"
 
 namespace {
 const char* const kKernel = "padded_transpose_kernel (yours)";

@@ -1,7 +1,7 @@
 // Chapter 06 host checks: the tile layout, against the bank model.
-#include "feedback.hpp"
-#include "padded_transpose.cuh"
-#include "tile_layout_check.hpp"
+#include "chapters/06_padded_transpose/padded_transpose.cuh"
+#include "grader/harness/feedback.hpp"
+#include "grader/transpose/tile_layout_check.hpp"
 
 TEST_CASE("ch06 exercise 1: padded_tile_index is a conflict-free bijection", "[host][ch06]") {
   const auto problem =

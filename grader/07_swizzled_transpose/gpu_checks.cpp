@@ -2,11 +2,11 @@
 // close to the copy bandwidth.
 #include <string>
 
-#include "device_probes.hpp"
-#include "feedback.hpp"
-#include "random_seed.hpp"
-#include "swizzled_transpose.cuh"
-#include "transpose_bench.hpp"
+#include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
+#include "grader/07_swizzled_transpose/device_probes.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/transpose/transpose_bench.hpp"
 
 namespace {
 const char* const kKernel = "swizzled_transpose_kernel (yours)";

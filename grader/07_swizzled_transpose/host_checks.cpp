@@ -1,7 +1,7 @@
 // Chapter 07 host checks: the tile layout, against the bank model.
-#include "feedback.hpp"
-#include "swizzled_transpose.cuh"
-#include "tile_layout_check.hpp"
+#include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
+#include "grader/harness/feedback.hpp"
+#include "grader/transpose/tile_layout_check.hpp"
 
 TEST_CASE("ch07 exercise 1: swizzled_tile_index is a conflict-free bijection", "[host][ch07]") {
   const auto problem = transpose::check_tile_layout("swizzled_tile_index",

@@ -1,9 +1,9 @@
 // Chapter 08 device probes. grader/tools/make_grader_unit.py compiles this file after the
 // exercise file under grade, in one translation unit, so that these kernels can call its
 // device functions.
-#include "device_probes.hpp"
+#include "grader/08_wide_accesses/device_probes.hpp"
 
-#include "cuda_check.hpp"
+#include "common/cuda/cuda_check.hpp"
 
 namespace ch08::probes {
 

@@ -2,13 +2,13 @@
 // speed against the device copy.
 #include <string>
 
-#include "device_probes.hpp"
-#include "feedback.hpp"
-#include "measurements.hpp"
-#include "random_seed.hpp"
-#include "tile_counters_check.hpp"
-#include "transpose_bench.hpp"
-#include "wide_accesses.cuh"
+#include "chapters/08_wide_accesses/wide_accesses.cuh"
+#include "grader/08_wide_accesses/device_probes.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/transpose/tile_counters_check.hpp"
+#include "grader/transpose/transpose_bench.hpp"
 
 namespace {
 constexpr const char* kMeasurementFile = "ch08_wide_accesses";

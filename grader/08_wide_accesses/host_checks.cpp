@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "access_picture.hpp"
-#include "bank_model.hpp"
-#include "feedback.hpp"
-#include "prediction_check.hpp"
-#include "wide_accesses.cuh"
+#include "chapters/08_wide_accesses/wide_accesses.cuh"
+#include "common/model/bank_model.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/prediction_check.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "bank_model.hpp"
-#include "warp_picture.hpp"
+#include "common/model/bank_model.hpp"
+#include "common/model/warp_picture.hpp"
 
 namespace grader {
 

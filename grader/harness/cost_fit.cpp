@@ -1,12 +1,12 @@
-#include "cost_fit.hpp"
+#include "grader/harness/cost_fit.hpp"
 
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
-#include "measurements.hpp"
-#include "thresholds.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/thresholds.hpp"
 
 namespace grader {
 

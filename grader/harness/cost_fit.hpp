@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "feedback_message.hpp"
-#include "line_fit.hpp"
+#include "grader/harness/feedback_message.hpp"
+#include "grader/harness/line_fit.hpp"
 
 namespace grader {
 

@@ -4,8 +4,8 @@
 
 #include <iostream>
 
-#include "catch.hpp"
-#include "feedback_message.hpp"
+#include "grader/harness/catch.hpp"
+#include "grader/harness/feedback_message.hpp"
 
 /// Passes the check when `ok`, else fails it with the message built by `feedback_expr`
 /// (evaluated only on failure). The test case goes on either way. Catch2 reports the headline;

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "cuda_check.hpp"
+#include "common/cuda/cuda_check.hpp"
 
 namespace grader {
 

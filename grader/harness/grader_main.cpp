@@ -11,10 +11,10 @@
 
 #include <unistd.h>
 
-#include "catch.hpp"
-#include "cuda_check.hpp"
-#include "gpu_info.hpp"
-#include "measurements.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/gpu_info.hpp"
+#include "grader/harness/catch.hpp"
+#include "grader/harness/measurements.hpp"
 
 namespace {
 

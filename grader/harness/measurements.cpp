@@ -1,4 +1,4 @@
-#include "measurements.hpp"
+#include "grader/harness/measurements.hpp"
 
 #include <cstdlib>
 #include <ctime>

@@ -1,4 +1,4 @@
-#include "random_seed.hpp"
+#include "grader/harness/random_seed.hpp"
 
 #include <chrono>
 #include <cstdlib>

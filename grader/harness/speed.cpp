@@ -1,13 +1,13 @@
-#include "speed.hpp"
+#include "grader/harness/speed.hpp"
 
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
-#include "copy_bandwidth.hpp"
-#include "event_timer.hpp"
-#include "measurements.hpp"
-#include "thresholds.hpp"
+#include "common/cuda/copy_bandwidth.hpp"
+#include "common/cuda/event_timer.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/thresholds.hpp"
 
 namespace grader {
 

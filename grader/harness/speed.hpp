@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "feedback_message.hpp"
+#include "grader/harness/feedback_message.hpp"
 
 namespace grader {
 

@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
-#include "feedback_message.hpp"
-#include "measurements.hpp"
-#include "smem_counters.hpp"
-#include "transpose_bench.hpp"
+#include "common/counters/smem_counters.hpp"
+#include "grader/harness/feedback_message.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/transpose/transpose_bench.hpp"
 
 namespace transpose {
 

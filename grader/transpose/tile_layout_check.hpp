@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "access_picture.hpp"
-#include "bank_model.hpp"
-#include "feedback_message.hpp"
+#include "common/model/bank_model.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback_message.hpp"
 
 namespace transpose {
 

@@ -1,15 +1,15 @@
-#include "transpose_bench.hpp"
+#include "grader/transpose/transpose_bench.hpp"
 
 #include <cmath>
 #include <iostream>
 #include <random>
 #include <vector>
 
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "measurements.hpp"
-#include "speed.hpp"
-#include "thresholds.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/speed.hpp"
+#include "grader/thresholds.hpp"
 
 namespace transpose {
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "feedback_message.hpp"
-#include "smem_counters.hpp"
+#include "common/counters/smem_counters.hpp"
+#include "grader/harness/feedback_message.hpp"
 
 namespace transpose {
 

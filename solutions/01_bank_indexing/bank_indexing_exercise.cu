@@ -1,5 +1,5 @@
 // Chapter 01, reference solution. The contracts are in bank_indexing.cuh.
-#include "bank_indexing.cuh"
+#include "chapters/01_bank_indexing/bank_indexing.cuh"
 
 namespace ch01 {
 

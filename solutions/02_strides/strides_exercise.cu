@@ -1,5 +1,5 @@
 // Chapter 02, reference solution. The contracts are in strides.cuh.
-#include "strides.cuh"
+#include "chapters/02_strides/strides.cuh"
 
 namespace ch02 {
 

@@ -1,5 +1,5 @@
 // Chapter 03, reference solution. The contracts are in broadcast_multicast.cuh.
-#include "broadcast_multicast.cuh"
+#include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
 
 namespace ch03 {
 

@@ -1,5 +1,5 @@
 // Chapter 04, reference solution. The contracts are in tile_columns.cuh.
-#include "tile_columns.cuh"
+#include "chapters/04_tile_columns/tile_columns.cuh"
 
 namespace ch04 {
 

@@ -1,5 +1,5 @@
 // Chapter 05, reference solution. The contracts are in tiled_transpose.cuh.
-#include "tiled_transpose.cuh"
+#include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 
 namespace ch05 {
 

@@ -1,5 +1,5 @@
 // Chapter 06, reference solution. The contracts are in padded_transpose.cuh.
-#include "padded_transpose.cuh"
+#include "chapters/06_padded_transpose/padded_transpose.cuh"
 
 namespace ch06 {
 

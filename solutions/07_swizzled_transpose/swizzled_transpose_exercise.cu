@@ -1,5 +1,5 @@
 // Chapter 07, reference solution. The contracts are in swizzled_transpose.cuh.
-#include "swizzled_transpose.cuh"
+#include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
 
 namespace ch07 {
 

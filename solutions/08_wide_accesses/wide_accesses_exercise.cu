@@ -1,5 +1,5 @@
 // Chapter 08, reference solution. The contracts are in wide_accesses.cuh.
-#include "wide_accesses.cuh"
+#include "chapters/08_wide_accesses/wide_accesses.cuh"
 
 namespace ch08 {
 

@@ -121,7 +121,7 @@ r = run("t*4 + )")
 check("  t*4 + )\n        ^" in r.stderr, "the caret does not point at the ')'")
 
 # Batch mode: agreement, a mismatch, a malformed file.
-r = run("--batch", os.path.join(root, "common", "tests", "data", "h200-smem-cases.tsv"))
+r = run("--batch", os.path.join(root, "common", "model", "tests", "data", "h200-smem-cases.tsv"))
 check(r.returncode == 0 and "0 mismatches" in r.stdout, "batch: the shared H200 cases do not all match")
 with tempfile.TemporaryDirectory() as folder:
     wrong = os.path.join(folder, "wrong.tsv")

@@ -1,0 +1,309 @@
+#include "common/counters/smem_counters.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/counters/smem_counters_probe.hpp"
+#include "common/cuda/cuda_check.hpp"
+
+namespace gpu {
+
+namespace {
+
+const char* const kMetrics[] = {
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "smsp__sass_inst_executed_op_ldsm.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+};
+constexpr std::size_t kMetricCount = sizeof kMetrics / sizeof kMetrics[0];
+
+const char* const kPermissionFix =
+    "the NVIDIA driver lets only administrators read GPU performance counters "
+    "(ERR_NVGPUCTRPERM). Run as root, or allow everyone: put "
+    "'options nvidia NVreg_RestrictProfilingToAdminUsers=0' in a file under /etc/modprobe.d/ "
+    "and reload the driver or reboot (check: grep RmProfilingAdminOnly /proc/driver/nvidia/params)";
+
+std::string result_text(CUptiResult code) {
+  const char* text = nullptr;
+  cuptiGetResultString(code, &text);
+  return text ? text : "CUPTI error " + std::to_string(static_cast<int>(code));
+}
+
+// Throws the right exception for a failed CUPTI call.
+void check_cupti(CUptiResult code, const char* call) {
+  if (code == CUPTI_SUCCESS) return;
+  switch (code) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+      throw CountersUnavailable(std::string("hardware counters are not allowed: ") +
+                                kPermissionFix);
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_NOT_COMPATIBLE:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_NOT_INITIALIZED:
+      throw CountersUnavailable(std::string("hardware counters are not supported here (") + call +
+                                ": " + result_text(code) +
+                                "); they need a GPU of compute capability 7.5 or newer, not "
+                                "virtualised, and a CUPTI that matches the driver");
+    default: throw std::runtime_error(std::string(call) + " failed: " + result_text(code));
+  }
+}
+#define CUPTI_CALL(call) check_cupti((call), #call)
+
+// A CUPTI parameter struct, zeroed, with its size set.
+template <typename P>
+P params(std::size_t struct_size) {
+  P p{};
+  p.structSize = struct_size;
+  return p;
+}
+
+CUcontext current_context() {
+  using GetCurrent = CUresult (*)(CUcontext*);
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult status{};
+  GPU_CHECK(cudaFree(nullptr));  // creates the primary context if there is none yet
+  GPU_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000, cudaEnableDefault,
+                                             &status));
+  if (status != cudaDriverEntryPointSuccess || function == nullptr) {
+    throw CountersUnavailable("the driver has no cuCtxGetCurrent entry point");
+  }
+  CUcontext context = nullptr;
+  if (reinterpret_cast<GetCurrent>(function)(&context) != CUDA_SUCCESS || context == nullptr) {
+    throw CountersUnavailable("no current CUDA context to profile");
+  }
+  return context;
+}
+
+// Everything the profiler needs that does not change between measurements.
+struct Session {
+  CUcontext context = nullptr;
+  std::vector<std::uint8_t> config_image;
+  CUpti_Profiler_Host_Object* host = nullptr;
+};
+
+Session& session() {
+  static Session s = [] {
+    Session out;
+    auto init =
+        params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    CUPTI_CALL(cuptiProfilerInitialize(&init));
+    out.context = current_context();
+    int device = 0;
+    GPU_CHECK(cudaGetDevice(&device));
+
+    auto chip =
+        params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    chip.deviceIndex = static_cast<std::size_t>(device);
+    CUPTI_CALL(cuptiDeviceGetChipName(&chip));
+
+    auto availability = params<CUpti_Profiler_GetCounterAvailability_Params>(
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    availability.ctx = out.context;
+    CUPTI_CALL(cuptiProfilerGetCounterAvailability(&availability));
+    std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
+    availability.pCounterAvailabilityImage = availability_image.data();
+    CUPTI_CALL(cuptiProfilerGetCounterAvailability(&availability));
+
+    auto host = params<CUpti_Profiler_Host_Initialize_Params>(
+        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    host.pChipName = chip.pChipName;
+    host.pCounterAvailabilityImage = availability_image.data();
+    CUPTI_CALL(cuptiProfilerHostInitialize(&host));
+    out.host = host.pHostObject;
+
+    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    add.pHostObject = out.host;
+    add.ppMetricNames = const_cast<const char**>(kMetrics);
+    add.numMetrics = kMetricCount;
+    CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add));
+    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    size.pHostObject = out.host;
+    CUPTI_CALL(cuptiProfilerHostGetConfigImageSize(&size));
+    out.config_image.resize(size.configImageSize);
+    auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    image.pHostObject = out.host;
+    image.configImageSize = out.config_image.size();
+    image.pConfigImage = out.config_image.data();
+    CUPTI_CALL(cuptiProfilerHostGetConfigImage(&image));
+    return out;
+  }();
+  return s;
+}
+
+// Enables the range profiler on the context for the lifetime of the object.
+class EnabledProfiler {
+ public:
+  explicit EnabledProfiler(CUcontext context) {
+    auto enable =
+        params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    enable.ctx = context;
+    CUPTI_CALL(cuptiRangeProfilerEnable(&enable));
+    object_ = enable.pRangeProfilerObject;
+  }
+  ~EnabledProfiler() {
+    auto disable =
+        params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    disable.pRangeProfilerObject = object_;
+    cuptiRangeProfilerDisable(&disable);
+  }
+  EnabledProfiler(const EnabledProfiler&) = delete;
+  EnabledProfiler& operator=(const EnabledProfiler&) = delete;
+  CUpti_RangeProfiler_Object* get() const { return object_; }
+
+ private:
+  CUpti_RangeProfiler_Object* object_ = nullptr;
+};
+
+}  // namespace
+
+const CounterAvailability& counters_available() {
+  static const CounterAvailability answer = [] {
+    CounterAvailability a;
+    try {
+      // A real measurement of a kernel with one warp-wide shared store and load: the only proof
+      // that counters work is counting them.
+      const SmemCounters c = measure_smem_counters(launch_counter_probe);
+      if (c.load_instructions != 1 || c.store_instructions != 1 || c.load_wavefronts != 1) {
+        a.reason = "the counters read implausible values for a known kernel (" +
+                   std::to_string(c.load_instructions) + " load and " +
+                   std::to_string(c.store_instructions) + " store instructions, " +
+                   std::to_string(c.load_wavefronts) + " load wavefronts; expected 1, 1, 1)";
+      } else {
+        a.available = true;
+      }
+    } catch (const CountersUnavailable& e) {
+      a.reason = e.what();
+    } catch (const std::exception& e) {
+      a.reason = std::string("the profiler could not be started: ") + e.what();
+    }
+    return a;
+  }();
+  return answer;
+}
+
+std::vector<SmemCounters> measure_smem_counters_each(
+    int launches, const std::function<void(int)>& launch_kernel) {
+  if (launches < 1) throw std::invalid_argument("measure_smem_counters_each: no launch to measure");
+  Session& s = session();
+  EnabledProfiler profiler(s.context);
+  // One range more than expected: room to notice an extra launch.
+  const std::size_t ranges = static_cast<std::size_t>(launches) + 1;
+
+  auto data_size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  data_size.pRangeProfilerObject = profiler.get();
+  data_size.pMetricNames = const_cast<const char**>(kMetrics);
+  data_size.numMetrics = kMetricCount;
+  data_size.maxNumOfRanges = ranges;
+  data_size.maxNumRangeTreeNodes = ranges;
+  CUPTI_CALL(cuptiRangeProfilerGetCounterDataSize(&data_size));
+  std::vector<std::uint8_t> counter_data(data_size.counterDataSize);
+  auto init_data = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  init_data.pRangeProfilerObject = profiler.get();
+  init_data.counterDataSize = counter_data.size();
+  init_data.pCounterData = counter_data.data();
+  CUPTI_CALL(cuptiRangeProfilerCounterDataImageInitialize(&init_data));
+
+  auto config = params<CUpti_RangeProfiler_SetConfig_Params>(
+      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  config.pRangeProfilerObject = profiler.get();
+  config.configSize = s.config_image.size();
+  config.pConfig = s.config_image.data();
+  config.counterDataImageSize = counter_data.size();
+  config.pCounterDataImage = counter_data.data();
+  config.range = CUPTI_AutoRange;
+  config.replayMode = CUPTI_KernelReplay;
+  config.maxRangesPerPass = ranges;
+  config.numNestingLevels = 1;
+  config.minNestingLevel = 1;
+  config.passIndex = 0;
+  config.targetNestingLevel = 1;
+  CUPTI_CALL(cuptiRangeProfilerSetConfig(&config));
+
+  bool all_passes = false;
+  for (int attempt = 0; attempt < 16 && !all_passes; ++attempt) {
+    auto start =
+        params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    start.pRangeProfilerObject = profiler.get();
+    CUPTI_CALL(cuptiRangeProfilerStart(&start));
+    for (int i = 0; i < launches; ++i) launch_kernel(i);
+    GPU_CHECK(cudaDeviceSynchronize());
+    auto stop =
+        params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = profiler.get();
+    CUPTI_CALL(cuptiRangeProfilerStop(&stop));
+    all_passes = stop.isAllPassSubmitted != 0;
+  }
+  if (!all_passes) throw std::runtime_error("the profiler did not finish its passes");
+
+  auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  decode.pRangeProfilerObject = profiler.get();
+  CUPTI_CALL(cuptiRangeProfilerDecodeData(&decode));
+
+  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  info.pCounterDataImage = counter_data.data();
+  info.counterDataImageSize = counter_data.size();
+  CUPTI_CALL(cuptiRangeProfilerGetCounterDataInfo(&info));
+  const std::size_t seen = info.numTotalRanges + decode.numOfRangeDropped;
+  if (info.numTotalRanges != static_cast<std::size_t>(launches) || decode.numOfRangeDropped != 0) {
+    throw std::runtime_error(
+        launches == 1 ? "expected exactly one kernel launch to profile, saw " + std::to_string(seen)
+                      : "expected " + std::to_string(launches) +
+                            " kernel launches to profile, saw " + std::to_string(seen));
+  }
+
+  std::vector<SmemCounters> out;
+  out.reserve(static_cast<std::size_t>(launches));
+  for (int i = 0; i < launches; ++i) {
+    double values[kMetricCount] = {};
+    auto evaluate = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    evaluate.pHostObject = s.host;
+    evaluate.pCounterDataImage = counter_data.data();
+    evaluate.counterDataImageSize = counter_data.size();
+    evaluate.rangeIndex = static_cast<std::size_t>(i);
+    evaluate.ppMetricNames = const_cast<const char**>(kMetrics);
+    evaluate.numMetrics = kMetricCount;
+    evaluate.pMetricValues = values;
+    CUPTI_CALL(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
+
+    SmemCounters c;
+    c.load_wavefronts = values[0];
+    c.store_wavefronts = values[1];
+    c.load_instructions = values[2];
+    c.store_instructions = values[3];
+    c.ldsm_instructions = values[4];
+    c.load_conflicts = values[5];
+    c.store_conflicts = values[6];
+    out.push_back(c);
+  }
+  return out;
+}
+
+SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kernel) {
+  return measure_smem_counters_each(1, [&](int) { launch_one_kernel(); }).front();
+}
+
+}  // namespace gpu

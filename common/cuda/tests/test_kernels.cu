@@ -1,0 +1,50 @@
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/tests/test_kernels.hpp"
+
+namespace test_kernels {
+
+namespace {
+__global__ void iota_kernel(int* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i;
+}
+
+__global__ void column_read_kernel(float* out) {
+  __shared__ float tile[32][32];
+  const unsigned lane = threadIdx.x;
+  const unsigned row = static_cast<unsigned>(__cvta_generic_to_shared(&tile[0][lane]));
+  const unsigned column = static_cast<unsigned>(__cvta_generic_to_shared(&tile[lane][5]));
+  float value = static_cast<float>(lane);
+  asm volatile("st.volatile.shared.f32 [%0], %1;" ::"r"(row), "f"(value) : "memory");
+  asm volatile("ld.volatile.shared.f32 %0, [%1];" : "=f"(value) : "r"(column) : "memory");
+  out[lane] = value;
+}
+
+__global__ void null_write_kernel(int* out) {
+  out[threadIdx.x] = 1;
+}
+}  // namespace
+
+void launch_with_bad_configuration() {
+  iota_kernel<<<1, 4096>>>(nullptr, 0);  // more threads than a block may have
+  GPU_CHECK_KERNEL("iota_kernel");
+}
+
+void launch_crashing_kernel() {
+  null_write_kernel<<<1, 32>>>(nullptr);
+  GPU_CHECK_KERNEL("null_write_kernel");
+}
+
+void launch_column_read() {
+  static float* out = nullptr;
+  if (out == nullptr) GPU_CHECK(cudaMalloc(&out, 32 * sizeof(float)));
+  column_read_kernel<<<1, 32>>>(out);
+  GPU_CHECK(cudaGetLastError());
+}
+
+void launch_iota(int* out, int n) {
+  iota_kernel<<<(n + 255) / 256, 256>>>(out, n);
+  GPU_CHECK_KERNEL("iota_kernel");
+}
+
+}  // namespace test_kernels
