@@ -3,6 +3,8 @@
 // device functions.
 #include "grader/01_bank_indexing/device_probes.hpp"
 
+#include "chapters/01_bank_indexing/bank_indexing.cuh"
+
 #include <algorithm>
 
 #include "common/counters/smem_counters.hpp"

@@ -14,18 +14,22 @@
 #include "common/model/bank_model.hpp"
 #include "grader/01_bank_indexing/device_probes.hpp"
 #include "grader/01_bank_indexing/pattern_spec.hpp"
+#include "grader/01_bank_indexing/thresholds.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/cost_fit.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
-#include "grader/thresholds.hpp"
 
 namespace {
 
 using ch01::Pattern;
 
-constexpr const char* kMeasurementFile = "ch01_bank_indexing";
+constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
+const grader::CostFitLimits kCostFitLimits{grader::chapter::threshold("cost_fit_r_squared"),
+                                           grader::chapter::threshold("cycles_per_wavefront"),
+                                           grader::chapter::threshold("max_residual_wavefronts")};
 
 smem::WarpRequest request_from(const std::vector<unsigned>& addresses, std::size_t warp,
                                int width) {
@@ -105,7 +109,7 @@ std::optional<grader::Feedback> not_ready_to_measure(const std::string& verb) {
 
 }  // namespace
 
-TEST_CASE("ch01 exercise 1 on the GPU: bank_of agrees with the bank model", "[gpu][ch01]") {
+TEST_CASE("ch01 exercise 1 on the GPU: bank_of agrees with the bank model", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::mt19937 rng(static_cast<unsigned>(grader::run_seed()));
   std::vector<unsigned> addresses(8192);
@@ -128,7 +132,7 @@ TEST_CASE("ch01 exercise 1 on the GPU: bank_of agrees with the bank model", "[gp
                 "sides; see the host check of exercise 1."));
 }
 
-TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu][ch01]") {
+TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const TestWarps warps = make_test_warps(grader::run_seed());
   const std::vector<int> got = ch01::probes::device_warp_wavefronts(warps.addresses);
@@ -164,8 +168,7 @@ TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu][ch
   GRADER_EXPECT(false, f);
 }
 
-TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictions",
-          "[gpu][ch01]") {
+TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictions", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto problem = not_ready_to_measure("timed")) GRADER_FAIL(*problem);
   std::vector<grader::CostPoint> points;
@@ -176,12 +179,11 @@ TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictio
                                std::string("cycles_per_load.") + ch01::spec::name(p), c, "cycles");
   }
   std::cout << "Measured cost of one warp's load (median of 15 launches, 2048 dependent loads)\n";
-  const auto problem = grader::judge_cost_fit(points, "ch01", kMeasurementFile, "pattern");
+  const auto problem = grader::judge_cost_fit(points, kCostFitLimits, kMeasurementFile, "pattern");
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predictions",
-          "[gpu][ch01]") {
+TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predictions", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) {

@@ -27,7 +27,7 @@ int lanes_in_busiest_bank(Pattern p) {
 
 }  // namespace
 
-TEST_CASE("ch01 exercise 1: bank_of gives the bank of a byte address", "[host][ch01]") {
+TEST_CASE("ch01 exercise 1: bank_of gives the bank of a byte address", "[host]") {
   std::vector<unsigned> addresses;
   for (unsigned a = 0; a < 1024; ++a) addresses.push_back(a);
   std::mt19937 rng(12345);
@@ -54,7 +54,7 @@ TEST_CASE("ch01 exercise 1: bank_of gives the bank of a byte address", "[host][c
   GRADER_EXPECT(wrong == 0, f);
 }
 
-TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host][ch01]") {
+TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host]") {
   for (Pattern p : ch01::kAllPatterns) {
     int first_wrong = -1;
     for (int t = 0; t < 32 && first_wrong < 0; ++t) {
@@ -81,7 +81,7 @@ TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host][c
   }
 }
 
-TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host][ch01]") {
+TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host]") {
   for (Pattern p : ch01::kAllPatterns) {
     const smem::Analysis model = smem::analyze(ch01::spec::request(p));
     const int predicted = ch01::predicted_wavefronts(p);

@@ -3,6 +3,8 @@
 // device functions.
 #include "grader/02_strides/device_probes.hpp"
 
+#include "chapters/02_strides/strides.cuh"
+
 #include <algorithm>
 #include <random>
 

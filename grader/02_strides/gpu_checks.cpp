@@ -9,16 +9,20 @@
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/02_strides/device_probes.hpp"
+#include "grader/02_strides/thresholds.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/cost_fit.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
-#include "grader/thresholds.hpp"
 
 namespace {
 
-constexpr const char* kMeasurementFile = "ch02_strides";
+constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
+const grader::CostFitLimits kCostFitLimits{grader::chapter::threshold("cost_fit_r_squared"),
+                                           grader::chapter::threshold("cycles_per_wavefront"),
+                                           grader::chapter::threshold("max_residual_wavefronts")};
 constexpr int kIterations = 1024;
 const int kStrides[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 31, 32, 33, 48, 64};
 
@@ -48,7 +52,7 @@ std::optional<grader::Feedback> probe_misbehaves(int stride, const std::vector<u
 
 }  // namespace
 
-TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu][ch02]") {
+TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::vector<grader::CostPoint> points;
   for (int stride : kStrides) {
@@ -67,12 +71,12 @@ TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu][ch
   }
   std::cout << "Your microbenchmark, one warp, " << kIterations
             << " dependent loads (median of 9 launches):\n";
-  const auto problem = grader::judge_cost_fit(points, "ch02", kMeasurementFile, "stride (words)");
+  const auto problem =
+      grader::judge_cost_fit(points, kCostFitLimits, kMeasurementFile, "stride (words)");
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbenchmark",
-          "[gpu][ch02]") {
+TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbenchmark", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -96,7 +100,7 @@ TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbench
   }
 }
 
-TEST_CASE("ch02 exercise 3: owner_sums_kernel with your layout is correct", "[gpu][ch02]") {
+TEST_CASE("ch02 exercise 3: owner_sums_kernel with your layout is correct", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::mt19937 rng(static_cast<unsigned>(grader::run_seed()));
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
@@ -123,7 +127,7 @@ TEST_CASE("ch02 exercise 3: owner_sums_kernel with your layout is correct", "[gp
   SUCCEED();
 }
 
-TEST_CASE("ch02 exercise 3: your layout beats the thread-major one", "[gpu][ch02]") {
+TEST_CASE("ch02 exercise 3: your layout beats the thread-major one", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const int owners = 1 << 21;  // 256 MiB of input: several times the L2
   const ch02::probes::OwnerSumsTimes t = ch02::probes::time_owner_sums(owners);
@@ -134,7 +138,7 @@ TEST_CASE("ch02 exercise 3: your layout beats the thread-major one", "[gpu][ch02
       "thread-major layout",
       "your layout",
       "owner_sums_kernel, " + std::to_string(owners) + " owners (median of 31 launches):",
-      "ch02.layout_speedup",
+      grader::chapter::threshold("layout_speedup"),
       "Your layout makes owner_sums_kernel",
       "the host checks say which access still conflicts."};
   const auto problem =

@@ -3,6 +3,8 @@
 // device functions.
 #include "grader/03_broadcast_multicast/device_probes.hpp"
 
+#include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
+
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/harness/speed.hpp"

@@ -12,18 +12,19 @@
 #include "common/model/bank_model.hpp"
 #include "grader/03_broadcast_multicast/device_probes.hpp"
 #include "grader/03_broadcast_multicast/pattern_spec.hpp"
+#include "grader/03_broadcast_multicast/thresholds.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
-#include "grader/thresholds.hpp"
 
 namespace {
 
 using ch03::Pattern;
 using ch03::spec::Keys;
-constexpr const char* kMeasurementFile = "ch03_broadcast_multicast";
+constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
 
 std::vector<unsigned> random_table(std::mt19937_64& rng) {
   std::vector<unsigned> table(ch03::kTableEntries);
@@ -39,8 +40,7 @@ std::string key_label(Keys k) {
 
 }  // namespace
 
-TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predictions",
-          "[gpu][ch03]") {
+TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predictions", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -61,7 +61,7 @@ TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predict
   }
 }
 
-TEST_CASE("ch03 exercise 2: lookup_kernel with your table is correct", "[gpu][ch03]") {
+TEST_CASE("ch03 exercise 2: lookup_kernel with your table is correct", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::mt19937_64 rng(grader::run_seed());
   const std::vector<unsigned> table = random_table(rng);
@@ -84,7 +84,7 @@ TEST_CASE("ch03 exercise 2: lookup_kernel with your table is correct", "[gpu][ch
   SUCCEED();
 }
 
-TEST_CASE("ch03 exercise 2: your table is fast for every key distribution", "[gpu][ch03]") {
+TEST_CASE("ch03 exercise 2: your table is fast for every key distribution", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::mt19937_64 rng(grader::run_seed() + 1);
   const std::vector<unsigned> table = random_table(rng);
@@ -117,8 +117,8 @@ TEST_CASE("ch03 exercise 2: your table is fast for every key distribution", "[gp
   std::cout << "lookup_kernel, " << n << " keys x " << ch03::kRounds
             << " lookups (median of 21 launches):\n"
             << table_text;
-  const grader::Threshold& faster = grader::threshold("ch03.uniform_speedup");
-  const grader::Threshold& no_slower = grader::threshold("ch03.other_keys_speed");
+  const grader::Threshold& faster = grader::chapter::threshold("uniform_speedup");
+  const grader::Threshold& no_slower = grader::chapter::threshold("other_keys_speed");
   GRADER_EXPECT(
       grader::passes(faster, uniform_speedup),
       grader::Feedback("With uniform keys your table is " + grader::fixed(uniform_speedup) +

@@ -16,7 +16,7 @@ using ch03::spec::Keys;
 
 }  // namespace
 
-TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host][ch03]") {
+TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host]") {
   for (Pattern p : ch03::kAllPatterns) {
     const smem::WarpRequest r = ch03::spec::request(p);
     const smem::Analysis a = smem::analyze(r);
@@ -45,7 +45,7 @@ TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host][
   }
 }
 
-TEST_CASE("ch03 exercise 2: the table layout keeps every entry apart and fits", "[host][ch03]") {
+TEST_CASE("ch03 exercise 2: the table layout keeps every entry apart and fits", "[host]") {
   const int words = ch03::table_words();
   GRADER_EXPECT(words >= ch03::kTableEntries && words <= 12288,
                 grader::Feedback("table_words() is " + std::to_string(words) +
@@ -72,7 +72,7 @@ TEST_CASE("ch03 exercise 2: the table layout keeps every entry apart and fits", 
   SUCCEED();
 }
 
-TEST_CASE("ch03 exercise 2: lookups do not conflict for any key distribution", "[host][ch03]") {
+TEST_CASE("ch03 exercise 2: lookups do not conflict for any key distribution", "[host]") {
   std::mt19937_64 rng(3);
   for (Keys k : ch03::spec::kAllKeys) {
     int worst = 0;

@@ -3,6 +3,8 @@
 // device functions.
 #include "grader/04_tile_columns/device_probes.hpp"
 
+#include "chapters/04_tile_columns/tile_columns.cuh"
+
 #include <random>
 
 #include "common/cuda/cuda_check.hpp"

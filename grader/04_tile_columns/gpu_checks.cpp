@@ -8,17 +8,18 @@
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
 #include "grader/04_tile_columns/device_probes.hpp"
+#include "grader/04_tile_columns/thresholds.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
-#include "grader/thresholds.hpp"
 
 namespace {
-constexpr const char* kMeasurementFile = "ch04_tile_columns";
+constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
 }
 
-TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included", "[gpu][ch04]") {
+TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (ch04::padded_pitch(4, ch04::kTile) < ch04::kTile) {
     GRADER_FAIL(grader::Feedback("Not run: padded_pitch(4, 32) is " +
@@ -64,7 +65,7 @@ TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included"
   SUCCEED();
 }
 
-TEST_CASE("ch04 exercise 2: padding beats the unpadded tile", "[gpu][ch04]") {
+TEST_CASE("ch04 exercise 2: padding beats the unpadded tile", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (ch04::padded_pitch(4, ch04::kTile) < ch04::kTile) {
     GRADER_FAIL(grader::Feedback("Not timed: padded_pitch(4, 32) is not done yet."));
@@ -78,7 +79,7 @@ TEST_CASE("ch04 exercise 2: padding beats the unpadded tile", "[gpu][ch04]") {
                                  "your kernel",
                                  "block_column_sums_kernel, " + std::to_string(rows) + " x " +
                                      std::to_string(cols) + " floats (median of 31 launches):",
-                                 "ch04.padding_speedup",
+                                 grader::chapter::threshold("padding_speedup"),
                                  "Your kernel is",
                                  "are the column reads really at the padded pitch? "
                                  "analyze_smem_access 't*33*4' shows what they should look like."};

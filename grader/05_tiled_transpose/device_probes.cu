@@ -3,6 +3,8 @@
 // device functions.
 #include "grader/05_tiled_transpose/device_probes.hpp"
 
+#include "chapters/05_tiled_transpose/tiled_transpose.cuh"
+
 #include "common/cuda/cuda_check.hpp"
 
 namespace ch05::probes {

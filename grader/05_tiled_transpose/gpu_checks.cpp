@@ -4,26 +4,27 @@
 
 #include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 #include "grader/05_tiled_transpose/device_probes.hpp"
+#include "grader/05_tiled_transpose/thresholds.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
-#include "grader/thresholds.hpp"
 #include "grader/transpose/tile_counters_check.hpp"
 #include "grader/transpose/transpose_bench.hpp"
 
 namespace {
-constexpr const char* kMeasurementFile = "ch05_tiled_transpose";
+constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
 const char* const kKernel = "tiled_transpose_kernel (yours)";
 }  // namespace
 
-TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", "[gpu][ch05]") {
+TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch05::probes::launch_yours, kKernel, grader::run_seed());
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[gpu][ch05]") {
+TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
       ch05::probes::launch_yours, ch05::kTile, ch05::predicted_tile_store_wavefronts(),
@@ -34,7 +35,7 @@ TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[
   GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }
 
-TEST_CASE("ch05 exercise 1: the tiled transpose beats the naive one", "[gpu][ch05]") {
+TEST_CASE("ch05 exercise 1: the tiled transpose beats the naive one", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (transpose::check_correct(ch05::probes::launch_yours, kKernel, 1)) {
     GRADER_FAIL(grader::Feedback("Not timed: the kernel is not correct yet (see above)."));
@@ -42,7 +43,7 @@ TEST_CASE("ch05 exercise 1: the tiled transpose beats the naive one", "[gpu][ch0
   const transpose::Times t = transpose::time_transpose(ch05::probes::launch_yours, kKernel);
   const std::string table = transpose::report(t, "tiled, tile[32][32] (yours)", kMeasurementFile);
   const double speedup = t.naive_ms / t.yours_ms;
-  const grader::Threshold& need = grader::threshold("ch05.speedup_over_naive");
+  const grader::Threshold& need = grader::chapter::threshold("speedup_over_naive");
   GRADER_EXPECT(grader::passes(need, speedup),
                 grader::Feedback("Your tiled transpose is " + grader::fixed(speedup) +
                                  "x as fast as the naive one; it must reach " +

@@ -23,7 +23,7 @@ void check_prediction(const char* name, int predicted, const smem::WarpRequest& 
 
 }  // namespace
 
-TEST_CASE("ch05 exercise 2: predictions for the tile store and load", "[host][ch05]") {
+TEST_CASE("ch05 exercise 2: predictions for the tile store and load", "[host]") {
   check_prediction("predicted_tile_store_wavefronts", ch05::predicted_tile_store_wavefronts(),
                    tile_access(false, smem::Op::kStore),
                    "the store writes one row of the tile: 32 consecutive floats.");

@@ -8,7 +8,4 @@ namespace ch06::probes {
 /// Launches your padded_transpose_kernel with the contract's block and grid.
 void launch_yours(const float* in, float* out, int rows, int cols);
 
-/// The kernel's attributes (static shared memory, registers).
-cudaFuncAttributes attributes();
-
 }  // namespace ch06::probes

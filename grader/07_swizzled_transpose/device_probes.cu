@@ -3,6 +3,8 @@
 // device functions.
 #include "grader/07_swizzled_transpose/device_probes.hpp"
 
+#include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
+
 #include "common/cuda/cuda_check.hpp"
 
 namespace ch07::probes {

@@ -4,6 +4,8 @@
 
 #include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
 #include "grader/07_swizzled_transpose/device_probes.hpp"
+#include "grader/07_swizzled_transpose/thresholds.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/transpose/transpose_bench.hpp"
@@ -12,8 +14,7 @@ namespace {
 const char* const kKernel = "swizzled_transpose_kernel (yours)";
 }
 
-TEST_CASE("ch07 exercise 2: the kernel's shared memory is exactly the 32 x 32 tile",
-          "[gpu][ch07]") {
+TEST_CASE("ch07 exercise 2: the kernel's shared memory is exactly the 32 x 32 tile", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const cudaFuncAttributes a = ch07::probes::attributes();
   GRADER_EXPECT(
@@ -25,18 +26,18 @@ TEST_CASE("ch07 exercise 2: the kernel's shared memory is exactly the 32 x 32 ti
                 "and nothing else."));
 }
 
-TEST_CASE("ch07 exercise 2: swizzled_transpose_kernel is correct, tails included", "[gpu][ch07]") {
+TEST_CASE("ch07 exercise 2: swizzled_transpose_kernel is correct, tails included", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch07::probes::launch_yours, kKernel, grader::run_seed());
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch07 exercise 2: the swizzled transpose runs near copy speed", "[gpu][ch07]") {
+TEST_CASE("ch07 exercise 2: the swizzled transpose runs near copy speed", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = transpose::judge_fraction_of_copy(
       ch07::probes::launch_yours, kKernel, "swizzled tile[32][32] (yours)",
-      "ch07_swizzled_transpose", "ch07.fraction_of_copy",
+      grader::chapter::kMeasurementFile, grader::chapter::threshold("fraction_of_copy"),
       "the host check of swizzled_tile_index shows any access that still conflicts.");
   GRADER_EXPECT(!problem, *problem);
 }

@@ -3,6 +3,8 @@
 // device functions.
 #include "grader/08_wide_accesses/device_probes.hpp"
 
+#include "chapters/08_wide_accesses/wide_accesses.cuh"
+
 #include "common/cuda/cuda_check.hpp"
 
 namespace ch08::probes {

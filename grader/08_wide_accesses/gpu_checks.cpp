@@ -4,6 +4,8 @@
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
 #include "grader/08_wide_accesses/device_probes.hpp"
+#include "grader/08_wide_accesses/thresholds.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
@@ -11,20 +13,20 @@
 #include "grader/transpose/transpose_bench.hpp"
 
 namespace {
-constexpr const char* kMeasurementFile = "ch08_wide_accesses";
+constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
 const char* const kKernel = "wide_transpose_kernel (yours)";
 // 64 x 64 tiles; float4 rows need both sizes to be multiples of 4.
 const transpose::Contract kContract{ch08::kTile, 4};
 }  // namespace
 
-TEST_CASE("ch08 exercise 2: wide_transpose_kernel is correct, tails included", "[gpu][ch08]") {
+TEST_CASE("ch08 exercise 2: wide_transpose_kernel is correct, tails included", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch08::probes::launch_yours, kKernel, grader::run_seed(), kContract);
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[gpu][ch08]") {
+TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
       ch08::probes::launch_yours, ch08::kTile, ch08::predicted_tile_store_wavefronts(),
@@ -36,11 +38,11 @@ TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[
   GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }
 
-TEST_CASE("ch08 exercise 2: the wide transpose runs at copy speed", "[gpu][ch08]") {
+TEST_CASE("ch08 exercise 2: the wide transpose runs at copy speed", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = transpose::judge_fraction_of_copy(
       ch08::probes::launch_yours, kKernel, "float4, 64 x 64 tile (yours)", kMeasurementFile,
-      "ch08.fraction_of_copy",
+      grader::chapter::threshold("fraction_of_copy"),
       "the host checks show whether a tile access conflicts; then check that every global "
       "access is one float4 and that the four loads of a thread are issued before its stores.",
       kContract);

@@ -134,12 +134,12 @@ void check_prediction(const char* name, int predicted,
 }  // namespace
 
 TEST_CASE("ch08 exercise 1: tile_chunk_offset is aligned, a bijection and conflict-free",
-          "[host][ch08]") {
+          "[host]") {
   const auto problem = check_chunk_layout(ch08::tile_chunk_offset);
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch08 exercise 3: predictions for the 16- and 8-byte requests", "[host][ch08]") {
+TEST_CASE("ch08 exercise 3: predictions for the 16- and 8-byte requests", "[host]") {
   // The first request of warp 0; with a layout that passes exercise 1, every request is alike.
   check_prediction(
       "predicted_tile_store_wavefronts", ch08::predicted_tile_store_wavefronts(),

@@ -6,12 +6,11 @@
 #include <sstream>
 
 #include "grader/harness/measurements.hpp"
-#include "grader/thresholds.hpp"
 
 namespace grader {
 
 std::optional<Feedback> judge_cost_fit(const std::vector<CostPoint>& points,
-                                       const std::string& chapter, const std::string& file,
+                                       const CostFitLimits& limits, const std::string& file,
                                        const std::string& what) {
   std::ostringstream table;
   table << "  " << std::left << std::setw(22) << what << std::right << std::setw(10) << "predicted"
@@ -40,9 +39,9 @@ std::optional<Feedback> judge_cost_fit(const std::vector<CostPoint>& points,
   std::cout << "  fit: cycles = " << fixed(fit.intercept, 1) << " + " << fixed(fit.slope, 2)
             << " x predicted wavefronts, R^2 = " << fixed(fit.r_squared, 3) << ", farthest "
             << fixed(residual, 2) << " wavefronts off the line\n";
-  const Threshold& r2 = threshold((chapter + ".cost_fit_r_squared").c_str());
-  const Threshold& slope = threshold((chapter + ".cycles_per_wavefront").c_str());
-  const Threshold& off = threshold((chapter + ".max_residual_wavefronts").c_str());
+  const Threshold& r2 = limits.r_squared;
+  const Threshold& slope = limits.cycles_per_wavefront;
+  const Threshold& off = limits.max_residual_wavefronts;
   if (passes(r2, fit.r_squared) && passes(slope, fit.slope) && passes(off, residual)) {
     return std::nullopt;
   }

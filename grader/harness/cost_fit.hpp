@@ -8,6 +8,7 @@
 
 #include "grader/harness/feedback_message.hpp"
 #include "grader/harness/line_fit.hpp"
+#include "grader/harness/threshold.hpp"
 
 namespace grader {
 
@@ -18,12 +19,18 @@ struct CostPoint {
   double cycles = 0;
 };
 
+/// The three limits a cost fit must meet (from the chapter's thresholds).
+struct CostFitLimits {
+  const Threshold& r_squared;                ///< Least R^2 of the line.
+  const Threshold& cycles_per_wavefront;     ///< Least slope, in cycles per wavefront.
+  const Threshold& max_residual_wavefronts;  ///< Farthest point off the line, in wavefronts.
+};
+
 /// Fits cycles = intercept + slope x predicted over `points`, prints the table and the fit,
-/// records the fit as `fit.*` quantities in measurement file `file`, and judges it against the
-/// thresholds `<chapter>.cost_fit_r_squared`, `<chapter>.cycles_per_wavefront` and
-/// `<chapter>.max_residual_wavefronts`. Returns the feedback for a failed check, or nothing.
+/// records the fit as `fit.*` quantities in measurement file `file`, and judges it against
+/// `limits`. Returns the feedback for a failed check, or nothing.
 std::optional<Feedback> judge_cost_fit(const std::vector<CostPoint>& points,
-                                       const std::string& chapter, const std::string& file,
+                                       const CostFitLimits& limits, const std::string& file,
                                        const std::string& what);
 
 }  // namespace grader

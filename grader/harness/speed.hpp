@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/threshold.hpp"
 
 namespace grader {
 
@@ -41,7 +42,7 @@ struct SpeedCheck {
   std::string baseline_label;  ///< Table row of the baseline.
   std::string yours_label;     ///< Table row of the student's kernel.
   std::string title;           ///< Printed above the table.
-  const char* threshold_id;    ///< Minimum speedup over the baseline.
+  const Threshold& threshold;  ///< Minimum speedup over the baseline.
   std::string subject;         ///< Start of the failure headline, e.g. "Your layout makes ...".
   std::string hint;            ///< Hint for a failure.
 };

@@ -9,7 +9,6 @@
 #include "common/cuda/device_buffer.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/speed.hpp"
-#include "grader/thresholds.hpp"
 
 namespace transpose {
 
@@ -132,14 +131,13 @@ std::string report(const Times& t, const std::string& yours_label, const std::st
 
 std::optional<grader::Feedback> judge_fraction_of_copy(
     const Launch& launch, const std::string& kernel, const std::string& label,
-    const std::string& file, const char* threshold_id, const std::string& hint,
+    const std::string& file, const grader::Threshold& need, const std::string& hint,
     const Contract& contract) {
   if (check_correct(launch, kernel, 1, contract)) {
     return grader::Feedback("Not timed: " + kernel + " is not correct yet (see above).");
   }
   const Times t = time_transpose(launch, kernel);
   const std::string table = report(t, label, file);
-  const grader::Threshold& need = grader::threshold(threshold_id);
   if (grader::passes(need, t.fraction_of_copy())) return std::nullopt;
   return grader::Feedback("Your transpose moves data at " + grader::fixed(t.fraction_of_copy()) +
                           " of the device copy bandwidth; it must reach " +

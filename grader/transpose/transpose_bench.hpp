@@ -9,6 +9,7 @@
 
 #include "common/counters/smem_counters.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/threshold.hpp"
 
 namespace transpose {
 
@@ -48,11 +49,11 @@ Times time_transpose(const Launch& launch, const std::string& kernel, int n = 81
 std::string report(const Times& t, const std::string& yours_label, const std::string& file);
 
 /// Checks correctness first (on the shapes of `contract`), then times `launch` and judges its
-/// fraction of the copy bandwidth against threshold `threshold_id`; prints and records the
+/// fraction of the copy bandwidth against threshold `need`; prints and records the
 /// ladder table. The feedback for a failure, or nothing.
 std::optional<grader::Feedback> judge_fraction_of_copy(
     const Launch& launch, const std::string& kernel, const std::string& label,
-    const std::string& file, const char* threshold_id, const std::string& hint,
+    const std::string& file, const grader::Threshold& need, const std::string& hint,
     const Contract& contract = {});
 
 }  // namespace transpose

@@ -1,0 +1,111 @@
+#include "grader/harness/lesson_text.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/model/warp_picture.hpp"
+#include "grader/harness/measurements.hpp"
+
+#ifndef WORKBOOK_SOURCE_ROOT
+#error "the build defines WORKBOOK_SOURCE_ROOT, the project's source folder"
+#endif
+
+namespace lesson {
+
+std::string read_source_file(const std::string& path) {
+  std::ifstream in(std::string(WORKBOOK_SOURCE_ROOT) + "/" + path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string read_lesson(const std::string& folder) {
+  return read_source_file("chapters/" + folder + "/README.md");
+}
+
+double h200(const std::string& file, const std::string& quantity) {
+  return grader::read_measurement(
+      std::string(WORKBOOK_SOURCE_ROOT) + "/measurements/h200/" + file + ".tsv", quantity);
+}
+
+std::string quoted_picture(const smem::WarpRequest& request) {
+  const std::string picture = smem::draw_request(request);
+  return picture.substr(0, picture.rfind(" (row wK"));
+}
+
+std::vector<std::string> table_row(const std::string& lesson, const std::string& first_cell) {
+  const std::size_t at = lesson.find("\n| " + first_cell + " |");
+  if (at == std::string::npos) return {};
+  const std::string line = lesson.substr(at + 1, lesson.find('\n', at + 1) - at - 1);
+  std::vector<std::string> cells;
+  std::stringstream parts(line);
+  for (std::string cell; std::getline(parts, cell, '|');) {
+    cell.erase(0, cell.find_first_not_of(' '));
+    cell.erase(cell.find_last_not_of(' ') + 1);
+    if (!cell.empty()) cells.push_back(cell);
+  }
+  return cells;
+}
+
+int wavefronts_of(int width, const std::function<long long(int)>& address) {
+  return smem::analyze(smem::WarpRequest::from_lanes(width, smem::Op::kLoad, address)).wavefronts;
+}
+
+void Figures::add(const std::string& name, double value, double tolerance,
+                  const std::string& source) {
+  figures_.push_back(Figure{name, value, tolerance, source});
+}
+
+void Figures::measured(const std::string& name, const std::string& file,
+                       const std::string& quantity, double tolerance) {
+  add(name, h200(file, quantity), tolerance, "measurements/h200/" + file + ".tsv, " + quantity);
+}
+
+void Figures::threshold(const grader::Threshold& t) {
+  add(std::string("threshold.") + t.name, t.value, 0, "the chapter's thresholds.hpp");
+}
+
+std::vector<std::string> Figures::problems(const std::string& lesson_text) const {
+  std::vector<std::string> out;
+  std::vector<bool> quoted(figures_.size(), false);
+  static const std::regex marker(R"(<!--fig:([A-Za-z0-9_.]+)-->(-?[0-9]+(\.[0-9]+)?)?)");
+  for (auto it = std::sregex_iterator(lesson_text.begin(), lesson_text.end(), marker);
+       it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1];
+    std::size_t k = 0;
+    while (k < figures_.size() && figures_[k].name != name) ++k;
+    if (k == figures_.size()) {
+      out.push_back("the lesson marks a figure '" + name +
+                    "' that its lesson_checks.cpp does not declare");
+      continue;
+    }
+    quoted[k] = true;
+    if ((*it)[2].length() == 0) {
+      out.push_back("the marker of figure '" + name + "' is not followed by a number");
+      continue;
+    }
+    const std::string printed = (*it)[2];
+    const Figure& f = figures_[k];
+    if (std::fabs(std::strtod(printed.c_str(), nullptr) - f.value) > f.tolerance) {
+      std::ostringstream message;
+      message << "figure '" << name << "': the lesson prints " << printed << ", but " << f.source
+              << " gives " << f.value << " (tolerance " << f.tolerance << ")";
+      out.push_back(message.str());
+    }
+  }
+  for (std::size_t k = 0; k < figures_.size(); ++k) {
+    if (!quoted[k]) {
+      out.push_back(
+          "figure '" + figures_[k].name + "' (" + figures_[k].source +
+          ") is declared but the lesson never quotes it with <!--fig:" + figures_[k].name + "-->");
+    }
+  }
+  return out;
+}
+
+}  // namespace lesson

@@ -1,0 +1,67 @@
+/// @file lesson_text.hpp
+/// @brief What a chapter's lesson checks read: the lesson, its pictures and tables, and the
+/// figures it quotes by marker.
+///
+/// A lesson quotes a number that a check holds to its source by putting a marker right before
+/// it, `<!--fig:NAME-->0.92` (Doxygen and code-hosting sites show only the number). The
+/// chapter's `lesson_checks.cpp` declares each NAME with the value it must show: a committed
+/// H200 measurement, one of the chapter's thresholds, or a number the bank model computes.
+/// Rewording the sentence around a figure then never breaks a check; changing the number does.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/model/bank_model.hpp"
+#include "grader/harness/threshold.hpp"
+
+namespace lesson {
+
+/// A file of the source tree, by its path from the project root; throws naming it if unreadable.
+std::string read_source_file(const std::string& path);
+
+/// The lesson of chapter folder `folder` (`chapters/<folder>/README.md`).
+std::string read_lesson(const std::string& folder);
+
+/// A committed H200 measurement: `quantity` in `measurements/h200/<file>.tsv`.
+double h200(const std::string& file, const std::string& quantity);
+
+/// The picture draw_request() draws, without its closing legend line, as lessons quote it.
+std::string quoted_picture(const smem::WarpRequest& request);
+
+/// The cells of the markdown table row whose first cell is `first_cell` (empty if none).
+std::vector<std::string> table_row(const std::string& lesson, const std::string& first_cell);
+
+/// Wavefronts of a 32-lane load of `width` bytes where lane t reads byte `address(t)`.
+int wavefronts_of(int width, const std::function<long long(int)>& address);
+
+/// One figure a lesson quotes by marker.
+struct Figure {
+  std::string name;    ///< The marker's NAME.
+  double value = 0;    ///< What the lesson must show.
+  double tolerance;    ///< How far the printed number may be from `value`.
+  std::string source;  ///< Where `value` comes from, for the message.
+};
+
+/// The figures a lesson must quote, and the check that it quotes each one right.
+class Figures {
+ public:
+  /// A figure with its value, the tolerance of the printed number and where the value is from.
+  void add(const std::string& name, double value, double tolerance, const std::string& source);
+  /// Measurement `quantity` of `measurements/h200/<file>.tsv`.
+  void measured(const std::string& name, const std::string& file, const std::string& quantity,
+                double tolerance);
+  /// "threshold.<name>": the threshold's value, exactly (the lesson's table of checks).
+  void threshold(const grader::Threshold& t);
+
+  /// Every problem with `lesson_text`: a marker with no number after it or a NAME not declared,
+  /// a declared figure the lesson never quotes, a number further from its value than the
+  /// tolerance. Empty when every figure is right.
+  std::vector<std::string> problems(const std::string& lesson_text) const;
+
+ private:
+  std::vector<Figure> figures_;
+};
+
+}  // namespace lesson

@@ -1,0 +1,56 @@
+/// @file threshold.hpp
+/// @brief What a GPU threshold is, and how a chapter's table is searched.
+///
+/// Each chapter keeps its own table in `grader/NN_slug/thresholds.hpp`, in namespace
+/// grader::chapter (a grader holds one chapter). A threshold is a ratio or a fit measured within
+/// the same run, never an absolute time. The reference solution's value on the H200 is in the
+/// chapter's file in `measurements/h200/`, which the GPU checks rewrite; the chapter's lesson
+/// checks fail when a committed measurement no longer clears its threshold by the headroom.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace grader {
+
+/// Which side of the limit passes.
+enum class Bound {
+  kAtLeast,  ///< Pass when measured >= value.
+  kAtMost,   ///< Pass when measured <= value.
+};
+
+/// One pass/fail limit of a GPU check.
+struct Threshold {
+  const char* name;           ///< Unique within its chapter ("fraction_of_copy").
+  double value;               ///< The limit.
+  Bound bound;                ///< Which side of the limit passes.
+  const char* h200_quantity;  ///< Quantity in the chapter's H200 measurement file.
+  /// How far the reference must clear the limit: measured / value >= headroom for kAtLeast,
+  /// value / measured >= headroom for kAtMost.
+  double headroom;
+  const char* why;  ///< What the limit guards against, and why this value.
+};
+
+/// The threshold named `name` in `table`; throws std::out_of_range naming it when it is missing.
+template <std::size_t N>
+const Threshold& find_threshold(const Threshold (&table)[N], const char* name) {
+  for (const Threshold& t : table) {
+    if (std::strcmp(t.name, name) == 0) return t;
+  }
+  throw std::out_of_range(std::string("no threshold named ") + name +
+                          " in this chapter's thresholds.hpp");
+}
+
+/// True when `measured` passes threshold `t`.
+inline bool passes(const Threshold& t, double measured) {
+  return t.bound == Bound::kAtLeast ? measured >= t.value : measured <= t.value;
+}
+
+/// How far `measured` clears `t`: measured / value for kAtLeast, value / measured for kAtMost.
+inline double headroom_of(const Threshold& t, double measured) {
+  return t.bound == Bound::kAtLeast ? measured / t.value : t.value / measured;
+}
+
+}  // namespace grader
