@@ -7,27 +7,22 @@ With the skeletons as shipped, each chapter's host checks must FAIL and its GPU 
 (or SKIP where there is no GPU). A check that passes, crashes or times out means a skeleton or a
 grader is wrong. Prints one line per chapter test and exits 1 on any problem.
 """
-import json
-import re
+import os
 import sys
 
-results = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-for r in results:
-    # meson writes no suites into the log, only into the test's name:
-    # 1.0 "project:ch01+host / ch01 host checks", newer "ch01+host - project:ch01 host checks".
-    name = r["name"]
-    if " / " in name and ":" in name.split(" / ")[0]:
-        suites = name.split(" / ")[0].split(":")[-1]
-    else:
-        suites = name.split(" - ")[0]
-    r["suite"] = suites.split("+")
-chapter_tests = [r for r in results if any(re.fullmatch(r"ch\d\d", s) for s in r["suite"])]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import meson_testlog  # noqa: E402
+
+if len(sys.argv) != 2:
+    sys.exit(__doc__)
+chapter_tests = [t for t in meson_testlog.read(sys.argv[1])
+                 if t.chapter and (t.in_suite("host") or t.in_suite("gpu"))]
 problems = 0
-for r in chapter_tests:
-    allowed = {"FAIL"} if "host" in r["suite"] else {"FAIL", "SKIP"}
-    ok = r["result"] in allowed
+for t in chapter_tests:
+    allowed = {"FAIL"} if t.in_suite("host") else {"FAIL", "SKIP"}
+    ok = t.result in allowed
     problems += not ok
-    print(f"  {'ok ' if ok else 'BAD'} {r['name']}: {r['result']}"
+    print(f"  {'ok ' if ok else 'BAD'} {t.name}: {t.result}"
           f"{'' if ok else ' (a skeleton must fail its grader)'}")
 if not chapter_tests:
     print("no chapter tests in the log")

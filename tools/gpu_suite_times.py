@@ -8,24 +8,22 @@ Quantities: `seconds.<test name>` for each, `seconds.chapter GPU checks` for the
 checks together, and `seconds.GPU suite` for all of them. tools/run_gpu_suite.sh runs it.
 """
 import datetime
-import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import meson_testlog  # noqa: E402
 
 if len(sys.argv) != 3:
     sys.exit(__doc__)
 rows = []
-with open(sys.argv[1]) as log:
-    for line in log:
-        test = json.loads(line)
-        # meson writes "suite+gpu - project:name" (1.12) or "project:suite+gpu / name" (1.0).
-        full = test["name"]
-        if not re.search(r"\+gpu\b", full):
-            continue
-        name = re.split(r" / |:", full)[-1].strip()
-        if test["result"] not in ("OK", "SKIP"):
-            sys.exit(f"{name}: {test['result']}; time a green run only")
-        rows.append((name, test["duration"]))
+for test in meson_testlog.read(sys.argv[1]):
+    if not test.in_suite("gpu"):
+        continue
+    if test.result not in ("OK", "SKIP"):
+        sys.exit(f"{test.name}: {test.result}; time a green run only")
+    rows.append((test.name, test.duration))
 if not rows:
     sys.exit(f"{sys.argv[1]}: no test of suite gpu")
 chapters = sum(s for name, s in rows if re.fullmatch(r"ch\d\d GPU checks", name))

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Reads meson's test log (BUILD/meson-logs/testlog.json): the one parser of it that CI, the
+student-mode check and the GPU suite's timing share.
+
+    meson_testlog.py counts TESTLOG_JSON     prints "PASSED FAILED SKIPPED"
+
+As a module: read(path) gives one Test per line of the log.
+"""
+import json
+import re
+import sys
+from dataclasses import dataclass
+
+
+@dataclass
+class Test:
+    name: str          # the test's own name, "ch01 host checks"
+    suites: list       # its suites, ["ch01", "host"]
+    result: str        # "OK", "FAIL", "SKIP", "TIMEOUT", "ERROR", ...
+    duration: float    # seconds
+
+    def in_suite(self, suite):
+        return suite in self.suites
+
+    @property
+    def chapter(self):
+        """The chapter suite ("ch01") the test belongs to, or None."""
+        return next((s for s in self.suites if re.fullmatch(r"ch\d\d", s)), None)
+
+
+def parse_name(full):
+    """Splits meson's full test name into (suites, name). meson writes no suites into the log,
+    only into the name: 1.0 "project:ch01+host / ch01 host checks", newer
+    "ch01+host - project:ch01 host checks"."""
+    if " / " in full and ":" in full.split(" / ")[0]:
+        head, name = full.split(" / ", 1)
+        suites = head.split(":")[-1]
+    else:
+        suites, rest = full.split(" - ", 1)
+        name = rest.split(":", 1)[-1]
+    return suites.split("+"), name.strip()
+
+
+def read(path):
+    tests = []
+    with open(path) as log:
+        for line in log:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            suites, name = parse_name(row["name"])
+            tests.append(Test(name, suites, row["result"], float(row.get("duration", 0))))
+    return tests
+
+
+def counts(tests):
+    ok = sum(t.result == "OK" for t in tests)
+    skipped = sum(t.result == "SKIP" for t in tests)
+    return ok, len(tests) - ok - skipped, skipped
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] != "counts":
+        sys.exit(__doc__)
+    print(*counts(read(sys.argv[2])))
