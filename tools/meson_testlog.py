@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 @dataclass
 class Test:
-    name: str          # the test's own name, "ch01 host checks"
-    suites: list       # its suites, ["ch01", "host"]
+    name: str          # the test's own name, "ch42 host checks"
+    suites: list       # its suites, ["ch42", "host"]
     result: str        # "OK", "FAIL", "SKIP", "TIMEOUT", "ERROR", ...
     duration: float    # seconds
 
@@ -24,14 +24,14 @@ class Test:
 
     @property
     def chapter(self):
-        """The chapter suite ("ch01") the test belongs to, or None."""
+        """The chapter suite ("ch42") the test belongs to, or None."""
         return next((s for s in self.suites if re.fullmatch(r"ch\d\d", s)), None)
 
 
 def parse_name(full):
     """Splits meson's full test name into (suites, name). meson writes no suites into the log,
-    only into the name: 1.0 "project:ch01+host / ch01 host checks", newer
-    "ch01+host - project:ch01 host checks"."""
+    only into the name: 1.0 "project:ch42+host / ch42 host checks", newer
+    "ch42+host - project:ch42 host checks"."""
     if " / " in full and ":" in full.split(" / ")[0]:
         head, name = full.split(" / ", 1)
         suites = head.split(":")[-1]

@@ -2,8 +2,8 @@
 /// @brief Which chapter a grader grades, as the build names it from the chapter's folder.
 ///
 /// The top-level meson.build compiles every file of `grader/NN_slug/` with the chapter's
-/// identity, taken from the folder name alone: for `06_padded_transpose` the id `ch06` (the
-/// meson suite), the measurement file `ch06_padded_transpose`, and its thresholds header.
+/// identity, taken from the folder name `NN_slug` alone: the id `chNN` (the meson suite), the
+/// measurement file `chNN_slug`, and its thresholds header `grader/NN_slug/thresholds.hpp`.
 #pragma once
 
 #if !defined(WORKBOOK_CHAPTER_ID) || !defined(WORKBOOK_CHAPTER_FOLDER)
@@ -13,11 +13,11 @@
 
 namespace grader::chapter {
 
-/// "ch06": the chapter's meson suite and the prefix of its measurement file.
+/// "chNN": the chapter's meson suite and the prefix of its measurement file.
 inline constexpr const char* kId = WORKBOOK_CHAPTER_ID;
-/// "06_padded_transpose": the chapter's folder in chapters/, solutions/ and grader/.
+/// "NN_slug": the chapter's folder in chapters/, solutions/ and grader/.
 inline constexpr const char* kFolder = WORKBOOK_CHAPTER_FOLDER;
-/// "ch06_padded_transpose": the file (without .tsv) the chapter's GPU checks write their
+/// "chNN_slug": the file (without .tsv) the chapter's GPU checks write their
 /// measurements to, under `<build>/measurements/` and, committed, `measurements/h200/`.
 inline constexpr const char* kMeasurementFile = WORKBOOK_CHAPTER_MEASUREMENTS;
 

@@ -49,7 +49,8 @@ class Figures {
  public:
   /// A figure with its value, the tolerance of the printed number and where the value is from.
   void add(const std::string& name, double value, double tolerance, const std::string& source);
-  /// Measurement `quantity` of `measurements/h200/<file>.tsv`.
+  /// Measurement `quantity` of `measurements/h200/<file>.tsv`; a missing file or quantity is
+  /// one of the problems() found.
   void measured(const std::string& name, const std::string& file, const std::string& quantity,
                 double tolerance);
   /// "threshold.<name>": the threshold's value, exactly (the lesson's table of checks).
@@ -62,6 +63,7 @@ class Figures {
 
  private:
   std::vector<Figure> figures_;
+  std::vector<std::string> missing_;  // measured figures whose value could not be read
 };
 
 }  // namespace lesson

@@ -7,7 +7,7 @@
 namespace grader {
 
 /// Records one measured number for the file written at the end of a GPU run.
-/// `file` names the file (for example "ch01_bank_indexing"), `quantity` the number.
+/// `file` names the file (a chapter's is "chNN_slug"), `quantity` the number.
 void record_measurement(const std::string& file, const std::string& quantity, double value,
                         const std::string& unit);
 

@@ -23,11 +23,11 @@ def check(condition, what):
         print("FAIL:", what)
 
 
-check(meson_testlog.parse_name("proj:ch01+host / ch01 host checks") == (["ch01", "host"],
-                                                                       "ch01 host checks"),
+check(meson_testlog.parse_name("proj:ch42+host / ch42 host checks") == (["ch42", "host"],
+                                                                       "ch42 host checks"),
       "meson 1.0 name format")
-check(meson_testlog.parse_name("ch01+gpu - proj:ch01 GPU checks") == (["ch01", "gpu"],
-                                                                     "ch01 GPU checks"),
+check(meson_testlog.parse_name("ch42+gpu - proj:ch42 GPU checks") == (["ch42", "gpu"],
+                                                                     "ch42 GPU checks"),
       "meson 1.12 name format")
 
 
@@ -39,26 +39,26 @@ def log(rows):
     return f.name
 
 
-student = log([("ch01+host - p:ch01 host checks", "FAIL", 0.1),
-               ("ch01+gpu - p:ch01 GPU checks", "SKIP", 0.2),
+student = log([("ch42+host - p:ch42 host checks", "FAIL", 0.1),
+               ("ch42+gpu - p:ch42 GPU checks", "SKIP", 0.2),
                ("common+host - p:bank model host checks", "OK", 0.3)])
 tests = meson_testlog.read(student)
-check([t.chapter for t in tests] == ["ch01", "ch01", None], "chapter of each test")
+check([t.chapter for t in tests] == ["ch42", "ch42", None], "chapter of each test")
 check(meson_testlog.counts(tests) == (1, 1, 1), "counts: passed, failed, skipped")
 script = os.path.join(root, "tools", "check_student_mode.py")
 run = subprocess.run([sys.executable, script, student], capture_output=True, text=True)
 check(run.returncode == 0 and "2 of 2 chapter checks fail" in run.stdout,
       f"student mode accepts failing skeletons: {run.stdout}")
-passing = log([("ch01+host - p:ch01 host checks", "OK", 0.1)])
+passing = log([("ch42+host - p:ch42 host checks", "OK", 0.1)])
 run = subprocess.run([sys.executable, script, passing], capture_output=True, text=True)
 check(run.returncode == 1 and "BAD" in run.stdout, "student mode rejects a passing skeleton")
 
-timed = log([("ch01+gpu - p:ch01 GPU checks", "OK", 2.5),
+timed = log([("ch42+gpu - p:ch42 GPU checks", "OK", 2.5),
              ("common+gpu - p:counters GPU checks", "OK", 1.0),
-             ("ch01+host - p:ch01 host checks", "OK", 0.1)])
+             ("ch42+host - p:ch42 host checks", "OK", 0.1)])
 run = subprocess.run([sys.executable, os.path.join(root, "tools", "gpu_suite_times.py"), timed,
                       "a GPU"], capture_output=True, text=True)
-check(run.returncode == 0 and "seconds.ch01 GPU checks\t2.50\ts" in run.stdout
+check(run.returncode == 0 and "seconds.ch42 GPU checks\t2.50\ts" in run.stdout
       and "seconds.chapter GPU checks\t2.50\ts" in run.stdout
       and "seconds.GPU suite\t3.50\ts" in run.stdout, f"suite times: {run.stdout}{run.stderr}")
 

@@ -100,3 +100,13 @@ TEST_CASE("lesson figures: each marked number is held to its source", "[host][ha
   one_problem("<!--fig:padded.fraction_of_copy--> 0.92 <!--fig:threshold.bar-->0.70",
               "the marker of figure 'padded.fraction_of_copy' is not followed by a number");
 }
+
+TEST_CASE("lesson figures: a measurement that is not committed yet says what to do",
+          "[host][harness]") {
+  lesson::Figures figures;
+  figures.measured("new.speedup", "ch00_no_such_chapter", "transpose.speedup_over_naive", 0.1);
+  const std::vector<std::string> p = figures.problems("<!--fig:new.speedup-->2.5");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].find("figure 'new.speedup' has no value") != std::string::npos);
+  CHECK(p[0].find("run tools/run_gpu_suite.sh on the H200") != std::string::npos);
+}

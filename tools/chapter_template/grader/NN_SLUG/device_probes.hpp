@@ -1,0 +1,9 @@
+// Chapter @NN@: what the GPU checks run on the device, callable from host code.
+#pragma once
+
+namespace ch@NN@::probes {
+
+/// Launches your transpose_kernel with the contract's block and grid.
+void launch_yours(const float* in, float* out, int rows, int cols);
+
+}  // namespace ch@NN@::probes

@@ -1,0 +1,29 @@
+// Chapter @NN@ lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
+// by marker, and every picture it shows, against the bank model and the committed H200
+// measurements.
+#include <string>
+
+#include "grader/@NN@_@SLUG@/thresholds.hpp"
+#include "grader/harness/catch.hpp"
+#include "grader/harness/chapter.hpp"
+#include "grader/harness/lesson_text.hpp"
+
+namespace {
+using grader::chapter::kMeasurementFile;
+using grader::chapter::threshold;
+}  // namespace
+
+TEST_CASE("ch@NN@ lesson: its pictures and figures are the model's and the H200's", "[lesson]") {
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  // Section 1: the column of float tile[32][33], as the analyser draws it.
+  const std::string column = lesson::quoted_picture(
+      smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [](int t) { return 4LL * 33 * t; }));
+  INFO("picture missing from the lesson:\n" << column);
+  CHECK(text.find(column) != std::string::npos);
+
+  lesson::Figures figures;
+  figures.measured("reference.speedup_over_naive", kMeasurementFile,
+                   "transpose.speedup_over_naive", 0.1);
+  figures.threshold(threshold("speedup_over_naive"));
+  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
+}
