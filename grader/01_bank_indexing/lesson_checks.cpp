@@ -57,6 +57,10 @@ TEST_CASE("ch01 lesson: its figures are the model's and the H200's", "[lesson]")
   figures.measured("cycles.struct_field", kMeasurementFile, "cycles_per_load.kStructField", 0.05);
   figures.measured("cycles.column_of_32x32", kMeasurementFile, "cycles_per_load.kColumnOf32x32",
                    0.05);
+  // Section 7: the cost fit's thresholds.
+  figures.threshold(threshold("cost_fit_r_squared"));
+  figures.threshold(threshold("cycles_per_wavefront"));
+  figures.threshold(threshold("max_residual_wavefronts"));
   check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
 }
 

@@ -45,5 +45,8 @@ TEST_CASE("ch02 lesson: the gcd table, the picture and the H200 numbers", "[less
   figures.measured("owner_sums.thread_major_fraction_of_copy", kMeasurementFile,
                    "owner_sums.thread_major_fraction_of_copy", 0.03);
   figures.threshold(threshold("layout_speedup"));
+  figures.threshold(threshold("cost_fit_r_squared"));
+  figures.threshold(threshold("cycles_per_wavefront"));
+  figures.threshold(threshold("max_residual_wavefronts"));
   check_figures(figures, text);
 }
