@@ -48,6 +48,11 @@ struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A file that cannot be written: reported in one line, without the usage text.
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 std::int64_t parse_integer(const std::string& text, const std::string& what) {
   std::size_t used = 0;
   long long value = 0;
@@ -64,6 +69,9 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
 
 // "0xffff" or "0-15,20,24-31" -> lane mask.
 std::uint32_t parse_active(const std::string& text) {
+  if (text.find_first_not_of(" \t") == std::string::npos) {
+    throw BadInput("--active is empty: give a mask (0x0000ffff) or lanes and ranges (0-15,20)");
+  }
   if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) {
     const std::int64_t mask = parse_integer(text, "--active");
     if (mask < 0 || mask > 0xffffffffLL) throw BadInput("--active: mask wider than 32 lanes");
@@ -145,6 +153,7 @@ int run_batch(const std::string& path) {
 int run(int argc, char** argv) {
   smem::WarpRequest request;
   std::string expression, addresses, svg_path, batch_path, op = "load";
+  bool expression_given = false;
   std::uint32_t active = 0xffffffffu;
   std::int64_t shared_bytes = kDefaultSharedBytes;
   bool json = false, colour = smem::stdout_wants_colour();
@@ -182,23 +191,37 @@ int run(int argc, char** argv) {
       colour = false;
     } else if (arg.size() > 2 && arg[0] == '-' && arg[1] == '-') {
       throw BadInput("unknown option " + arg);
-    } else if (expression.empty()) {
+    } else if (!expression_given) {
       expression = arg;
+      expression_given = true;
     } else {
       throw BadInput("more than one expression given ('" + expression + "' and '" + arg +
                      "'); quote an expression that contains spaces");
     }
   }
   if (!batch_path.empty()) return run_batch(batch_path);
-  if (expression.empty() == addresses.empty()) {
-    throw BadInput("give either an expression of t or --addresses (not both)");
+  if (expression_given && expression.find_first_not_of(" \t") == std::string::npos) {
+    throw BadInput("the expression is empty: give lane t's byte address, for example 't*4'");
+  }
+  if (expression_given == !addresses.empty()) {
+    throw BadInput(expression_given ? "give either an expression of t or --addresses, not both"
+                                    : "give lane t's byte address as an expression of t (for "
+                                      "example 't*4'), or 32 addresses with --addresses");
   }
   if (op == "ldmatrix.x1" || op == "ldmatrix.x2" || op == "ldmatrix.x4") request.width_bytes = 16;
   smem::parse_op(op, request);
 
   if (!expression.empty()) {
     const smem::LaneExpression e = smem::LaneExpression::parse(expression);
-    for (int t = 0; t < smem::kWarpSize; ++t) request.address[t] = e.evaluate(t);
+    for (int t = 0; t < smem::kWarpSize; ++t) {
+      request.address[t] = e.evaluate(t);
+      if (request.address[t] < 0) {
+        throw BadInput("lane " + std::to_string(t) + ": the expression gives " +
+                       std::to_string(request.address[t]) +
+                       ", a negative address (switch lanes off with --active, not with a "
+                       "negative address)");
+      }
+    }
   } else {
     std::istringstream in(addresses);
     std::vector<std::string> tokens;
@@ -236,7 +259,8 @@ int run(int argc, char** argv) {
   if (!svg_path.empty()) {
     std::ofstream svg(svg_path);
     svg << smem::draw_request_svg(request, svg_title);
-    if (!svg) throw BadInput("cannot write " + svg_path);
+    svg.close();
+    if (!svg) throw OutputError("cannot write the SVG picture to " + svg_path);
   }
   return 0;
 }
@@ -254,6 +278,8 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
   } catch (const BadInput& e) {
     std::cerr << "error: " << e.what() << "\n\n" << kUsage;
+  } catch (const OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
   }
   return 2;
 }

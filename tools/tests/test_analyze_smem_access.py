@@ -109,9 +109,14 @@ BAD = [
     (["--active", "0-40", "t*4"], "not a lane or a range of lanes within 0-31"),
     (["--frobnicate"], "unknown option --frobnicate"),
     (["t*4", "t*8"], "more than one expression given"),
-    (["-t*4"], "lane 1: address -4 is negative"),
-    (["t/(t-3)"], "division by zero in / for lane t = 3"),
-    ([], "give either an expression of t or --addresses"),
+    (["-t*4"], "lane 1: the expression gives -4, a negative address"),
+    (["t - 1"], "lane 0: the expression gives -1, a negative address"),
+    (["4*(t/(3-t))"], "division by zero in / for lane t = 3"),
+    ([], "give lane t's byte address as an expression of t"),
+    ([""], "the expression is empty"),
+    (["--active", "", "t*4"], "--active is empty"),
+    (["--addresses", " ".join(["0"] * 32), "t*4"], "give either an expression of t or --addresses, not both"),
+    (["--addresses", " ".join(["-5"] * 32)], "lane 0: address -5 is negative"),
 ]
 for args, message in BAD:
     r = run(*args)
@@ -119,6 +124,11 @@ for args, message in BAD:
     check(message in r.stderr, f"{args}: stderr lacks {message!r}: {r.stderr.strip()[:200]}")
 r = run("t*4 + )")
 check("  t*4 + )\n        ^" in r.stderr, "the caret does not point at the ')'")
+# An unwritable --svg path: one line naming it, not the usage text.
+r = run("--svg", "/nonexistent-folder/x.svg", "t*4")
+check(r.returncode == 2 and r.stderr.strip() ==
+      "error: cannot write the SVG picture to /nonexistent-folder/x.svg",
+      f"unwritable --svg: {r.stderr.strip()[:200]}")
 
 # Batch mode: agreement, a mismatch, a malformed file.
 r = run("--batch", os.path.join(root, "common", "model", "tests", "data", "h200-smem-cases.tsv"))
