@@ -2,10 +2,10 @@
 """Runs a grader that must reject what it grades, and checks that it does so for the right reason.
 
     expect_rejection.py --grader EXE --mode host|gpu [--min-sm NN] [--expect TEXT]...
-                        [--expect-once TEXT]... [--measurements DIR]
+                        [--expect-once TEXT]... [--expect-not TEXT]... [--measurements DIR]
 
 Passes (exit 0) when the grader exits 1 (checks failed) and its output contains every --expect
-text, and every --expect-once text exactly once. Exit 77 (meson SKIP) when the grader skipped
+text, every --expect-once text exactly once, and no --expect-not text. Exit 77 (meson SKIP) when the grader skipped
 because there is no usable GPU. Anything else fails with the grader's output, so that a grader
 which accepts a wrong answer, crashes, or rejects it for another reason is caught.
 
@@ -23,6 +23,7 @@ parser.add_argument("--mode", choices=["host", "gpu"], required=True)
 parser.add_argument("--min-sm", default=None, help="passed on to the grader in gpu mode")
 parser.add_argument("--expect", action="append", default=[])
 parser.add_argument("--expect-once", action="append", default=[])
+parser.add_argument("--expect-not", action="append", default=[])
 parser.add_argument("--measurements", default=None, help="folder for the grader's measurements")
 args = parser.parse_args()
 
@@ -52,6 +53,9 @@ flat = " ".join(out.split())
 for text in args.expect:
     if " ".join(text.split()) not in flat:
         problems.append(f"the output does not say: {text!r}")
+for text in args.expect_not:
+    if " ".join(text.split()) in flat:
+        problems.append(f"the output says {text!r}, which it must not")
 for text in args.expect_once:
     count = flat.count(" ".join(text.split()))
     if count != 1:

@@ -10,8 +10,11 @@ A chapter's grader folder holds wrong_answers.ini; each section is one wrong ans
     with = what it becomes
     rejected_by = host         (or gpu: which checks must fail)
     expect = text the failing checks must print
+    expect_also = a second text they must print (optional)
+    expect_not = a text they must not print, such as an answer they would give away (optional)
 
-    make_wrong_answer.py list SPEC            one line per answer: name|rejected_by|expect
+    make_wrong_answer.py list SPEC            one line per answer:
+                                              name|rejected_by|expect|expect_also|expect_not
     make_wrong_answer.py make SPEC NAME SOLUTION SKELETON OUTPUT
 
 `make` writes the solution (or skeleton) with the one replacement applied, and fails with a
@@ -46,7 +49,11 @@ def main():
         spec = load(sys.argv[2])
         for name in spec.sections():
             s = spec[name]
-            print(f"{name}|{s['rejected_by']}|{s['expect']}")
+            fields = [name, s["rejected_by"], s["expect"], s.get("expect_also", ""),
+                      s.get("expect_not", "")]
+            if any("|" in f or "\n" in f for f in fields):
+                sys.exit(f"{sys.argv[2]}: [{name}]: no '|' or line break in its fields")
+            print("|".join(fields))
         return
     if len(sys.argv) != 7 or sys.argv[1] != "make":
         sys.exit(__doc__)
