@@ -199,12 +199,13 @@ TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predict
                                "wavefronts");
     GRADER_EXPECT(
         measured == predicted,
-        grader::Feedback("The GPU counted " + grader::wavefronts(static_cast<long>(measured)) +
-                         " for " + ch01::spec::name(p) + "; you predicted " +
-                         std::to_string(predicted) + ".")
+        grader::Feedback("The GPU counted " + grader::more_or_fewer(measured, predicted) +
+                         " wavefronts for " + ch01::spec::name(p) + " than you predicted (" +
+                         std::to_string(predicted) + ").")
             .line(std::string("pattern: ") + ch01::pattern_description(p))
-            .picture(grader::draw(ch01::spec::request(p)))
             .hint("the counter is l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld, "
-                  "what Nsight Compute shows; count distinct words per bank."));
+                  "what Nsight Compute shows; count distinct words per bank.")
+            .reveal("The GPU counted " + grader::wavefronts(static_cast<long>(measured)) + ":")
+            .reveal(grader::draw(ch01::spec::request(p))));
   }
 }

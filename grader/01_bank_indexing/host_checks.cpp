@@ -10,6 +10,7 @@
 #include "grader/01_bank_indexing/pattern_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/prediction_check.hpp"
 
 namespace {
 
@@ -89,23 +90,19 @@ TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host]"
       SUCCEED();
       continue;
     }
-    grader::Feedback f(std::string("predicted_wavefronts(") + ch01::spec::name(p) + ") is " +
-                       std::to_string(predicted) + "; the request takes " +
-                       std::to_string(model.wavefronts) + ".");
-    f.line(std::string("pattern: ") + ch01::pattern_description(p));
-    if (predicted == ch01::kNotImplemented) {
-      f.line("no prediction yet (it returns kNotImplemented)");
-    } else {
-      f.picture(grader::draw(ch01::spec::request(p)));
-      if (predicted == lanes_in_busiest_bank(p) && predicted != model.wavefronts) {
-        f.line(
-            "You counted lanes per bank. Lanes that touch the same 4-byte word share one "
-            "pass (a broadcast): count distinct words.");
-      }
-    }
-    f.hint(
+    const std::string principle =
+        predicted == lanes_in_busiest_bank(p)
+            ? "You counted lanes per bank. Lanes that touch the same 4-byte word share one "
+              "pass (a broadcast): count distinct words."
+            : "";
+    grader::Feedback f = grader::prediction_feedback(
+        std::string("predicted_wavefronts(") + ch01::spec::name(p) + ")", predicted,
+        model.wavefronts, ch01::kNotImplemented, ch01::spec::request(p), principle,
         "for each bank, count the distinct 4-byte words the warp touches in it; the request "
         "takes as many wavefronts as the busiest bank has words.");
+    if (predicted != ch01::kNotImplemented) {
+      f.line(std::string("pattern: ") + ch01::pattern_description(p));
+    }
     GRADER_EXPECT(false, f);
   }
 }

@@ -93,10 +93,14 @@ TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbench
         c.load_instructions == 16 && per_load == model,
         grader::Feedback("At stride " + std::to_string(stride) + " the counters saw " +
                          grader::fixed(c.load_instructions, 0) + " shared loads taking " +
-                         grader::fixed(per_load, 2) + " wavefronts each; expected 16 loads of " +
-                         std::to_string(model) + ".")
+                         grader::fixed(per_load, 2) +
+                         " wavefronts each; a chain of 16 loads at that stride costs " +
+                         (c.load_instructions != 16 ? "something else"
+                                                    : grader::more_or_fewer(model, per_load)) +
+                         ".")
             .hint("the chain must be the only shared loads, one per iteration, at "
-                  "word lane * stride."));
+                  "word lane * stride.")
+            .reveal("Expected: 16 loads of " + grader::wavefronts(model) + " each."));
   }
 }
 

@@ -6,6 +6,7 @@
 #include "common/model/bank_model.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/prediction_check.hpp"
 
 namespace {
 
@@ -28,19 +29,16 @@ TEST_CASE("ch02 exercise 1: the gcd law for strides 0 to 64", "[host]") {
   }
   const smem::WarpRequest r = stride_request(first);
   const int predicted = ch02::predicted_wavefronts(first);
-  grader::Feedback f("predicted_wavefronts(" + std::to_string(first) + ") is " +
-                     std::to_string(predicted) + "; a warp at stride " + std::to_string(first) +
-                     " takes " + grader::wavefronts(smem::analyze(r).wavefronts) + ".");
-  f.line(std::to_string(wrong) + " of the 65 strides 0..64 are mispredicted.");
-  if (predicted == ch02::kNotImplemented) {
-    f.line("predicted_wavefronts is not implemented yet (it returns kNotImplemented).");
-  } else {
-    f.picture(grader::draw(r));
-    if (first == 0) f.line("Stride 0: every lane reads the same word, a broadcast.");
-  }
-  f.hint(
+  const int model = smem::analyze(r).wavefronts;
+  grader::Feedback f = grader::prediction_feedback(
+      "predicted_wavefronts(" + std::to_string(first) + ")", predicted, model,
+      ch02::kNotImplemented, r,
+      first == 0 ? "Stride 0: every lane reads the same word, a broadcast." : "",
       "lanes t and u meet in a bank when stride * (t - u) is a multiple of 32; count how many "
       "lanes share each bank, and remember that only distinct words cost.");
+  if (predicted != ch02::kNotImplemented) {
+    f.line(std::to_string(wrong) + " of the 65 strides 0..64 are mispredicted; this is the first.");
+  }
   GRADER_EXPECT(false, f);
 }
 

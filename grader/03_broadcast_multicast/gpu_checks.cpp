@@ -52,12 +52,15 @@ TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predict
                                m.wavefronts, "wavefronts");
     GRADER_EXPECT(
         m.wavefronts == predicted,
-        grader::Feedback("The GPU counted " + grader::wavefronts(m.wavefronts) + " for " +
-                         ch03::spec::name(p) + "; you predicted " + std::to_string(predicted) + ".")
-            .picture(grader::draw(ch03::spec::request(p)))
-            .hint(predicted == ch03::kNotImplemented
-                      ? "exercise 1 is not done yet."
-                      : "count distinct words per bank, per group of lanes."));
+        predicted == ch03::kNotImplemented
+            ? grader::Feedback(std::string("predicted_wavefronts(") + ch03::spec::name(p) +
+                               ") is not filled in yet: exercise 1 is not done.")
+            : grader::Feedback("The GPU counted " + grader::more_or_fewer(m.wavefronts, predicted) +
+                               " wavefronts for " + ch03::spec::name(p) + " than you predicted (" +
+                               std::to_string(predicted) + ").")
+                  .hint("count distinct words per bank, per group of lanes.")
+                  .reveal("The GPU counted " + grader::wavefronts(m.wavefronts) + ":")
+                  .reveal(grader::draw(ch03::spec::request(p))));
   }
 }
 

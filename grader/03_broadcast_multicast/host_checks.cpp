@@ -8,6 +8,7 @@
 #include "grader/03_broadcast_multicast/pattern_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/prediction_check.hpp"
 
 namespace {
 
@@ -25,22 +26,16 @@ TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host]"
       SUCCEED();
       continue;
     }
-    grader::Feedback f(std::string("predicted_wavefronts(") + ch03::spec::name(p) + ") is " +
-                       std::to_string(predicted) + "; the request takes " +
-                       std::to_string(a.wavefronts) + ".");
-    if (predicted == ch03::kNotImplemented) {
-      f.line("no prediction yet (it returns kNotImplemented)");
-    } else {
-      f.picture(grader::draw(r));
-      if (r.width_bytes == 16) {
-        f.line(
-            "16-byte accesses are served in groups of 16 lanes at best (when lane pairs "
-            "match), never as one group of 32: a broadcast still takes two wavefronts.");
-      } else if (r.width_bytes < 4) {
-        f.line("Bytes and halfwords in one 4-byte word are served together.");
-      }
-    }
-    f.hint("count distinct 4-byte words per bank in each group of lanes; shared words are free.");
+    const std::string principle =
+        r.width_bytes == 16
+            ? "16-byte accesses are served in groups of at most 16 lanes (when lane pairs "
+              "match), never as one group of 32, even when every lane reads the same float4."
+        : r.width_bytes < 4 ? "Bytes and halfwords in one 4-byte word are served together."
+                            : "";
+    grader::Feedback f = grader::prediction_feedback(
+        std::string("predicted_wavefronts(") + ch03::spec::name(p) + ")", predicted, a.wavefronts,
+        ch03::kNotImplemented, r, principle,
+        "count distinct 4-byte words per bank in each group of lanes; shared words are free.");
     GRADER_EXPECT(false, f);
   }
 }

@@ -10,7 +10,19 @@
 
 namespace grader {
 
-/// Builds a teacher's message: what failed, the numbers, optionally a picture, and a hint.
+/// How much a failed check tells.
+enum class FeedbackMode {
+  kTeach,   ///< The default: what is wrong, in which direction and why; never the answer.
+  kReveal,  ///< WORKBOOK_REVEAL=1: also the model's answer, with its picture.
+  kExam,    ///< Built with -Dfeedback=exam: pass or fail and the hint only.
+};
+
+/// The mode of this run: kExam when the grader was built with -Dfeedback=exam, else kReveal
+/// when the environment variable WORKBOOK_REVEAL is set to anything but 0, else kTeach.
+FeedbackMode feedback_mode();
+
+/// Builds a teacher's message: what failed, the numbers, optionally a picture, a hint, and what
+/// only a reveal shows. How much of it is shown depends on feedback_mode().
 class Feedback {
  public:
   /// Starts with the headline: what was checked and failed.
@@ -25,20 +37,49 @@ class Feedback {
     text_ += drawing;
     return *this;
   }
-  /// Adds the hint that closes the message.
+  /// Adds the hint that closes the message (the only detail an exam shows).
   Feedback& hint(const std::string& text) {
-    text_ += "  Hint: " + text + "\n";
+    hint_ += "  Hint: " + text + "\n";
+    return *this;
+  }
+  /// Adds what gives the answer away (the model's number, its picture): shown only when
+  /// WORKBOOK_REVEAL is set; otherwise the message says how to see it.
+  Feedback& reveal(const std::string& text) {
+    reveal_ += text.empty() || text.back() == '\n' ? text : "  " + text + "\n";
     return *this;
   }
   /// The whole message: the headline, then the details.
-  std::string str() const { return headline_ + "\n" + text_; }
-  const std::string& headline() const { return headline_; }  ///< What failed, in one line.
-  const std::string& details() const { return text_; }       ///< Numbers, picture and hint.
+  std::string str() const { return headline() + "\n" + details(); }
+  /// What failed, in one line.
+  std::string headline() const {
+    return feedback_mode() == FeedbackMode::kExam
+               ? "Not passed (exam mode: pass or fail and a hint only)."
+               : headline_;
+  }
+  /// Numbers, picture, what a reveal shows, and the hint, as the mode allows.
+  std::string details() const {
+    switch (feedback_mode()) {
+      case FeedbackMode::kExam: return hint_;
+      case FeedbackMode::kReveal: return text_ + reveal_ + hint_;
+      case FeedbackMode::kTeach: break;
+    }
+    return text_ + hint_ +
+           (reveal_.empty() ? ""
+                            : "  (Stuck? WORKBOOK_REVEAL=1 before the meson test command shows "
+                              "the answer.)\n");
+  }
 
  private:
   std::string headline_;
   std::string text_;
+  std::string hint_;
+  std::string reveal_;
 };
+
+/// "more" or "fewer": how a measured count compares with a prediction, without the number.
+inline std::string more_or_fewer(double measured, double predicted) {
+  return measured > predicted ? "more" : "fewer";
+}
 
 /// "1 wavefront", "32 wavefronts".
 inline std::string wavefronts(long n) {

@@ -12,6 +12,26 @@
 
 namespace grader {
 
+/// The feedback for a prediction `predicted` of the wavefronts a request takes, returned by the
+/// student's call `call` (for example "predicted_wavefronts(kStructField)"), when the model says
+/// `model`. An unfilled prediction (`not_implemented`) is told only that. A wrong one is told
+/// whether it is too high or too low, the `principle` it missed (when the grader can tell, else
+/// empty) and the `hint`; the model's number and its picture of `request` only with a reveal.
+inline Feedback prediction_feedback(const std::string& call, int predicted, int model,
+                                    int not_implemented, const smem::WarpRequest& request,
+                                    const std::string& principle, const std::string& hint) {
+  if (predicted == not_implemented) {
+    return Feedback(call + " is not filled in yet: it still returns kNotImplemented.");
+  }
+  Feedback f(call + " is " + std::to_string(predicted) + ", which is too " +
+             (predicted > model ? "high" : "low") + ".");
+  if (!principle.empty()) f.line(principle);
+  f.hint(hint);
+  f.reveal("The bank model says " + wavefronts(model) + ":");
+  f.reveal(draw(request));
+  return f;
+}
+
 /// The feedback when `predicted`, returned by the student's function `name`, is not the
 /// model's wavefronts for the request `build` makes; nothing when it is. `not_implemented` is
 /// what the skeleton returns. A request the model refuses (a misaligned access built from the
@@ -31,12 +51,7 @@ inline std::optional<Feedback> judge_prediction(const std::string& name, int pre
         .hint("make the layout exercise pass first.");
   }
   if (predicted == model) return std::nullopt;
-  return Feedback(name + "() is " + std::to_string(predicted) + "; the request takes " +
-                  std::to_string(model) + ".")
-      .picture(predicted == not_implemented
-                   ? std::string("  not implemented yet (it returns kNotImplemented)\n")
-                   : draw(request))
-      .hint(hint);
+  return prediction_feedback(name + "()", predicted, model, not_implemented, request, "", hint);
 }
 
 }  // namespace grader

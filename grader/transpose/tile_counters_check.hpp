@@ -43,12 +43,21 @@ inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int pr
   grader::record_measurement(file, "counted.store_wavefronts", store, "wavefronts");
   grader::record_measurement(file, "counted.load_wavefronts", load, "wavefronts");
   if (store == predicted_store && load == predicted_load) return {};
+  std::string differs;
+  if (store != predicted_store) {
+    differs = grader::more_or_fewer(store, predicted_store) + " wavefronts per tile store";
+  }
+  if (load != predicted_load) {
+    differs += (differs.empty() ? "" : " and ") + grader::more_or_fewer(load, predicted_load) +
+               " wavefronts per tile load";
+  }
   return {{},
-          grader::Feedback(
-              "The GPU counted " + grader::fixed(store) + " wavefronts per tile store and " +
-              grader::fixed(load) + " per tile load in your kernel; you predicted " +
-              std::to_string(predicted_store) + " and " + std::to_string(predicted_load) + ".")
-              .hint(hint)};
+          grader::Feedback("The GPU counted " + differs + " in your kernel than you predicted (" +
+                           std::to_string(predicted_store) + " per store, " +
+                           std::to_string(predicted_load) + " per load).")
+              .hint(hint)
+              .reveal("The GPU counted " + grader::fixed(store) +
+                      " wavefronts per tile store and " + grader::fixed(load) + " per tile load.")};
 }
 
 }  // namespace transpose

@@ -1,5 +1,6 @@
 // The grading harness's own arithmetic, and the thresholds against the committed H200 numbers.
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "grader/harness/lesson_text.hpp"
 #include "grader/harness/line_fit.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/prediction_check.hpp"
 #include "grader/harness/threshold.hpp"
 
 TEST_CASE("median of an odd and an even count", "[host][harness]") {
@@ -109,4 +111,41 @@ TEST_CASE("lesson figures: a measurement that is not committed yet says what to 
   REQUIRE(p.size() == 1);
   CHECK(p[0].find("figure 'new.speedup' has no value") != std::string::npos);
   CHECK(p[0].find("run tools/run_gpu_suite.sh on the H200") != std::string::npos);
+}
+
+TEST_CASE("feedback: the answer only with WORKBOOK_REVEAL, the hint always", "[host][harness]") {
+  const grader::Feedback f = grader::Feedback("predicted_wavefronts(kX) is 1, which is too low.")
+                                 .line("a principle")
+                                 .hint("count distinct words")
+                                 .reveal("The bank model says 4 wavefronts:");
+  unsetenv("WORKBOOK_REVEAL");
+  CHECK(grader::feedback_mode() == grader::FeedbackMode::kTeach);
+  CHECK(f.headline() == "predicted_wavefronts(kX) is 1, which is too low.");
+  CHECK(f.details().find("a principle") != std::string::npos);
+  CHECK(f.details().find("Hint: count distinct words") != std::string::npos);
+  CHECK(f.details().find("The bank model says") == std::string::npos);
+  CHECK(f.details().find("WORKBOOK_REVEAL=1") != std::string::npos);
+  setenv("WORKBOOK_REVEAL", "1", 1);
+  CHECK(grader::feedback_mode() == grader::FeedbackMode::kReveal);
+  CHECK(f.details().find("The bank model says 4 wavefronts:") != std::string::npos);
+  setenv("WORKBOOK_REVEAL", "0", 1);
+  CHECK(grader::feedback_mode() == grader::FeedbackMode::kTeach);
+  unsetenv("WORKBOOK_REVEAL");
+}
+
+TEST_CASE("prediction feedback: unfilled says only that; wrong says the direction",
+          "[host][harness]") {
+  unsetenv("WORKBOOK_REVEAL");
+  const auto r = smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [](int t) { return 16 * t; });
+  const grader::Feedback unfilled =
+      grader::prediction_feedback("predicted(kA)", -1, 4, -1, r, "a principle", "a hint");
+  CHECK(unfilled.str() ==
+        "predicted(kA) is not filled in yet: it still returns kNotImplemented.\n");
+  const grader::Feedback low =
+      grader::prediction_feedback("predicted(kA)", 2, 4, -1, r, "a principle", "a hint");
+  CHECK(low.headline() == "predicted(kA) is 2, which is too low.");
+  CHECK(low.str().find("4 wavefronts") == std::string::npos);
+  CHECK(low.str().find("a principle") != std::string::npos);
+  CHECK(grader::prediction_feedback("p", 8, 4, -1, r, "", "h").headline() ==
+        "p is 8, which is too high.");
 }
