@@ -17,11 +17,14 @@ A chapter's grader folder holds wrong_answers.ini; each section is one wrong ans
                                               name|rejected_by|expect|expect_also|expect_not
     make_wrong_answer.py make SPEC NAME SOLUTION SKELETON OUTPUT
 
-`make` writes the solution (or skeleton) with the one replacement applied, and fails with a
+`make` writes the solution (or the skeleton as committed in git, whatever the working tree holds)
+with the one replacement applied, and fails with a
 clear message when the text to replace is not found exactly once: the solution changed and the
 wrong answer must follow it.
 """
 import configparser
+import os
+import subprocess
 import sys
 
 
@@ -44,6 +47,27 @@ def load(spec_path):
     return spec
 
 
+def committed_text(path):
+    """The file as committed (git HEAD), so that an instructor who filled in the exercises in
+    the same checkout still has the shipped skeleton graded; the working tree's file where the
+    folder is no git checkout or the file is not committed yet (a chapter being written)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    try:
+        top = subprocess.run(["git", "-C", folder, "rev-parse", "--show-toplevel"], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        relative = os.path.relpath(os.path.join(folder, name), top)
+        committed = subprocess.run(["git", "-C", top, "show", f"HEAD:{relative}"], check=True,
+                                   capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        with open(path) as f:
+            return f.read()
+    with open(path) as f:
+        if f.read() != committed:
+            print(f"note: {relative} differs from the committed skeleton; the self-tests grade "
+                  f"the committed one", file=sys.stderr)
+    return committed
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "list":
         spec = load(sys.argv[2])
@@ -62,9 +86,13 @@ def main():
     if name not in spec:
         sys.exit(f"{spec_path}: no wrong answer named [{name}]")
     section = spec[name]
-    source_path = skeleton if section.get("from", "solution") == "skeleton" else solution
-    with open(source_path) as f:
-        text = f.read()
+    if section.get("from", "solution") == "skeleton":
+        source_path = skeleton
+        text = committed_text(skeleton)
+    else:
+        source_path = solution
+        with open(source_path) as f:
+            text = f.read()
     if "replace" in section:
         old, new = section["replace"], section["with"]
         count = text.count(old)
