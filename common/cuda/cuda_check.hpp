@@ -30,7 +30,8 @@ class CudaError : public std::runtime_error {
 bool is_sticky(cudaError_t code);
 
 /// Throws CudaError when `code` is not cudaSuccess. `call` is the source text of the call and
-/// `where` its file:line. A sticky error is also remembered: see context_lost().
+/// `where` its source position, as file name, colon, line number. A sticky error is also
+/// remembered: see context_lost().
 void check(cudaError_t code, const char* call, const char* where);
 
 /// Checks a kernel launch: the launch itself (bad configuration) and, after synchronising, the
