@@ -57,6 +57,17 @@ std::vector<float> block_column_sums(const std::vector<float>& m, int rows, int 
   return out.download();
 }
 
+gpu::SmemCounters count_one_block() {
+  std::vector<float> host(static_cast<size_t>(kTile) * kTile, 1.0f);
+  gpu::DeviceBuffer<float> in(host);
+  gpu::DeviceBuffer<float> out(kTile);
+  return gpu::measure_smem_counters([&] {
+    block_column_sums_kernel<<<1, dim3(kTile, kBlockRows), your_shared_bytes()>>>(
+        in.get(), out.get(), kTile, kTile);
+    GPU_CHECK(cudaGetLastError());
+  });
+}
+
 ColumnSumTimes time_block_column_sums(int rows, int cols) {
   std::vector<float> host(static_cast<size_t>(rows) * cols);
   std::mt19937 rng(11);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
+#include "common/counters/smem_counters.hpp"
 
 namespace ch04::probes {
 
@@ -17,5 +18,8 @@ struct ColumnSumTimes {
   double bytes = 0;
 };
 ColumnSumTimes time_block_column_sums(int rows, int cols);
+
+/// The shared-memory counters of your kernel summing one 32 x 32 tile (one block).
+gpu::SmemCounters count_one_block();
 
 }  // namespace ch04::probes

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
+#include "common/counters/smem_counters.hpp"
+#include "common/model/bank_model.hpp"
 #include "grader/04_tile_columns/device_probes.hpp"
 #include "grader/04_tile_columns/thresholds.hpp"
 #include "grader/harness/chapter.hpp"
@@ -63,6 +65,46 @@ TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included"
     }
   }
   SUCCEED();
+}
+
+TEST_CASE("ch04 exercise 2: the counters see the conflicts your padded_pitch promises", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const int pitch = ch04::padded_pitch(4, ch04::kTile);
+  if (pitch < ch04::kTile) {
+    GRADER_FAIL(grader::Feedback("Not counted: padded_pitch(4, 32) is not done yet."));
+  }
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  // What the layout promises: a warp storing a tile row, and a warp reading column 0 at the pitch.
+  const int row_store = smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kStore, [](int t) {
+                          return 4LL * t;
+                        })).wavefronts;
+  const int column_load =
+      smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [pitch](int t) {
+        return 4LL * pitch * t;
+      })).wavefronts;
+  const gpu::SmemCounters c = ch04::probes::count_one_block();
+  if (c.store_instructions == 0 || c.load_instructions == 0) {
+    GRADER_FAIL(grader::Feedback("Your kernel executed " + grader::fixed(c.store_instructions, 0) +
+                                 " shared stores and " + grader::fixed(c.load_instructions, 0) +
+                                 " shared loads for one tile; it must stage the tile in shared "
+                                 "memory.")
+                    .hint("exercise 2 is not done yet, or does not use the tile."));
+  }
+  const double store = c.store_wavefronts / c.store_instructions;
+  const double load = c.load_wavefronts / c.load_instructions;
+  grader::record_measurement(kMeasurementFile, "counted.store_wavefronts", store, "wavefronts");
+  grader::record_measurement(kMeasurementFile, "counted.load_wavefronts", load, "wavefronts");
+  GRADER_EXPECT(
+      store == row_store && load == column_load,
+      grader::Feedback("Your kernel's shared accesses take " + grader::fixed(store) +
+                       " wavefronts per store and " + grader::fixed(load) +
+                       " per column read (hardware counters, one tile); padded_pitch(4, "
+                       "32) = " +
+                       std::to_string(pitch) + " promises " + grader::wavefronts(row_store) +
+                       " and " + grader::wavefronts(column_load) + ".")
+          .hint("stage the tile in the dynamic shared memory the grader gives, at "
+                "padded_pitch(4, 32): row r, column c at word r * pitch + c."));
 }
 
 TEST_CASE("ch04 exercise 2: padding beats the unpadded tile", "[gpu]") {

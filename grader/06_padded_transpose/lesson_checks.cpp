@@ -29,6 +29,6 @@ TEST_CASE("ch06 lesson: the padded tile's wavefronts and the H200 numbers", "[le
                    0.02);
   figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy",
                    0.02);
-  figures.threshold(threshold("fraction_of_copy"));
+  figures.threshold(threshold("speedup_over_naive"));
   check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
 }

@@ -30,6 +30,6 @@ TEST_CASE("ch07 lesson: the swizzled tile's wavefronts and the H200 numbers", "[
                    0.02);
   figures.measured("padded.fraction_of_copy", "ch06_padded_transpose", "transpose.fraction_of_copy",
                    0.02);
-  figures.threshold(threshold("fraction_of_copy"));
+  figures.threshold(threshold("speedup_over_naive"));
   check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
 }

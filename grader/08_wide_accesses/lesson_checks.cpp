@@ -73,6 +73,6 @@ TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", 
   figures.measured("row_major_tile.fraction_of_copy",
                    "wrong_answers/ch08_row_major_tile_on_gpu/ch08_wide_accesses",
                    "transpose.fraction_of_copy", 0.02);
-  figures.threshold(threshold("fraction_of_copy"));
+  figures.threshold(threshold("speedup_over_naive"));
   check_figures(figures, text);
 }

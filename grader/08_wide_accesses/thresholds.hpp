@@ -10,12 +10,12 @@
 namespace grader::chapter {
 
 inline constexpr Threshold kThresholds[] = {
-    {"fraction_of_copy", 0.90, Bound::kAtLeast, "transpose.fraction_of_copy", 1.05,
-     "The float4 transpose (64 x 64 tile, 16 x 16 threads) against the device copy, 8192 x 8192 "
-     "floats, same run; the reference measured 0.97. Speed cannot tell the layouts apart: the "
-     "row-major tile (a 32-wavefront load) measured 0.92, and chapter 06's scalar kernel 0.92 "
-     "too; the host layout check and the counters are what demand conflict-free 16-byte "
-     "accesses."},
+    {"speedup_over_naive", 5.5, Bound::kAtLeast, "transpose.speedup_over_naive", 1.2,
+     "The float4 transpose (64 x 64 tile, 16 x 16 threads) against the naive one, 8192 x 8192 "
+     "floats, same run; the reference measured about 7.3x on the full H200 (0.97 of copy). "
+     "Speed cannot tell the layouts apart: the row-major tile (a 32-wavefront load) measured "
+     "about 7.0x, and chapter 06's scalar kernel about 6.9x; the host layout check and the "
+     "counters are what demand conflict-free 16-byte accesses."},
     {"reference_fraction_of_copy", 0.93, Bound::kAtLeast, "transpose.fraction_of_copy", 1.0,
      "The reference solution itself must reach 0.93 of copy on H200 (issue 5; the shared "
      "reference's 64 x 64 float4 kernel reached 0.95)."},

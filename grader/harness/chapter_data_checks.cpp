@@ -1,6 +1,8 @@
 // Checks of a chapter's own data, compiled into every chapter's grader and run with its lesson
 // checks (`<grader> lesson`): each threshold keeps its headroom over the committed H200
-// measurement of the reference solution.
+// measurement of the reference solution, and holds on the committed H200 slices of 25% and 10%
+// of the SMs (tools/run_gpu_slices.sh), except the reference's own bars (names beginning with
+// "reference_"), which are set for the full H200.
 #include WORKBOOK_CHAPTER_THRESHOLDS  // grader/NN_slug/thresholds.hpp, named by the build
 
 #include <stdexcept>
@@ -9,6 +11,7 @@
 #include "grader/harness/catch.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/lesson_text.hpp"
+#include "grader/harness/measurements.hpp"
 #include "grader/harness/threshold.hpp"
 
 TEST_CASE("every threshold has headroom over its committed H200 measurement", "[lesson]") {
@@ -25,5 +28,26 @@ TEST_CASE("every threshold has headroom over its committed H200 measurement", "[
                                     << t.headroom << " required");
     CHECK(grader::passes(t, measured));
     CHECK(grader::headroom_of(t, measured) >= t.headroom);
+  }
+}
+
+TEST_CASE("every student threshold holds on the committed H200 slices of 25% and 10% of the SMs",
+          "[lesson]") {
+  for (const char* slice : {"h200-sm25", "h200-sm10"}) {
+    for (const grader::Threshold& t : grader::chapter::kThresholds) {
+      if (std::string(t.name).rfind("reference_", 0) == 0) continue;
+      const std::string file = std::string(WORKBOOK_SOURCE_ROOT) + "/measurements/" + slice + "/" +
+                               grader::chapter::kMeasurementFile + ".tsv";
+      INFO(grader::chapter::kId << "." << t.name << " on " << slice << ": " << t.why);
+      double measured = 0;
+      try {
+        measured = grader::read_measurement(file, t.h200_quantity);
+      } catch (const std::runtime_error& e) {
+        FAIL(std::string("no measurement on this slice: ") + e.what() +
+             ". Run tools/run_gpu_slices.sh on the H200 and commit measurements/.");
+      }
+      INFO("measured " << measured << ", threshold " << t.value);
+      CHECK(grader::passes(t, measured));
+    }
   }
 }

@@ -6,8 +6,8 @@ A chapter's grader folder holds wrong_answers.ini; each section is one wrong ans
     [bank_is_address_mod_32]
     why = what the student got wrong, in words
     from = solution            (or: skeleton, to grade the shipped skeleton unchanged)
-    replace = text in the source file, exactly once
-    with = what it becomes
+    replace = text in the source file, exactly once (\\n stands for a line break)
+    with = what it becomes (\\n likewise)
     rejected_by = host         (or gpu: which checks must fail)
     expect = text the failing checks must print
     expect_also = a second text they must print (optional)
@@ -94,7 +94,8 @@ def main():
         with open(source_path) as f:
             text = f.read()
     if "replace" in section:
-        old, new = section["replace"], section["with"]
+        old = section["replace"].replace("\\n", "\n")
+        new = section["with"].replace("\\n", "\n")
         count = text.count(old)
         if count != 1:
             sys.exit(f"{spec_path}: [{name}]: the text to replace occurs {count} times in "

@@ -20,13 +20,21 @@ struct CounterVerdict {
   std::optional<grader::Feedback> problem;
 };
 
+/// Where the expected wavefronts come from: the student's predictions (the counted numbers would
+/// give the answers away, so only a reveal shows them) or what the student's own layout function
+/// promises (shown as they are).
+enum class Expected { kPredicted, kLayoutPromise };
+
 /// Counts the shared-memory wavefronts of `launch` transposing one `side` x `side` tile, records
 /// them per store and per load in `file` as counted.store_wavefronts and
-/// counted.load_wavefronts, and compares them with the predictions. `exercise` names the
-/// kernel's exercise in the feedback.
+/// counted.load_wavefronts, and compares them with the expected ones. `exercise` names the
+/// kernel's exercise in the feedback, `promised_by` the layout function when `expected` is
+/// kLayoutPromise.
 inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int predicted_store,
                                           int predicted_load, const std::string& file,
-                                          const std::string& exercise, const std::string& hint) {
+                                          const std::string& exercise, const std::string& hint,
+                                          Expected expected = Expected::kPredicted,
+                                          const std::string& promised_by = "") {
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) return {"hardware counters not checked: " + counters.reason, {}};
   const gpu::SmemCounters c = count_one_tile(launch, side);
@@ -51,13 +59,23 @@ inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int pr
     differs += (differs.empty() ? "" : " and ") + grader::more_or_fewer(load, predicted_load) +
                " wavefronts per tile load";
   }
+  const std::string counted = "The GPU counted " + grader::fixed(store) +
+                              " wavefronts per tile store and " + grader::fixed(load) +
+                              " per tile load.";
+  if (expected == Expected::kLayoutPromise) {
+    return {{},
+            grader::Feedback("The GPU counted " + differs + " in your kernel than " + promised_by +
+                             " promises (" + std::to_string(predicted_store) + " per store, " +
+                             std::to_string(predicted_load) + " per load).")
+                .line(counted)
+                .hint(hint)};
+  }
   return {{},
           grader::Feedback("The GPU counted " + differs + " in your kernel than you predicted (" +
                            std::to_string(predicted_store) + " per store, " +
                            std::to_string(predicted_load) + " per load).")
               .hint(hint)
-              .reveal("The GPU counted " + grader::fixed(store) +
-                      " wavefronts per tile store and " + grader::fixed(load) + " per tile load.")};
+              .reveal(counted)};
 }
 
 }  // namespace transpose

@@ -129,7 +129,7 @@ std::string report(const Times& t, const std::string& yours_label, const std::st
   return table;
 }
 
-std::optional<grader::Feedback> judge_fraction_of_copy(
+std::optional<grader::Feedback> judge_speedup_over_naive(
     const Launch& launch, const std::string& kernel, const std::string& label,
     const std::string& file, const grader::Threshold& need, const std::string& hint,
     const Contract& contract) {
@@ -138,10 +138,12 @@ std::optional<grader::Feedback> judge_fraction_of_copy(
   }
   const Times t = time_transpose(launch, kernel);
   const std::string table = report(t, label, file);
-  if (grader::passes(need, t.fraction_of_copy())) return std::nullopt;
-  return grader::Feedback("Your transpose moves data at " + grader::fixed(t.fraction_of_copy()) +
-                          " of the device copy bandwidth; it must reach " +
-                          grader::fixed(need.value) + ".")
+  const double speedup = t.naive_ms / t.yours_ms;
+  if (grader::passes(need, speedup)) return std::nullopt;
+  return grader::Feedback("Your transpose is " + grader::fixed(speedup) +
+                          "x as fast as the naive one, measured in the same run; it must reach " +
+                          grader::fixed(need.value) + "x. (It moves data at " +
+                          grader::fixed(t.fraction_of_copy()) + " of the device copy bandwidth.)")
       .picture(table)
       .hint(hint);
 }
