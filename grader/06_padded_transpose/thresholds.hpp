@@ -10,12 +10,12 @@
 namespace grader::chapter {
 
 inline constexpr Threshold kThresholds[] = {
-    {"speedup_over_naive", 5.0, Bound::kAtLeast, "transpose.speedup_over_naive", 1.2,
+    {"speedup_over_naive", 4.5, Bound::kAtLeast, "transpose.speedup_over_naive", 1.2,
      "The padded transpose against the naive one, 8192 x 8192 floats, same run: a ratio of two "
      "kernels on the same GPU, which held on H200 slices of 25% and 10% of the SMs where a "
      "fraction of the copy bandwidth did not (measurements/h200-sm25/, h200-sm10/). The "
-     "reference measured about 6.9x on the full H200; chapter 05's conflicted tile about 3.2x, "
-     "which this fails."},
+     "reference measured 6.9x on the full H200 and 6.7x on the slices; chapter 05's conflicted "
+     "tile about 3.2x on the full GPU, which this fails."},
     {"reference_fraction_of_copy", 0.85, Bound::kAtLeast, "transpose.fraction_of_copy", 1.0,
      "The reference solution itself must reach 0.85 of copy on H200 (issue 5)."},
 };

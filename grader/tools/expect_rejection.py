@@ -5,7 +5,8 @@
                         [--expect-once TEXT]... [--expect-not TEXT]... [--measurements DIR]
 
 Passes (exit 0) when the grader exits 1 (checks failed) and its output contains every --expect
-text, every --expect-once text exactly once, and no --expect-not text. Exit 77 (meson SKIP) when the grader skipped
+text, every --expect-once text exactly once (in the checks' output, before the grader's closing
+summary, which repeats each failure's first line), and no --expect-not text. Exit 77 (meson SKIP) when the grader skipped
 because there is no usable GPU. Anything else fails with the grader's output, so that a grader
 which accepts a wrong answer, crashes, or rejects it for another reason is caught.
 
@@ -56,8 +57,10 @@ for text in args.expect:
 for text in args.expect_not:
     if " ".join(text.split()) in flat:
         problems.append(f"the output says {text!r}, which it must not")
+# The grader's closing summary repeats each failure's first line: count before it.
+checks_output = flat.split("==== Summary")[0]
 for text in args.expect_once:
-    count = flat.count(" ".join(text.split()))
+    count = checks_output.count(" ".join(text.split()))
     if count != 1:
         problems.append(f"the output says {text!r} {count} times; expected once")
 print(out)
