@@ -14,7 +14,6 @@
 #include "common/model/bank_model.hpp"
 #include "grader/01_bank_indexing/device_probes.hpp"
 #include "grader/01_bank_indexing/pattern_spec.hpp"
-#include "grader/01_bank_indexing/thresholds.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/cost_fit.hpp"

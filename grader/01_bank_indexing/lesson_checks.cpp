@@ -4,10 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "grader/01_bank_indexing/thresholds.hpp"
-#include "grader/harness/catch.hpp"
-#include "grader/harness/chapter.hpp"
-#include "grader/harness/lesson_text.hpp"
+#include "grader/harness/lesson_checks.hpp"
 #include "grader/harness/line_fit.hpp"
 
 namespace {
@@ -15,11 +12,6 @@ using grader::chapter::kMeasurementFile;
 using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
-
-// Fails with every problem the figures find in the lesson.
-void check_figures(const lesson::Figures& figures, const std::string& text) {
-  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
-}
 }  // namespace
 
 TEST_CASE("ch01 lesson: its pictures are the model's", "[lesson]") {
@@ -61,7 +53,7 @@ TEST_CASE("ch01 lesson: its figures are the model's and the H200's", "[lesson]")
   figures.threshold(threshold("cost_fit_r_squared"));
   figures.threshold(threshold("cycles_per_wavefront"));
   figures.threshold(threshold("max_residual_wavefronts"));
-  check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
+  lesson::check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
 }
 
 TEST_CASE("ch01 thresholds: the cost fit tells a wrong prediction from a right one", "[lesson]") {

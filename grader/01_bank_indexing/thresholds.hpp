@@ -1,8 +1,6 @@
 /// @file thresholds.hpp
-/// @brief This chapter's GPU thresholds, each with the H200 measurement that justifies it.
-///
-/// The measured quantity is read from this chapter's file in `measurements/h200/`; the chapter's
-/// lesson checks fail when it no longer clears the threshold by the headroom given.
+/// @brief This chapter's GPU thresholds, each with the H200 measurement that justifies it (the
+/// quantity in this chapter's measurement file; see grader/harness/threshold.hpp).
 #pragma once
 
 #include "grader/harness/threshold.hpp"
@@ -22,10 +20,5 @@ inline constexpr Threshold kThresholds[] = {
      "reference lies on the line (0.00); a prediction off by one wavefront (stride 2 predicted "
      "conflict-free) lands 0.86 away, off by three (bytes predicted 4-way) 2.6 away."},
 };
-
-/// The threshold named `name` in the table above.
-inline const Threshold& threshold(const char* name) {
-  return find_threshold(kThresholds, name);
-}
 
 }  // namespace grader::chapter

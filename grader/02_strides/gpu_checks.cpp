@@ -9,7 +9,6 @@
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/02_strides/device_probes.hpp"
-#include "grader/02_strides/thresholds.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/cost_fit.hpp"
 #include "grader/harness/feedback.hpp"

@@ -1,23 +1,15 @@
 // Chapter 02 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
+#include "grader/harness/lesson_checks.hpp"
 #include <string>
 #include <vector>
-#include "grader/02_strides/thresholds.hpp"
-#include "grader/harness/catch.hpp"
-#include "grader/harness/chapter.hpp"
-#include "grader/harness/lesson_text.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
 using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
-
-// Fails with every problem the figures find in the lesson.
-void check_figures(const lesson::Figures& figures, const std::string& text) {
-  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
-}
 }  // namespace
 
 TEST_CASE("ch02 lesson: the gcd table, the picture and the H200 numbers", "[lesson]") {
@@ -48,5 +40,5 @@ TEST_CASE("ch02 lesson: the gcd table, the picture and the H200 numbers", "[less
   figures.threshold(threshold("cost_fit_r_squared"));
   figures.threshold(threshold("cycles_per_wavefront"));
   figures.threshold(threshold("max_residual_wavefronts"));
-  check_figures(figures, text);
+  lesson::check_figures(figures, text);
 }

@@ -12,7 +12,6 @@
 #include "common/model/bank_model.hpp"
 #include "grader/03_broadcast_multicast/device_probes.hpp"
 #include "grader/03_broadcast_multicast/pattern_spec.hpp"
-#include "grader/03_broadcast_multicast/thresholds.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"

@@ -1,25 +1,17 @@
 // Chapter 03 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
+#include "grader/harness/lesson_checks.hpp"
 #include <functional>
 #include <random>
 #include <string>
 #include <vector>
-#include "grader/03_broadcast_multicast/thresholds.hpp"
-#include "grader/harness/catch.hpp"
-#include "grader/harness/chapter.hpp"
-#include "grader/harness/lesson_text.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
 using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
-
-// Fails with every problem the figures find in the lesson.
-void check_figures(const lesson::Figures& figures, const std::string& text) {
-  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
-}
 }  // namespace
 
 TEST_CASE("ch03 lesson: the tables and the H200 numbers", "[lesson]") {
@@ -61,5 +53,5 @@ TEST_CASE("ch03 lesson: the tables and the H200 numbers", "[lesson]") {
   figures.measured("speedup.one_key_for_all", kMeasurementFile, "speedup.one_key_for_all", 0.05);
   figures.threshold(threshold("uniform_speedup"));
   figures.threshold(threshold("other_keys_speed"));
-  check_figures(figures, text);
+  lesson::check_figures(figures, text);
 }

@@ -10,7 +10,6 @@
 #include "common/counters/smem_counters.hpp"
 #include "common/model/bank_model.hpp"
 #include "grader/04_tile_columns/device_probes.hpp"
-#include "grader/04_tile_columns/thresholds.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"

@@ -1,25 +1,17 @@
 // Chapter 04 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
+#include "grader/harness/lesson_checks.hpp"
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
-#include "grader/04_tile_columns/thresholds.hpp"
-#include "grader/harness/catch.hpp"
-#include "grader/harness/chapter.hpp"
-#include "grader/harness/lesson_text.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
 using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
-
-// Fails with every problem the figures find in the lesson.
-void check_figures(const lesson::Figures& figures, const std::string& text) {
-  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
-}
 }  // namespace
 
 TEST_CASE("ch04 lesson: the tile tables and the H200 numbers", "[lesson]") {
@@ -66,5 +58,5 @@ TEST_CASE("ch04 lesson: the tile tables and the H200 numbers", "[lesson]") {
                    0.03);
   figures.measured("padded.speedup", kMeasurementFile, "column_sums.speedup_over_unpadded", 0.15);
   figures.threshold(threshold("padding_speedup"));
-  check_figures(figures, text);
+  lesson::check_figures(figures, text);
 }

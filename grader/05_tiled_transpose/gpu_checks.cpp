@@ -4,7 +4,6 @@
 
 #include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 #include "grader/05_tiled_transpose/device_probes.hpp"
-#include "grader/05_tiled_transpose/thresholds.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"

@@ -1,8 +1,6 @@
 /// @file thresholds.hpp
-/// @brief This chapter's GPU thresholds, each with the H200 measurement that justifies it.
-///
-/// The measured quantity is read from this chapter's file in `measurements/h200/`; the chapter's
-/// lesson checks fail when it no longer clears the threshold by the headroom given.
+/// @brief This chapter's GPU thresholds, each with the H200 measurement that justifies it (the
+/// quantity in this chapter's measurement file; see grader/harness/threshold.hpp).
 #pragma once
 
 #include "grader/harness/threshold.hpp"
@@ -17,10 +15,5 @@ inline constexpr Threshold kThresholds[] = {
      "shared-memory bandwidth, which shrinks with the SMs; the naive kernel's global traffic does "
      "not): 1.6 holds there and still fails a transpose without coalescing (about 1x)."},
 };
-
-/// The threshold named `name` in the table above.
-inline const Threshold& threshold(const char* name) {
-  return find_threshold(kThresholds, name);
-}
 
 }  // namespace grader::chapter

@@ -1,8 +1,6 @@
 // Chapter 06 GPU checks: the padded transpose is correct and close to the copy bandwidth.
 #include "chapters/06_padded_transpose/padded_transpose.cuh"
-#include "common/model/bank_model.hpp"
 #include "grader/06_padded_transpose/device_probes.hpp"
-#include "grader/06_padded_transpose/thresholds.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
@@ -32,19 +30,9 @@ TEST_CASE("ch06 exercise 2: the padded transpose beats the naive one by far", "[
 
 TEST_CASE("ch06 exercise 2: the counters see what padded_tile_index promises", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
-  // What the layout promises: a warp storing row 0 (lanes over columns) and loading column 0.
-  const int store = smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kStore, [](int t) {
-                      return 4LL * ch06::padded_tile_index(0, t);
-                    })).wavefronts;
-  const int load = smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [](int t) {
-                     return 4LL * ch06::padded_tile_index(t, 0);
-                   })).wavefronts;
-  const transpose::CounterVerdict verdict =
-      transpose::judge_tile_counters(ch06::probes::launch_yours, ch06::kTile, store, load,
-                                     grader::chapter::kMeasurementFile, "exercise 2",
-                                     "the kernel must address its tile through "
-                                     "padded_tile_index(row, col), for the stores and the loads.",
-                                     transpose::Expected::kLayoutPromise, "padded_tile_index");
+  const transpose::CounterVerdict verdict = transpose::judge_layout_counters(
+      ch06::probes::launch_yours, ch06::kTile, ch06::padded_tile_index, "padded_tile_index",
+      grader::chapter::kMeasurementFile, "exercise 2");
   if (verdict.skipped) GRADER_SKIP(*verdict.skipped);
   GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }

@@ -3,9 +3,7 @@
 #include <string>
 
 #include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
-#include "common/model/bank_model.hpp"
 #include "grader/07_swizzled_transpose/device_probes.hpp"
-#include "grader/07_swizzled_transpose/thresholds.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
@@ -46,19 +44,9 @@ TEST_CASE("ch07 exercise 2: the swizzled transpose beats the naive one by far", 
 
 TEST_CASE("ch07 exercise 2: the counters see what swizzled_tile_index promises", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
-  // What the layout promises: a warp storing row 0 (lanes over columns) and loading column 0.
-  const int store = smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kStore, [](int t) {
-                      return 4LL * ch07::swizzled_tile_index(0, t);
-                    })).wavefronts;
-  const int load = smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [](int t) {
-                     return 4LL * ch07::swizzled_tile_index(t, 0);
-                   })).wavefronts;
-  const transpose::CounterVerdict verdict =
-      transpose::judge_tile_counters(ch07::probes::launch_yours, ch07::kTile, store, load,
-                                     grader::chapter::kMeasurementFile, "exercise 2",
-                                     "the kernel must address its tile through "
-                                     "swizzled_tile_index(row, col), for the stores and the loads.",
-                                     transpose::Expected::kLayoutPromise, "swizzled_tile_index");
+  const transpose::CounterVerdict verdict = transpose::judge_layout_counters(
+      ch07::probes::launch_yours, ch07::kTile, ch07::swizzled_tile_index, "swizzled_tile_index",
+      grader::chapter::kMeasurementFile, "exercise 2");
   if (verdict.skipped) GRADER_SKIP(*verdict.skipped);
   GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }

@@ -3,21 +3,13 @@
 // H200 measurements.
 #include <string>
 
-#include "grader/07_swizzled_transpose/thresholds.hpp"
-#include "grader/harness/catch.hpp"
-#include "grader/harness/chapter.hpp"
-#include "grader/harness/lesson_text.hpp"
+#include "grader/harness/lesson_checks.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
 using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
-
-// Fails with every problem the figures find in the lesson.
-void check_figures(const lesson::Figures& figures, const std::string& text) {
-  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
-}
 }  // namespace
 
 TEST_CASE("ch07 lesson: the swizzled tile's wavefronts and the H200 numbers", "[lesson]") {
@@ -31,5 +23,5 @@ TEST_CASE("ch07 lesson: the swizzled tile's wavefronts and the H200 numbers", "[
   figures.measured("padded.fraction_of_copy", "ch06_padded_transpose", "transpose.fraction_of_copy",
                    0.02);
   figures.threshold(threshold("speedup_over_naive"));
-  check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
+  lesson::check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
 }

@@ -4,7 +4,6 @@
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
 #include "grader/08_wide_accesses/device_probes.hpp"
-#include "grader/08_wide_accesses/thresholds.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"

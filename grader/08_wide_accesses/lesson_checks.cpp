@@ -3,21 +3,13 @@
 // H200 measurements.
 #include <string>
 
-#include "grader/08_wide_accesses/thresholds.hpp"
-#include "grader/harness/catch.hpp"
-#include "grader/harness/chapter.hpp"
-#include "grader/harness/lesson_text.hpp"
+#include "grader/harness/lesson_checks.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
 using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
-
-// Fails with every problem the figures find in the lesson.
-void check_figures(const lesson::Figures& figures, const std::string& text) {
-  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
-}
 }  // namespace
 
 TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", "[lesson]") {
@@ -74,5 +66,5 @@ TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", 
                    "wrong_answers/ch08_row_major_tile_on_gpu/ch08_wide_accesses",
                    "transpose.fraction_of_copy", 0.02);
   figures.threshold(threshold("speedup_over_naive"));
-  check_figures(figures, text);
+  lesson::check_figures(figures, text);
 }

@@ -3,8 +3,6 @@
 // measurement of the reference solution, and holds on the committed H200 slices of 25% and 10%
 // of the SMs (tools/run_gpu_slices.sh), except the reference's own bars (names beginning with
 // "reference_"), which are set for the full H200.
-#include WORKBOOK_CHAPTER_THRESHOLDS  // grader/NN_slug/thresholds.hpp, named by the build
-
 #include <stdexcept>
 #include <string>
 

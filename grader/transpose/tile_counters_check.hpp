@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/counters/smem_counters.hpp"
+#include "common/model/bank_model.hpp"
 #include "grader/harness/feedback_message.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/transpose/transpose_bench.hpp"
@@ -76,6 +77,25 @@ inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int pr
                            std::to_string(predicted_load) + " per load).")
               .hint(hint)
               .reveal(counted)};
+}
+
+/// The counters of `launch` against what the student's layout function `index(row, col)`
+/// (named `name`, returning a word of the tile) promises: the bank model's wavefronts for a warp
+/// storing row 0 and for a warp loading column 0.
+inline CounterVerdict judge_layout_counters(const Launch& launch, int side,
+                                            const std::function<int(int, int)>& index,
+                                            const std::string& name, const std::string& file,
+                                            const std::string& exercise) {
+  const int store = smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kStore, [&](int t) {
+                      return 4LL * index(0, t);
+                    })).wavefronts;
+  const int load = smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [&](int t) {
+                     return 4LL * index(t, 0);
+                   })).wavefronts;
+  return judge_tile_counters(launch, side, store, load, file, exercise,
+                             "the kernel must address its tile through " + name +
+                                 "(row, col), for the stores and the loads.",
+                             Expected::kLayoutPromise, name);
 }
 
 }  // namespace transpose

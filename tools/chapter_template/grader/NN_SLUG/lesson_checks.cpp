@@ -3,10 +3,7 @@
 // measurements.
 #include <string>
 
-#include "grader/@NN@_@SLUG@/thresholds.hpp"
-#include "grader/harness/catch.hpp"
-#include "grader/harness/chapter.hpp"
-#include "grader/harness/lesson_text.hpp"
+#include "grader/harness/lesson_checks.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -25,5 +22,5 @@ TEST_CASE("ch@NN@ lesson: its pictures and figures are the model's and the H200'
   figures.measured("reference.speedup_over_naive", kMeasurementFile,
                    "transpose.speedup_over_naive", 0.1);
   figures.threshold(threshold("speedup_over_naive"));
-  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
+  lesson::check_figures(figures, text);
 }
