@@ -1,12 +1,9 @@
 // Chapter 05 GPU checks: correctness, the counters against your predictions, and speed against
 // the naive transpose.
-#include <string>
-
 #include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 #include "grader/05_tiled_transpose/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
-#include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/transpose/tile_counters_check.hpp"
 #include "grader/transpose/transpose_bench.hpp"

@@ -1,7 +1,5 @@
 // Chapter @NN@ GPU checks: correctness, the counters against the layout's promise, and speed
 // against the naive transpose measured in the same run.
-#include <string>
-
 #include "chapters/@NN@_@SLUG@/@SLUG@.cuh"
 #include "grader/@NN@_@SLUG@/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
