@@ -19,15 +19,15 @@ constexpr unsigned kNoAddress = 0xFFFFFFFFu;
 /// `lane` is the lane index 0..31 of a full warp. Each comment gives the declaration and the
 /// element one lane reads.
 enum class Pattern : int {
-  kContiguousFloats,  ///< `float a[64];`         lane reads `a[lane]`
-  kStride2Floats,     ///< `float a[64];`         lane reads `a[2 * lane]`
-  kStructField,       ///< `struct P { float x, y, z, w; } p[32];` lane reads `p[lane].y`
-  kColumnOf32x32,     ///< `float tile[32][32];`  lane reads `tile[lane][5]`
-  kColumnOf32x33,     ///< `float tile[32][33];`  lane reads `tile[lane][5]`
-  kSameFloat,         ///< `float a[64];`         every lane reads `a[7]`
-  kTwoWordsOneBank,   ///< `float a[64];`         lane reads `a[32 * (lane % 2)]`
-  kBytes,             ///< `unsigned char c[64];` lane reads `c[lane]`
-  kShortsStride64,    ///< `short s[2048];`       lane reads `s[64 * lane]`
+  kReversedFloats,    ///< `float a[64];`          lane reads `a[31 - lane]`
+  kStride8Floats,     ///< `float a[256];`         lane reads `a[8 * lane]`
+  kStructOfThree,     ///< `struct Q { float x, y, z; } q[32];` lane reads `q[lane].z`
+  kColumnOf32x16,     ///< `float tile[32][16];`   lane reads `tile[lane][3]`
+  kColumnOf32x34,     ///< `float tile[32][34];`   lane reads `tile[lane][1]`
+  kFourFloatsShared,  ///< `float a[64];`          lane reads `a[lane % 4]`
+  kFourWordsOneBank,  ///< `float a[128];`         lane reads `a[32 * (lane % 4)]`
+  kBytesStride16,     ///< `unsigned char c[512];` lane reads `c[16 * lane]`
+  kShortsStride64,    ///< `short s[2048];`        lane reads `s[64 * lane]`
 };
 
 /// Number of patterns in Pattern.
@@ -35,26 +35,26 @@ constexpr int kPatternCount = 9;
 
 /// Every pattern, in order.
 constexpr Pattern kAllPatterns[kPatternCount] = {
-    Pattern::kContiguousFloats, Pattern::kStride2Floats, Pattern::kStructField,
-    Pattern::kColumnOf32x32,    Pattern::kColumnOf32x33, Pattern::kSameFloat,
-    Pattern::kTwoWordsOneBank,  Pattern::kBytes,         Pattern::kShortsStride64};
+    Pattern::kReversedFloats,   Pattern::kStride8Floats, Pattern::kStructOfThree,
+    Pattern::kColumnOf32x16,    Pattern::kColumnOf32x34, Pattern::kFourFloatsShared,
+    Pattern::kFourWordsOneBank, Pattern::kBytesStride16, Pattern::kShortsStride64};
 
 /// Bytes one lane reads in a pattern: sizeof the element type.
 __host__ __device__ constexpr int pattern_width(Pattern p) {
-  return p == Pattern::kBytes ? 1 : p == Pattern::kShortsStride64 ? 2 : 4;
+  return p == Pattern::kBytesStride16 ? 1 : p == Pattern::kShortsStride64 ? 2 : 4;
 }
 
 /// The declaration and access of a pattern, as in the enum's comments (for messages).
 inline const char* pattern_description(Pattern p) {
   switch (p) {
-    case Pattern::kContiguousFloats: return "float a[64]; lane reads a[lane]";
-    case Pattern::kStride2Floats: return "float a[64]; lane reads a[2 * lane]";
-    case Pattern::kStructField: return "struct P { float x, y, z, w; } p[32]; lane reads p[lane].y";
-    case Pattern::kColumnOf32x32: return "float tile[32][32]; lane reads tile[lane][5]";
-    case Pattern::kColumnOf32x33: return "float tile[32][33]; lane reads tile[lane][5]";
-    case Pattern::kSameFloat: return "float a[64]; every lane reads a[7]";
-    case Pattern::kTwoWordsOneBank: return "float a[64]; lane reads a[32 * (lane % 2)]";
-    case Pattern::kBytes: return "unsigned char c[64]; lane reads c[lane]";
+    case Pattern::kReversedFloats: return "float a[64]; lane reads a[31 - lane]";
+    case Pattern::kStride8Floats: return "float a[256]; lane reads a[8 * lane]";
+    case Pattern::kStructOfThree: return "struct Q { float x, y, z; } q[32]; lane reads q[lane].z";
+    case Pattern::kColumnOf32x16: return "float tile[32][16]; lane reads tile[lane][3]";
+    case Pattern::kColumnOf32x34: return "float tile[32][34]; lane reads tile[lane][1]";
+    case Pattern::kFourFloatsShared: return "float a[64]; lane reads a[lane % 4]";
+    case Pattern::kFourWordsOneBank: return "float a[128]; lane reads a[32 * (lane % 4)]";
+    case Pattern::kBytesStride16: return "unsigned char c[512]; lane reads c[16 * lane]";
     case Pattern::kShortsStride64: return "short s[2048]; lane reads s[64 * lane]";
   }
   return "unknown pattern";

@@ -20,14 +20,14 @@ __host__ __device__ int bank_of(unsigned byte_address) {
 __host__ __device__ unsigned pattern_address(Pattern p, int lane) {
   (void)lane;
   switch (p) {
-    case Pattern::kContiguousFloats:  // TODO
-    case Pattern::kStride2Floats:     // TODO
-    case Pattern::kStructField:       // TODO
-    case Pattern::kColumnOf32x32:     // TODO
-    case Pattern::kColumnOf32x33:     // TODO
-    case Pattern::kSameFloat:         // TODO
-    case Pattern::kTwoWordsOneBank:   // TODO
-    case Pattern::kBytes:             // TODO
+    case Pattern::kReversedFloats:    // TODO
+    case Pattern::kStride8Floats:     // TODO
+    case Pattern::kStructOfThree:     // TODO
+    case Pattern::kColumnOf32x16:     // TODO
+    case Pattern::kColumnOf32x34:     // TODO
+    case Pattern::kFourFloatsShared:  // TODO
+    case Pattern::kFourWordsOneBank:  // TODO
+    case Pattern::kBytesStride16:     // TODO
     case Pattern::kShortsStride64:    // TODO
       break;
   }
@@ -37,14 +37,14 @@ __host__ __device__ unsigned pattern_address(Pattern p, int lane) {
 // Exercise 3: your predictions, worked out on paper. How many wavefronts does each request take?
 int predicted_wavefronts(Pattern p) {
   switch (p) {
-    case Pattern::kContiguousFloats: return kNotImplemented;  // TODO
-    case Pattern::kStride2Floats: return kNotImplemented;     // TODO
-    case Pattern::kStructField: return kNotImplemented;       // TODO
-    case Pattern::kColumnOf32x32: return kNotImplemented;     // TODO
-    case Pattern::kColumnOf32x33: return kNotImplemented;     // TODO
-    case Pattern::kSameFloat: return kNotImplemented;         // TODO
-    case Pattern::kTwoWordsOneBank: return kNotImplemented;   // TODO
-    case Pattern::kBytes: return kNotImplemented;             // TODO
+    case Pattern::kReversedFloats: return kNotImplemented;    // TODO
+    case Pattern::kStride8Floats: return kNotImplemented;     // TODO
+    case Pattern::kStructOfThree: return kNotImplemented;     // TODO
+    case Pattern::kColumnOf32x16: return kNotImplemented;     // TODO
+    case Pattern::kColumnOf32x34: return kNotImplemented;     // TODO
+    case Pattern::kFourFloatsShared: return kNotImplemented;  // TODO
+    case Pattern::kFourWordsOneBank: return kNotImplemented;  // TODO
+    case Pattern::kBytesStride16: return kNotImplemented;     // TODO
     case Pattern::kShortsStride64: return kNotImplemented;    // TODO
   }
   return kNotImplemented;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "grader/01_bank_indexing/pattern_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/harness/line_fit.hpp"
 
@@ -41,14 +42,14 @@ TEST_CASE("ch01 lesson: its figures are the model's and the H200's", "[lesson]")
   CHECK(same_double.active_groups == 1);
   figures.add("double_broadcast.wavefronts", same_double.wavefronts, 0, "the bank model");
   figures.add("double_broadcast.ideal", same_double.ideal, 0, "the bank model");
-  // Section 5: cycles per load, to the one decimal printed.
-  figures.measured("cycles.one_wavefront", kMeasurementFile, "cycles_per_load.kContiguousFloats",
-                   0.05);
+  // Section 5: the cost line of the H200 run, to the one decimal printed; the 32-way column's
+  // extra wait is 31 further wavefronts on that line, to the whole cycle printed.
+  const double intercept = lesson::h200(kMeasurementFile, "fit.intercept");
+  const double slope = lesson::h200(kMeasurementFile, "fit.cycles_per_wavefront");
+  figures.add("cycles.one_wavefront", intercept + slope, 0.05,
+              "fit.intercept + fit.cycles_per_wavefront of measurements/h200");
   figures.measured("cycles.per_wavefront", kMeasurementFile, "fit.cycles_per_wavefront", 0.05);
-  figures.measured("cycles.stride2", kMeasurementFile, "cycles_per_load.kStride2Floats", 0.05);
-  figures.measured("cycles.struct_field", kMeasurementFile, "cycles_per_load.kStructField", 0.05);
-  figures.measured("cycles.column_of_32x32", kMeasurementFile, "cycles_per_load.kColumnOf32x32",
-                   0.05);
+  figures.add("cycles.column_extra", 31 * slope, 0.5, "31 x fit.cycles_per_wavefront");
   // Section 7: the cost fit's thresholds.
   figures.threshold(threshold("cost_fit_r_squared"));
   figures.threshold(threshold("cycles_per_wavefront"));
@@ -57,19 +58,43 @@ TEST_CASE("ch01 lesson: its figures are the model's and the H200's", "[lesson]")
 }
 
 TEST_CASE("ch01 thresholds: the cost fit tells a wrong prediction from a right one", "[lesson]") {
-  // Cycles = 28 + 2 x wavefronts, with the chapter's nine patterns' wavefronts.
-  const std::vector<double> right = {1, 2, 4, 32, 1, 1, 2, 1, 32};
+  // Cycles = 28 + 2 x wavefronts, with the chapter's nine patterns' wavefronts (computed by the
+  // model, so this check follows the patterns).
+  std::vector<double> right;
+  for (ch01::Pattern p : ch01::kAllPatterns) {
+    right.push_back(smem::analyze(ch01::spec::request(p)).wavefronts);
+  }
+  REQUIRE(right[5] == 1);  // kFourFloatsShared
+  REQUIRE(right[6] == 4);  // kFourWordsOneBank
   std::vector<double> cycles;
   for (double w : right) cycles.push_back(28 + 2 * w);
-  // Forgetting the broadcast: one pattern predicted 32 that costs 1.
+  // Counting lanes instead of words where four words are shared by eight lanes each: 8 for a
+  // pattern that costs 1. R^2 alone misses it; the residual (in wavefronts) does not.
   std::vector<double> wrong = right;
-  wrong[5] = 32;
-  CHECK(grader::fit_line(wrong, cycles).r_squared < threshold("cost_fit_r_squared").value);
-  // Forgetting multicast: bytes predicted 4, costing 1. R^2 alone misses it; the residual
-  // (in wavefronts) does not.
-  wrong = right;
-  wrong[7] = 4;
+  wrong[5] = 8;
   const grader::LineFit slip = grader::fit_line(wrong, cycles);
-  CHECK(slip.r_squared > threshold("cost_fit_r_squared").value);
   CHECK(slip.max_abs_residual / slip.slope > threshold("max_residual_wavefronts").value);
+  // The same slip where 32 lanes share four words of one bank: 32 for a pattern that costs 4.
+  wrong = right;
+  wrong[6] = 32;
+  CHECK(grader::fit_line(wrong, cycles).r_squared < threshold("cost_fit_r_squared").value);
+  // Padding by two taken for conflict-free: off by one wavefront, caught by the residual.
+  wrong = right;
+  wrong[4] = 1;
+  const grader::LineFit off_by_one = grader::fit_line(wrong, cycles);
+  CHECK(off_by_one.max_abs_residual / off_by_one.slope >
+        threshold("max_residual_wavefronts").value);
+}
+
+TEST_CASE("ch01 lesson: it leaves the graded predictions to the student", "[lesson]") {
+  std::vector<lesson::Graded> graded;
+  for (ch01::Pattern p : ch01::kAllPatterns) {
+    const std::string description = ch01::pattern_description(p);
+    // The access, as the lesson would write it: what follows "reads ".
+    const std::string access = description.substr(description.find("reads ") + 6);
+    graded.push_back({std::string("predicted_wavefronts(") + ch01::spec::name(p) + ")",
+                      {access},
+                      {ch01::spec::request(p)}});
+  }
+  lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }

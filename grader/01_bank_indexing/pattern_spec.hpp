@@ -11,14 +11,14 @@ namespace ch01::spec {
 inline unsigned expected_address(Pattern p, int t) {
   const unsigned lane = static_cast<unsigned>(t);
   switch (p) {
-    case Pattern::kContiguousFloats: return sizeof(float) * lane;
-    case Pattern::kStride2Floats: return sizeof(float) * 2 * lane;
-    case Pattern::kStructField: return 4 * sizeof(float) * lane + sizeof(float);
-    case Pattern::kColumnOf32x32: return sizeof(float) * (32 * lane + 5);
-    case Pattern::kColumnOf32x33: return sizeof(float) * (33 * lane + 5);
-    case Pattern::kSameFloat: return sizeof(float) * 7;
-    case Pattern::kTwoWordsOneBank: return sizeof(float) * 32 * (lane % 2);
-    case Pattern::kBytes: return lane;
+    case Pattern::kReversedFloats: return sizeof(float) * (31 - lane);
+    case Pattern::kStride8Floats: return sizeof(float) * 8 * lane;
+    case Pattern::kStructOfThree: return 3 * sizeof(float) * lane + 2 * sizeof(float);
+    case Pattern::kColumnOf32x16: return sizeof(float) * (16 * lane + 3);
+    case Pattern::kColumnOf32x34: return sizeof(float) * (34 * lane + 1);
+    case Pattern::kFourFloatsShared: return sizeof(float) * (lane % 4);
+    case Pattern::kFourWordsOneBank: return sizeof(float) * 32 * (lane % 4);
+    case Pattern::kBytesStride16: return 16 * lane;
     case Pattern::kShortsStride64: return sizeof(short) * 64 * lane;
   }
   return kNoAddress;
@@ -33,14 +33,14 @@ inline smem::WarpRequest request(Pattern p) {
 /// The name of a pattern's enumerator, for messages.
 inline const char* name(Pattern p) {
   switch (p) {
-    case Pattern::kContiguousFloats: return "kContiguousFloats";
-    case Pattern::kStride2Floats: return "kStride2Floats";
-    case Pattern::kStructField: return "kStructField";
-    case Pattern::kColumnOf32x32: return "kColumnOf32x32";
-    case Pattern::kColumnOf32x33: return "kColumnOf32x33";
-    case Pattern::kSameFloat: return "kSameFloat";
-    case Pattern::kTwoWordsOneBank: return "kTwoWordsOneBank";
-    case Pattern::kBytes: return "kBytes";
+    case Pattern::kReversedFloats: return "kReversedFloats";
+    case Pattern::kStride8Floats: return "kStride8Floats";
+    case Pattern::kStructOfThree: return "kStructOfThree";
+    case Pattern::kColumnOf32x16: return "kColumnOf32x16";
+    case Pattern::kColumnOf32x34: return "kColumnOf32x34";
+    case Pattern::kFourFloatsShared: return "kFourFloatsShared";
+    case Pattern::kFourWordsOneBank: return "kFourWordsOneBank";
+    case Pattern::kBytesStride16: return "kBytesStride16";
     case Pattern::kShortsStride64: return "kShortsStride64";
   }
   return "?";

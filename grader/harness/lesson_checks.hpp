@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "grader/harness/catch.hpp"
 #include "grader/harness/chapter.hpp"
@@ -14,6 +15,12 @@ namespace lesson {
 /// Fails the running check once for every problem `figures` finds in the lesson `text`.
 inline void check_figures(const Figures& figures, const std::string& text) {
   for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
+}
+
+/// Fails the running check once for every graded answer the lesson `text` gives away.
+inline void check_not_printed(const std::vector<Graded>& graded, const std::string& text) {
+  CHECK(!graded.empty());  // a chapter with graded answers lists them
+  for (const std::string& problem : printed_answers(text, graded)) FAIL_CHECK(problem);
 }
 
 }  // namespace lesson

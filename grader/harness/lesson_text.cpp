@@ -38,6 +38,39 @@ std::string quoted_picture(const smem::WarpRequest& request) {
   return picture.substr(0, picture.rfind(" (row wK"));
 }
 
+namespace {
+std::string without_spaces(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c != ' ' && c != '\n' && c != '\t') out += c;
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> printed_answers(const std::string& lesson_text,
+                                         const std::vector<Graded>& graded) {
+  std::vector<std::string> found;
+  const std::string squeezed = without_spaces(lesson_text);
+  for (const Graded& g : graded) {
+    for (const std::string& phrase : g.phrases) {
+      if (squeezed.find(without_spaces(phrase)) != std::string::npos) {
+        found.push_back("the lesson gives away " + g.what + ": it holds `" + phrase + "`");
+      }
+    }
+    for (const smem::WarpRequest& request : g.requests) {
+      // The rows of the picture, without its header line (which a lesson may word otherwise).
+      const std::string picture = quoted_picture(request);
+      const std::string rows = picture.substr(picture.find('\n') + 1);
+      if (lesson_text.find(rows) != std::string::npos) {
+        found.push_back("the lesson gives away " + g.what + ": it shows its bank picture\n" +
+                        picture);
+      }
+    }
+  }
+  return found;
+}
+
 std::vector<std::string> table_row(const std::string& lesson, const std::string& first_cell) {
   const std::size_t at = lesson.find("\n| " + first_cell + " |");
   if (at == std::string::npos) return {};

@@ -36,6 +36,20 @@ std::vector<std::string> table_row(const std::string& lesson, const std::string&
 /// Wavefronts of a 32-lane load of `width` bytes where lane t reads byte `address(t)`.
 int wavefronts_of(int width, const std::function<long long(int)>& address);
 
+/// One answer an exercise grades, which its lesson must leave to the student: the text that
+/// would give it away (an access expression, a layout formula) and, for a predicted request,
+/// the request whose bank picture the lesson must not show.
+struct Graded {
+  std::string what;                         ///< The graded item, for the message.
+  std::vector<std::string> phrases;         ///< Text the lesson must not hold (spaces ignored).
+  std::vector<smem::WarpRequest> requests;  ///< Requests whose pictures it must not show.
+};
+
+/// Every graded answer that `lesson_text` gives away: a phrase it holds (compared without
+/// spaces, so `a[8 * lane]` also finds `a[8*lane]`), or the bank rows of a request's picture.
+std::vector<std::string> printed_answers(const std::string& lesson_text,
+                                         const std::vector<Graded>& graded);
+
 /// One figure a lesson quotes by marker.
 struct Figure {
   std::string name;    ///< The marker's NAME.

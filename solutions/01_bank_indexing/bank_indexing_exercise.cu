@@ -11,14 +11,14 @@ __host__ __device__ int bank_of(unsigned byte_address) {
 __host__ __device__ unsigned pattern_address(Pattern p, int lane) {
   const unsigned t = static_cast<unsigned>(lane);
   switch (p) {
-    case Pattern::kContiguousFloats: return 4 * t;
-    case Pattern::kStride2Floats: return 4 * (2 * t);
-    case Pattern::kStructField: return 16 * t + 4;          // sizeof(P) = 16, offsetof(y) = 4
-    case Pattern::kColumnOf32x32: return 4 * (32 * t + 5);  // row pitch 32 floats
-    case Pattern::kColumnOf32x33: return 4 * (33 * t + 5);  // row pitch 33 floats
-    case Pattern::kSameFloat: return 4 * 7;
-    case Pattern::kTwoWordsOneBank: return 4 * (32 * (t % 2));
-    case Pattern::kBytes: return t;
+    case Pattern::kReversedFloats: return 4 * (31 - t);
+    case Pattern::kStride8Floats: return 4 * (8 * t);
+    case Pattern::kStructOfThree: return 12 * t + 8;        // sizeof(Q) = 12, offsetof(z) = 8
+    case Pattern::kColumnOf32x16: return 4 * (16 * t + 3);  // row pitch 16 floats
+    case Pattern::kColumnOf32x34: return 4 * (34 * t + 1);  // row pitch 34 floats
+    case Pattern::kFourFloatsShared: return 4 * (t % 4);
+    case Pattern::kFourWordsOneBank: return 4 * (32 * (t % 4));
+    case Pattern::kBytesStride16: return 16 * t;
     case Pattern::kShortsStride64: return 2 * (64 * t);
   }
   return kNoAddress;
@@ -26,14 +26,14 @@ __host__ __device__ unsigned pattern_address(Pattern p, int lane) {
 
 int predicted_wavefronts(Pattern p) {
   switch (p) {
-    case Pattern::kContiguousFloats: return 1;  // 32 words in 32 banks
-    case Pattern::kStride2Floats: return 2;     // even banks only, two words each
-    case Pattern::kStructField: return 4;       // stride 4 words: banks 1, 5, ..., 29, 4 each
-    case Pattern::kColumnOf32x32: return 32;    // pitch 128 B: all 32 words in bank 5
-    case Pattern::kColumnOf32x33: return 1;     // pitch 33 words: banks 5, 6, ..., one each
-    case Pattern::kSameFloat: return 1;         // one word, broadcast
-    case Pattern::kTwoWordsOneBank: return 2;   // words 0 and 32, both in bank 0
-    case Pattern::kBytes: return 1;             // 8 words, 4 lanes share each
+    case Pattern::kReversedFloats: return 1;    // 32 words in 32 banks, in reverse order
+    case Pattern::kStride8Floats: return 8;     // banks 0, 8, 16, 24, eight words each
+    case Pattern::kStructOfThree: return 1;     // stride 3 words: 3 t % 32 hits every bank once
+    case Pattern::kColumnOf32x16: return 16;    // pitch 64 B: banks 3 and 19, 16 words each
+    case Pattern::kColumnOf32x34: return 2;     // pitch 34 words: odd banks, two words each
+    case Pattern::kFourFloatsShared: return 1;  // four words in four banks, eight lanes each
+    case Pattern::kFourWordsOneBank: return 4;  // words 0, 32, 64, 96: all bank 0
+    case Pattern::kBytesStride16: return 4;     // byte stride 16 = word stride 4
     case Pattern::kShortsStride64: return 32;   // pitch 128 B again
   }
   return kNotImplemented;
