@@ -89,6 +89,12 @@ case("w2_bcast", 2, "load", [6 for t in lanes])
 case("w2_s2", 2, "load", [4 * t for t in lanes])
 case("w2_s4", 2, "load", [8 * t for t in lanes])
 case("w2_s64", 2, "load", [128 * t for t in lanes])
+# Byte strides that are not a multiple of 4: the gcd law in words does not apply (chapter 02).
+case("w1_s129", 1, "load", [129 * t for t in lanes])
+case("w2_s3", 2, "load", [6 * t for t in lanes])
+case("w2_s33", 2, "load", [66 * t for t in lanes])
+# A column of float4 tile[32][33] (rows of 528 bytes): padding and 16-byte accesses (chapter 07).
+case("w16_col_pitch33", 16, "load", [528 * t for t in lanes])
 
 # Groups are never repacked, with 8-byte accesses too.
 case("w16_repack_11", 16, "load", [128 * t if t < 8 else 1024 + 16 * t for t in lanes])

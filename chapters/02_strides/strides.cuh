@@ -17,9 +17,13 @@ constexpr int kNotImplemented = -1;
 // Exercise 1: the gcd law.
 // ---------------------------------------------------------------------------------------------
 
-/// Your prediction: a full warp where lane t loads the 4-byte word `t * stride_words` of a
-/// shared array. How many wavefronts does the request take? Must hold for every stride >= 0.
-int predicted_wavefronts(int stride_words);
+/// Your prediction: a full warp where lane t loads element `t * stride` of a shared array of
+/// `element_bytes`-byte elements (1: `unsigned char`, 2: `short`, 4: `float`), starting at
+/// byte 0. How many wavefronts does the request take? Must hold for every stride >= 0 whose
+/// byte stride (`stride * element_bytes`) is a multiple of 4 or below 4: those are the strides
+/// the grader asks about. (Other byte strides do not follow one law; draw them with
+/// analyze_smem_access.)
+int predicted_wavefronts(int stride, int element_bytes);
 
 // ---------------------------------------------------------------------------------------------
 // Exercise 2: a microbenchmark.

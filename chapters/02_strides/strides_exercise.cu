@@ -7,9 +7,11 @@
 
 namespace ch02 {
 
-// Exercise 1: the gcd law, for every stride >= 0 (stride 0 too).
-int predicted_wavefronts(int stride_words) {
-  (void)stride_words;
+// Exercise 1: the gcd law, for every stride >= 0 (stride 0 too) of 1-, 2- and 4-byte elements,
+// where the byte stride is a multiple of 4 or below 4.
+int predicted_wavefronts(int stride, int element_bytes) {
+  (void)stride;
+  (void)element_bytes;
   return kNotImplemented;  // TODO
 }
 

@@ -40,16 +40,16 @@ TEST_CASE("ch01 lesson: its figures are the model's and the H200's", "[lesson]")
   const smem::Analysis same_double =
       smem::analyze(WarpRequest::from_lanes(8, Op::kLoad, [](int) { return 64; }));
   CHECK(same_double.active_groups == 1);
-  figures.add("double_broadcast.wavefronts", same_double.wavefronts, 0, "the bank model");
-  figures.add("double_broadcast.ideal", same_double.ideal, 0, "the bank model");
+  figures.add("double_broadcast.wavefronts", same_double.wavefronts, "the bank model");
+  figures.add("double_broadcast.ideal", same_double.ideal, "the bank model");
   // Section 5: the cost line of the H200 run, to the one decimal printed; the 32-way column's
   // extra wait is 31 further wavefronts on that line, to the whole cycle printed.
   const double intercept = lesson::h200(kMeasurementFile, "fit.intercept");
   const double slope = lesson::h200(kMeasurementFile, "fit.cycles_per_wavefront");
-  figures.add("cycles.one_wavefront", intercept + slope, 0.05,
+  figures.add("cycles.one_wavefront", intercept + slope,
               "fit.intercept + fit.cycles_per_wavefront of measurements/h200");
-  figures.measured("cycles.per_wavefront", kMeasurementFile, "fit.cycles_per_wavefront", 0.05);
-  figures.add("cycles.column_extra", 31 * slope, 0.5, "31 x fit.cycles_per_wavefront");
+  figures.measured("cycles.per_wavefront", kMeasurementFile, "fit.cycles_per_wavefront");
+  figures.add("cycles.column_extra", 31 * slope, "31 x fit.cycles_per_wavefront");
   // Section 7: the cost fit's thresholds.
   figures.threshold(threshold("cost_fit_r_squared"));
   figures.threshold(threshold("cycles_per_wavefront"));

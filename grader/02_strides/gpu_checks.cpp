@@ -57,10 +57,10 @@ TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu]") 
   for (int stride : kStrides) {
     const ch02::probes::ProbeRun run = ch02::probes::run_stride_probe(stride, kIterations, 9);
     if (const auto problem = probe_misbehaves(stride, run.sink)) GRADER_FAIL(*problem);
-    const int predicted = ch02::predicted_wavefronts(stride);
+    const int predicted = ch02::predicted_wavefronts(stride, 4);
     if (predicted < 1) {
       GRADER_FAIL(grader::Feedback("Not timed: predicted_wavefronts(" + std::to_string(stride) +
-                                   ") is " + std::to_string(predicted) + ".")
+                                   ", 4) is " + std::to_string(predicted) + ".")
                       .hint("finish exercise 1 (see the host checks) first."));
     }
     points.push_back(

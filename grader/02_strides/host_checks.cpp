@@ -10,34 +10,71 @@
 
 namespace {
 
-smem::WarpRequest stride_request(int stride) {
-  return smem::WarpRequest::from_lanes(4, smem::Op::kLoad,
-                                       [stride](int t) { return 4LL * stride * t; });
+smem::WarpRequest stride_request(int stride, int element_bytes) {
+  return smem::WarpRequest::from_lanes(
+      element_bytes, smem::Op::kLoad,
+      [stride, element_bytes](int t) { return 1LL * stride * element_bytes * t; });
+}
+
+// The (stride, element size) pairs exercise 1 answers for: strides 0..64 of floats, shorts and
+// bytes whose byte stride is a multiple of 4 or below 4.
+struct StrideCase {
+  int stride;
+  int element_bytes;
+};
+std::vector<StrideCase> graded_strides() {
+  std::vector<StrideCase> cases;
+  for (int bytes : {4, 2, 1}) {
+    for (int stride = 0; stride <= 64; ++stride) {
+      if (stride * bytes % 4 == 0 || stride * bytes < 4) cases.push_back({stride, bytes});
+    }
+  }
+  return cases;
+}
+
+std::string call(const StrideCase& c) {
+  return "predicted_wavefronts(" + std::to_string(c.stride) + ", " +
+         std::to_string(c.element_bytes) + ")";
 }
 
 }  // namespace
 
-TEST_CASE("ch02 exercise 1: the gcd law for strides 0 to 64", "[host]") {
-  int wrong = 0, first = -1;
-  for (int stride = 0; stride <= 64; ++stride) {
-    const int model = smem::analyze(stride_request(stride)).wavefronts;
-    if (ch02::predicted_wavefronts(stride) != model && wrong++ == 0) first = stride;
+TEST_CASE("ch02 exercise 1: the gcd law for floats, shorts and bytes", "[host]") {
+  const std::vector<StrideCase> cases = graded_strides();
+  int wrong = 0;
+  StrideCase first{};
+  for (const StrideCase& c : cases) {
+    const int model = smem::analyze(stride_request(c.stride, c.element_bytes)).wavefronts;
+    if (ch02::predicted_wavefronts(c.stride, c.element_bytes) != model && wrong++ == 0) first = c;
   }
   if (wrong == 0) {
     SUCCEED();
     return;
   }
-  const smem::WarpRequest r = stride_request(first);
-  const int predicted = ch02::predicted_wavefronts(first);
+  const smem::WarpRequest r = stride_request(first.stride, first.element_bytes);
+  const int predicted = ch02::predicted_wavefronts(first.stride, first.element_bytes);
   const int model = smem::analyze(r).wavefronts;
+  const int byte_stride = first.stride * first.element_bytes;
+  std::string principle;
+  if (first.stride == 0) {
+    principle = "Stride 0: every lane reads the same word, a broadcast.";
+  } else if (byte_stride < 4) {
+    principle =
+        "A byte stride below 4 puts several lanes on each word, and the 32 lanes stay "
+        "inside 32 consecutive words.";
+  } else if (first.element_bytes < 4 &&
+             predicted == smem::analyze(stride_request(first.stride, 4)).wavefronts) {
+    principle =
+        "You applied the law to the stride in elements. Banks hold 4-byte words: count "
+        "the stride in words, stride * element_bytes / 4.";
+  }
   grader::Feedback f = grader::prediction_feedback(
-      "predicted_wavefronts(" + std::to_string(first) + ")", predicted, model,
-      ch02::kNotImplemented, r,
-      first == 0 ? "Stride 0: every lane reads the same word, a broadcast." : "",
-      "lanes t and u meet in a bank when stride * (t - u) is a multiple of 32; count how many "
-      "lanes share each bank, and remember that only distinct words cost.");
+      call(first), predicted, model, ch02::kNotImplemented, r, principle,
+      "lanes t and u meet in a bank when the word stride * (t - u) is a multiple of 32; count "
+      "how many lanes share each bank, and remember that only distinct words cost.");
   if (predicted != ch02::kNotImplemented) {
-    f.line(std::to_string(wrong) + " of the 65 strides 0..64 are mispredicted; this is the first.");
+    f.line(std::to_string(wrong) + " of the " + std::to_string(cases.size()) +
+           " graded (stride, element size) pairs are mispredicted; this is the first.");
   }
   GRADER_EXPECT(false, f);
 }

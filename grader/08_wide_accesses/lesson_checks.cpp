@@ -45,26 +45,25 @@ TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", 
   // Section 1: stores never merge; with lanes 16-31 off, an unmerged 8-byte load has ideal 1.
   const auto same_double = [](int) { return 64; };
   figures.add("double_store.wavefronts",
-              smem::analyze(WarpRequest::from_lanes(8, Op::kStore, same_double)).wavefronts, 0,
+              smem::analyze(WarpRequest::from_lanes(8, Op::kStore, same_double)).wavefronts,
               "the bank model");
   figures.add("double_load.wavefronts",
-              smem::analyze(WarpRequest::from_lanes(8, Op::kLoad, same_double)).wavefronts, 0,
+              smem::analyze(WarpRequest::from_lanes(8, Op::kLoad, same_double)).wavefronts,
               "the bank model");
   const WarpRequest lower_half = WarpRequest::from_lanes(
       8, Op::kLoad, [](int t) { return t < 16 ? 16 * t : smem::kInactive; });
   CHECK_FALSE(smem::pairs_merge(lower_half));
-  figures.add("lower_half.ideal", smem::analyze(lower_half).ideal, 0, "the bank model");
+  figures.add("lower_half.ideal", smem::analyze(lower_half).ideal, "the bank model");
   // Section 3 and 4: the H200 numbers.
-  figures.measured("wide.fraction_of_copy", kMeasurementFile, "transpose.fraction_of_copy", 0.02);
+  figures.measured("wide.fraction_of_copy", kMeasurementFile, "transpose.fraction_of_copy");
   figures.measured("swizzled.fraction_of_copy", "ch07_swizzled_transpose",
-                   "transpose.fraction_of_copy", 0.02);
-  figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy",
-                   0.02);
-  figures.measured("counted.store_wavefronts", kMeasurementFile, "counted.store_wavefronts", 0);
-  figures.measured("counted.load_wavefronts", kMeasurementFile, "counted.load_wavefronts", 0);
+                   "transpose.fraction_of_copy");
+  figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy");
+  figures.measured("counted.store_wavefronts", kMeasurementFile, "counted.store_wavefronts");
+  figures.measured("counted.load_wavefronts", kMeasurementFile, "counted.load_wavefronts");
   figures.measured("row_major_tile.fraction_of_copy",
                    "wrong_answers/ch08_row_major_tile_on_gpu/ch08_wide_accesses",
-                   "transpose.fraction_of_copy", 0.02);
+                   "transpose.fraction_of_copy");
   figures.threshold(threshold("speedup_over_naive"));
   lesson::check_figures(figures, text);
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/model/case_file.hpp"
 #include "common/model/warp_picture.hpp"
 #include "grader/harness/measurements.hpp"
 
@@ -89,25 +90,43 @@ int wavefronts_of(int width, const std::function<long long(int)>& address) {
   return smem::analyze(smem::WarpRequest::from_lanes(width, smem::Op::kLoad, address)).wavefronts;
 }
 
-void Figures::add(const std::string& name, double value, double tolerance,
-                  const std::string& source) {
-  figures_.push_back(Figure{name, value, tolerance, source});
+void Figures::add(const std::string& name, double value, const std::string& source) {
+  figures_.push_back(Figure{name, value, source});
 }
 
 void Figures::measured(const std::string& name, const std::string& file,
-                       const std::string& quantity, double tolerance) {
+                       const std::string& quantity) {
   const std::string source = "measurements/h200/" + file + ".tsv, " + quantity;
   try {
-    add(name, h200(file, quantity), tolerance, source);
+    add(name, h200(file, quantity), source);
   } catch (const std::runtime_error& e) {
     missing_.push_back("figure '" + name + "' has no value: " + e.what() +
                        " (run tools/run_gpu_suite.sh on the H200 and commit measurements/h200/)");
-    add(name, std::nan(""), 0, source);
+    add(name, std::nan(""), source);
+  }
+}
+
+void Figures::measured_case(const std::string& name, const std::string& case_name) {
+  const std::string file = "measurements/h200/smem-cases.tsv";
+  const std::string source = file + ", case " + case_name;
+  try {
+    std::istringstream text(read_source_file(file));
+    for (const smem::SmemCase& c : smem::read_cases(text, file)) {
+      if (c.name == case_name && c.wavefronts) {
+        add(name, *c.wavefronts, source);
+        return;
+      }
+    }
+    throw std::runtime_error("no measured case " + case_name + " in " + file);
+  } catch (const std::runtime_error& e) {
+    missing_.push_back("figure '" + name + "' has no value: " + e.what() +
+                       " (run tools/run_gpu_suite.sh on the H200 and commit measurements/h200/)");
+    add(name, std::nan(""), source);
   }
 }
 
 void Figures::threshold(const grader::Threshold& t) {
-  add(std::string("threshold.") + t.name, t.value, 0, "the chapter's thresholds.hpp");
+  add(std::string("threshold.") + t.name, t.value, "the chapter's thresholds.hpp");
 }
 
 std::vector<std::string> Figures::problems(const std::string& lesson_text) const {
@@ -132,10 +151,15 @@ std::vector<std::string> Figures::problems(const std::string& lesson_text) const
     const std::string printed = (*it)[2];
     const Figure& f = figures_[k];
     if (std::isnan(f.value)) continue;  // reported as missing above
-    if (std::fabs(std::strtod(printed.c_str(), nullptr) - f.value) > f.tolerance) {
+    // Right to the digits printed: 0.86 stands for [0.855, 0.865], 3 for [2.5, 3.5].
+    const std::size_t point = printed.find('.');
+    const int decimals =
+        point == std::string::npos ? 0 : static_cast<int>(printed.size() - point - 1);
+    const double half_unit = 0.5 * std::pow(10.0, -decimals);
+    if (std::fabs(std::strtod(printed.c_str(), nullptr) - f.value) > half_unit * (1 + 1e-9)) {
       std::ostringstream message;
       message << "figure '" << name << "': the lesson prints " << printed << ", but " << f.source
-              << " gives " << f.value << " (tolerance " << f.tolerance << ")";
+              << " gives " << f.value << ", which rounds to other digits";
       out.push_back(message.str());
     }
   }

@@ -53,26 +53,27 @@ std::vector<std::string> printed_answers(const std::string& lesson_text,
 /// One figure a lesson quotes by marker.
 struct Figure {
   std::string name;    ///< The marker's NAME.
-  double value = 0;    ///< What the lesson must show.
-  double tolerance;    ///< How far the printed number may be from `value`.
+  double value = 0;    ///< What the lesson must show, rounded to the digits it prints.
   std::string source;  ///< Where `value` comes from, for the message.
 };
 
 /// The figures a lesson must quote, and the check that it quotes each one right.
 class Figures {
  public:
-  /// A figure with its value, the tolerance of the printed number and where the value is from.
-  void add(const std::string& name, double value, double tolerance, const std::string& source);
+  /// A figure with its value and where the value is from.
+  void add(const std::string& name, double value, const std::string& source);
   /// Measurement `quantity` of `measurements/h200/<file>.tsv`; a missing file or quantity is
   /// one of the problems() found.
-  void measured(const std::string& name, const std::string& file, const std::string& quantity,
-                double tolerance);
+  void measured(const std::string& name, const std::string& file, const std::string& quantity);
+  /// The wavefronts the H200 measured for case `case_name` of measurements/h200/smem-cases.tsv
+  /// (the validator's run); a missing case is one of the problems() found.
+  void measured_case(const std::string& name, const std::string& case_name);
   /// "threshold.<name>": the threshold's value, exactly (the lesson's table of checks).
   void threshold(const grader::Threshold& t);
 
   /// Every problem with `lesson_text`: a marker with no number after it or a NAME not declared,
-  /// a declared figure the lesson never quotes, a number further from its value than the
-  /// tolerance. Empty when every figure is right.
+  /// a declared figure the lesson never quotes, a number that is not its value rounded to the
+  /// digits printed (0.86 for 0.860, never 0.87). Empty when every figure is right.
   std::vector<std::string> problems(const std::string& lesson_text) const;
 
  private:

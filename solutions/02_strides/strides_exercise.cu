@@ -3,11 +3,15 @@
 
 namespace ch02 {
 
-int predicted_wavefronts(int stride_words) {
-  // Lanes t and u share a bank when stride * (t - u) is a multiple of 32, i.e. every
-  // 32 / gcd(stride, 32) lanes: gcd(stride, 32) distinct words per bank. Stride 0: one word.
-  if (stride_words == 0) return 1;
-  int a = stride_words, b = 32;
+int predicted_wavefronts(int stride, int element_bytes) {
+  // Count in 4-byte words. A byte stride below 4 keeps the 32 lanes inside 32 consecutive
+  // words (several lanes per word): one wavefront, like stride 0's broadcast.
+  const int byte_stride = stride * element_bytes;
+  if (byte_stride < 4) return 1;
+  // Otherwise the word stride is byte_stride / 4. Lanes t and u share a bank when
+  // word_stride * (t - u) is a multiple of 32, i.e. every 32 / gcd(word_stride, 32) lanes:
+  // gcd(word_stride, 32) distinct words per bank.
+  int a = byte_stride / 4, b = 32;
   while (b != 0) {
     const int r = a % b;
     a = b;

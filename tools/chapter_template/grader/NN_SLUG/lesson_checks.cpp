@@ -20,7 +20,7 @@ TEST_CASE("ch@NN@ lesson: its pictures and figures are the model's and the H200'
 
   lesson::Figures figures;
   figures.measured("reference.speedup_over_naive", kMeasurementFile,
-                   "transpose.speedup_over_naive", 0.1);
+                   "transpose.speedup_over_naive");
   figures.threshold(threshold("speedup_over_naive"));
   lesson::check_figures(figures, text);
 }
