@@ -19,17 +19,17 @@ constexpr int kNotImplemented = -1;
 
 /// Access patterns of one full warp; every array starts at byte 0 of shared memory.
 enum class Pattern : int {
-  kBytesOfOneWord,    ///< `unsigned char c[64];` lane reads `c[lane % 4]`
-  kBytesStride4,      ///< `unsigned char c[256];` lane reads `c[4 * lane]`
-  kBytesStride32,     ///< `unsigned char c[1024];` lane reads `c[32 * lane]`
-  kHalvesInPairs,     ///< `short h[64];` lane reads `h[lane / 2]`
-  kHalvesStride64,    ///< `short h[2048];` lane reads `h[64 * lane]`
-  kFloatsByEight,     ///< `float a[64];` lane reads `a[lane / 8]`
-  kTwoFloatsOneBank,  ///< `float a[64];` lane reads `a[32 * (lane / 16)]`
-  kDoubleBroadcast,   ///< `double d[8];` every lane reads `d[3]`
-  kDoublesInPairs,    ///< `double d[16];` lane reads `d[lane / 2]`
-  kFloat4Broadcast,   ///< `float4 v[8];` every lane reads `v[2]`
-  kFloat4HalfWarps,   ///< `float4 v[8];` lane reads `v[lane / 16]`
+  kBytesInPairs,        ///< `unsigned char c[64];` lane reads `c[lane / 2]`
+  kBytesStride8,        ///< `unsigned char c[256];` lane reads `c[8 * lane]`
+  kBytesStride64,       ///< `unsigned char c[2048];` lane reads `c[64 * lane]`
+  kHalvesByFour,        ///< `short h[64];` lane reads `h[lane / 4]`
+  kHalvesStride16,      ///< `short h[512];` lane reads `h[16 * lane]`
+  kFloatsByFour,        ///< `float a[64];` lane reads `a[lane / 4]`
+  kFourFloatsTwoBanks,  ///< `float a[64];` lane reads `a[16 * (lane / 8)]`
+  kDoublesHalfWarps,    ///< `double d[8];` lane reads `d[lane / 16]`
+  kDoublePairsStride2,  ///< `double d[64];` lane reads `d[2 * (lane / 2)]`
+  kFloat4ByEight,       ///< `float4 v[8];` lane reads `v[lane / 8]`
+  kFloat4PairsStride2,  ///< `float4 v[32];` lane reads `v[2 * (lane / 2)]`
 };
 
 /// Number of patterns.
@@ -37,10 +37,10 @@ constexpr int kPatternCount = 11;
 
 /// Every pattern, in order.
 constexpr Pattern kAllPatterns[kPatternCount] = {
-    Pattern::kBytesOfOneWord,   Pattern::kBytesStride4,    Pattern::kBytesStride32,
-    Pattern::kHalvesInPairs,    Pattern::kHalvesStride64,  Pattern::kFloatsByEight,
-    Pattern::kTwoFloatsOneBank, Pattern::kDoubleBroadcast, Pattern::kDoublesInPairs,
-    Pattern::kFloat4Broadcast,  Pattern::kFloat4HalfWarps};
+    Pattern::kBytesInPairs,       Pattern::kBytesStride8,      Pattern::kBytesStride64,
+    Pattern::kHalvesByFour,       Pattern::kHalvesStride16,    Pattern::kFloatsByFour,
+    Pattern::kFourFloatsTwoBanks, Pattern::kDoublesHalfWarps,  Pattern::kDoublePairsStride2,
+    Pattern::kFloat4ByEight,      Pattern::kFloat4PairsStride2};
 
 /// Your prediction: the wavefronts the warp's request for `p` takes.
 int predicted_wavefronts(Pattern p);

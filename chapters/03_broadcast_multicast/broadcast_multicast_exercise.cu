@@ -10,17 +10,17 @@ namespace ch03 {
 // Exercise 1: how many wavefronts does each request take?
 int predicted_wavefronts(Pattern p) {
   switch (p) {
-    case Pattern::kBytesOfOneWord: return kNotImplemented;    // TODO
-    case Pattern::kBytesStride4: return kNotImplemented;      // TODO
-    case Pattern::kBytesStride32: return kNotImplemented;     // TODO
-    case Pattern::kHalvesInPairs: return kNotImplemented;     // TODO
-    case Pattern::kHalvesStride64: return kNotImplemented;    // TODO
-    case Pattern::kFloatsByEight: return kNotImplemented;     // TODO
-    case Pattern::kTwoFloatsOneBank: return kNotImplemented;  // TODO
-    case Pattern::kDoubleBroadcast: return kNotImplemented;   // TODO
-    case Pattern::kDoublesInPairs: return kNotImplemented;    // TODO
-    case Pattern::kFloat4Broadcast: return kNotImplemented;   // TODO
-    case Pattern::kFloat4HalfWarps: return kNotImplemented;   // TODO
+    case Pattern::kBytesInPairs: return kNotImplemented;        // TODO
+    case Pattern::kBytesStride8: return kNotImplemented;        // TODO
+    case Pattern::kBytesStride64: return kNotImplemented;       // TODO
+    case Pattern::kHalvesByFour: return kNotImplemented;        // TODO
+    case Pattern::kHalvesStride16: return kNotImplemented;      // TODO
+    case Pattern::kFloatsByFour: return kNotImplemented;        // TODO
+    case Pattern::kFourFloatsTwoBanks: return kNotImplemented;  // TODO
+    case Pattern::kDoublesHalfWarps: return kNotImplemented;    // TODO
+    case Pattern::kDoublePairsStride2: return kNotImplemented;  // TODO
+    case Pattern::kFloat4ByEight: return kNotImplemented;       // TODO
+    case Pattern::kFloat4PairsStride2: return kNotImplemented;  // TODO
   }
   return kNotImplemented;
 }

@@ -102,6 +102,12 @@ TEST_CASE("ch03 exercise 2: your table is fast for every key distribution", "[gp
     rows.push_back({std::string("yours, ") + ch03::spec::name(k), t.yours_ms, 0});
     grader::record_measurement(kMeasurementFile, "speedup." + key_label(k), speedup, "x");
     if (k == Keys::kUniform) {
+      grader::record_measurement(kMeasurementFile, "occupancy.yours_blocks_per_sm",
+                                 t.yours_blocks_per_sm, "blocks");
+      grader::record_measurement(kMeasurementFile, "occupancy.naive_blocks_per_sm",
+                                 t.naive_blocks_per_sm, "blocks");
+    }
+    if (k == Keys::kUniform) {
       uniform_speedup = speedup;
     } else if (speedup < worst_other) {
       worst_other = speedup;

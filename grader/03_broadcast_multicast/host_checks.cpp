@@ -26,12 +26,28 @@ TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host]"
       SUCCEED();
       continue;
     }
-    const std::string principle =
-        r.width_bytes == 16
-            ? "16-byte accesses are served in groups of at most 16 lanes (when lane pairs "
-              "match), never as one group of 32, even when every lane reads the same float4."
-        : r.width_bytes < 4 ? "Bytes and halfwords in one 4-byte word are served together."
-                            : "";
+    // Do lanes share a word here? Then the sharing is what a too-high prediction missed.
+    bool shared = false;
+    for (int t = 1; t < smem::kWarpSize && !shared; ++t) {
+      shared = ch03::spec::address(p, t) / 4 == ch03::spec::address(p, 0) / 4 ||
+               ch03::spec::address(p, t) / 4 == ch03::spec::address(p, t - 1) / 4;
+    }
+    std::string principle;
+    if (r.width_bytes == 16 && predicted < a.wavefronts) {
+      principle =
+          "16-byte accesses are served in groups of at most 16 lanes (when lane pairs "
+          "match), never as one group of 32, even when every lane reads the same float4.";
+    } else if (r.width_bytes == 8 && predicted > a.wavefronts && shared) {
+      principle =
+          "When lanes t and t ^ 1 load the same 8 bytes, the pairs merge and the warp is "
+          "served as one group of 32 lanes.";
+    } else if (r.width_bytes < 4 && predicted > a.wavefronts && shared) {
+      principle = "Bytes and halfwords in one 4-byte word are served together.";
+    } else if (r.width_bytes < 4 && !shared) {
+      principle =
+          "Count the byte stride in 4-byte words; chapter 02's law applies to the word "
+          "stride.";
+    }
     grader::Feedback f = grader::prediction_feedback(
         std::string("predicted_wavefronts(") + ch03::spec::name(p) + ")", predicted, a.wavefronts,
         ch03::kNotImplemented, r, principle,

@@ -14,34 +14,34 @@ namespace ch03::spec {
 /// Width in bytes and the byte address of lane t, straight from the declarations.
 inline int width(Pattern p) {
   switch (p) {
-    case Pattern::kBytesOfOneWord:
-    case Pattern::kBytesStride4:
-    case Pattern::kBytesStride32: return 1;
-    case Pattern::kHalvesInPairs:
-    case Pattern::kHalvesStride64: return 2;
-    case Pattern::kFloatsByEight:
-    case Pattern::kTwoFloatsOneBank: return 4;
-    case Pattern::kDoubleBroadcast:
-    case Pattern::kDoublesInPairs: return 8;
-    case Pattern::kFloat4Broadcast:
-    case Pattern::kFloat4HalfWarps: return 16;
+    case Pattern::kBytesInPairs:
+    case Pattern::kBytesStride8:
+    case Pattern::kBytesStride64: return 1;
+    case Pattern::kHalvesByFour:
+    case Pattern::kHalvesStride16: return 2;
+    case Pattern::kFloatsByFour:
+    case Pattern::kFourFloatsTwoBanks: return 4;
+    case Pattern::kDoublesHalfWarps:
+    case Pattern::kDoublePairsStride2: return 8;
+    case Pattern::kFloat4ByEight:
+    case Pattern::kFloat4PairsStride2: return 16;
   }
   return 4;
 }
 
 inline std::int64_t address(Pattern p, int t) {
   switch (p) {
-    case Pattern::kBytesOfOneWord: return t % 4;
-    case Pattern::kBytesStride4: return 4 * t;
-    case Pattern::kBytesStride32: return 32 * t;
-    case Pattern::kHalvesInPairs: return 2 * (t / 2);
-    case Pattern::kHalvesStride64: return 2 * 64 * t;
-    case Pattern::kFloatsByEight: return 4 * (t / 8);
-    case Pattern::kTwoFloatsOneBank: return 4 * 32 * (t / 16);
-    case Pattern::kDoubleBroadcast: return 8 * 3;
-    case Pattern::kDoublesInPairs: return 8 * (t / 2);
-    case Pattern::kFloat4Broadcast: return 16 * 2;
-    case Pattern::kFloat4HalfWarps: return 16 * (t / 16);
+    case Pattern::kBytesInPairs: return t / 2;
+    case Pattern::kBytesStride8: return 8 * t;
+    case Pattern::kBytesStride64: return 64 * t;
+    case Pattern::kHalvesByFour: return 2 * (t / 4);
+    case Pattern::kHalvesStride16: return 2 * 16 * t;
+    case Pattern::kFloatsByFour: return 4 * (t / 4);
+    case Pattern::kFourFloatsTwoBanks: return 4 * 16 * (t / 8);
+    case Pattern::kDoublesHalfWarps: return 8 * (t / 16);
+    case Pattern::kDoublePairsStride2: return 8 * 2 * (t / 2);
+    case Pattern::kFloat4ByEight: return 16 * (t / 8);
+    case Pattern::kFloat4PairsStride2: return 16 * 2 * (t / 2);
   }
   return 0;
 }
@@ -53,17 +53,17 @@ inline smem::WarpRequest request(Pattern p) {
 
 inline const char* name(Pattern p) {
   switch (p) {
-    case Pattern::kBytesOfOneWord: return "kBytesOfOneWord (c[lane % 4])";
-    case Pattern::kBytesStride4: return "kBytesStride4 (c[4 * lane])";
-    case Pattern::kBytesStride32: return "kBytesStride32 (c[32 * lane])";
-    case Pattern::kHalvesInPairs: return "kHalvesInPairs (h[lane / 2])";
-    case Pattern::kHalvesStride64: return "kHalvesStride64 (h[64 * lane])";
-    case Pattern::kFloatsByEight: return "kFloatsByEight (a[lane / 8])";
-    case Pattern::kTwoFloatsOneBank: return "kTwoFloatsOneBank (a[32 * (lane / 16)])";
-    case Pattern::kDoubleBroadcast: return "kDoubleBroadcast (d[3])";
-    case Pattern::kDoublesInPairs: return "kDoublesInPairs (d[lane / 2])";
-    case Pattern::kFloat4Broadcast: return "kFloat4Broadcast (v[2])";
-    case Pattern::kFloat4HalfWarps: return "kFloat4HalfWarps (v[lane / 16])";
+    case Pattern::kBytesInPairs: return "kBytesInPairs (c[lane / 2])";
+    case Pattern::kBytesStride8: return "kBytesStride8 (c[8 * lane])";
+    case Pattern::kBytesStride64: return "kBytesStride64 (c[64 * lane])";
+    case Pattern::kHalvesByFour: return "kHalvesByFour (h[lane / 4])";
+    case Pattern::kHalvesStride16: return "kHalvesStride16 (h[16 * lane])";
+    case Pattern::kFloatsByFour: return "kFloatsByFour (a[lane / 4])";
+    case Pattern::kFourFloatsTwoBanks: return "kFourFloatsTwoBanks (a[16 * (lane / 8)])";
+    case Pattern::kDoublesHalfWarps: return "kDoublesHalfWarps (d[lane / 16])";
+    case Pattern::kDoublePairsStride2: return "kDoublePairsStride2 (d[2 * (lane / 2)])";
+    case Pattern::kFloat4ByEight: return "kFloat4ByEight (v[lane / 8])";
+    case Pattern::kFloat4PairsStride2: return "kFloat4PairsStride2 (v[2 * (lane / 2)])";
   }
   return "?";
 }

@@ -5,17 +5,17 @@ namespace ch03 {
 
 int predicted_wavefronts(Pattern p) {
   switch (p) {
-    case Pattern::kBytesOfOneWord: return 1;    // one word, four bytes of it: multicast
-    case Pattern::kBytesStride4: return 1;      // 32 words, one per bank
-    case Pattern::kBytesStride32: return 8;     // words 8t: banks 0, 8, 16, 24, 8 words each
-    case Pattern::kHalvesInPairs: return 1;     // 8 words, 4 lanes on each
-    case Pattern::kHalvesStride64: return 32;   // 128-byte stride: all in bank 0
-    case Pattern::kFloatsByEight: return 1;     // 4 words in 4 banks, 8 lanes each
-    case Pattern::kTwoFloatsOneBank: return 2;  // words 0 and 32, both bank 0
-    case Pattern::kDoubleBroadcast: return 1;   // lane pairs merge: one group, 2 words
-    case Pattern::kDoublesInPairs: return 1;    // pairs merge: 16 doubles = 32 words
-    case Pattern::kFloat4Broadcast: return 2;   // 16 bytes: at best two groups of 16 lanes
-    case Pattern::kFloat4HalfWarps: return 2;   // one float4 per half-warp, two groups
+    case Pattern::kBytesInPairs: return 1;        // 16 bytes in 4 words, 2 lanes on each
+    case Pattern::kBytesStride8: return 2;        // byte stride 8 = word stride 2
+    case Pattern::kBytesStride64: return 16;      // byte stride 64 = word stride 16
+    case Pattern::kHalvesByFour: return 1;        // 8 halfwords in 4 words
+    case Pattern::kHalvesStride16: return 8;      // byte stride 32 = word stride 8
+    case Pattern::kFloatsByFour: return 1;        // 8 words in 8 banks, 4 lanes each
+    case Pattern::kFourFloatsTwoBanks: return 2;  // words 0, 16, 32, 48: banks 0, 16, 0, 16
+    case Pattern::kDoublesHalfWarps: return 1;    // pairs merge: one group, 4 words
+    case Pattern::kDoublePairsStride2: return 2;  // pairs merge; 16-byte stride: 2 words per bank
+    case Pattern::kFloat4ByEight: return 2;       // pairs merge: two groups of 16, 2 float4 each
+    case Pattern::kFloat4PairsStride2: return 4;  // two groups; 32-byte stride: 2 words per bank
   }
   return kNotImplemented;
 }
