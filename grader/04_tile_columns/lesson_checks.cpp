@@ -29,27 +29,18 @@ TEST_CASE("ch04 lesson: the tile tables and the H200 numbers", "[lesson]") {
     CHECK(std::stoi(cells.back()) ==
           lesson::wavefronts_of(4, [p = pitch](int t) { return 4LL * (t * p + 5); }));
   }
-  // Section 3: the least pitch for each element size; columns one word apart behave alike.
-  auto least_pitch = [](int bytes, int width) {
-    for (int pitch = width;; ++pitch) {
-      bool ok = true;
-      for (int c = 0; c < std::min(width, std::max(1, 4 / bytes)) && ok; ++c) {
-        ok = smem::analyze(WarpRequest::from_lanes(bytes, Op::kLoad, [&](int t) {
-               return static_cast<long long>(bytes) * (t * pitch + c);
-             })).excess == 0;
-      }
-      if (ok) return pitch;
-    }
-  };
-  for (int width : {1, 2, 4, 8, 16, 32, 33, 64}) {
-    const std::vector<std::string> cells = lesson::table_row(text, std::to_string(width));
-    REQUIRE(cells.size() == 6);
-    const int sizes[] = {1, 2, 4, 8, 16};
-    for (int k = 0; k < 5; ++k) {
-      INFO("width " << width << ", " << sizes[k] << "-byte elements");
-      CHECK(std::stoi(cells[static_cast<std::size_t>(k) + 1]) == least_pitch(sizes[k], width));
-    }
+  // Section 3's statements: a column of double tile[32][32] takes 32 wavefronts; of __half
+  // tile[32][33], column 0 is conflict-free and column 1 2-way; a float4 row padded by 4 bytes
+  // leaves 3 rows in 4 misaligned, whatever the width.
+  CHECK(lesson::wavefronts_of(8, [](int t) { return 8LL * 32 * t; }) == 32);
+  CHECK(lesson::wavefronts_of(2, [](int t) { return 2LL * 33 * t; }) == 1);
+  CHECK(lesson::wavefronts_of(2, [](int t) { return 2LL * (33 * t + 1); }) == 2);
+  for (int width = 1; width <= 64; ++width) {
+    int misaligned = 0;
+    for (int row = 0; row < 64; ++row) misaligned += (row * (16 * width + 4)) % 16 != 0 ? 1 : 0;
+    CHECK(misaligned == 48);
   }
+  CHECK(text.find("3 rows in 4 misaligned") != std::string::npos);
 
   lesson::Figures figures;
   figures.measured("unpadded.fraction_of_copy", kMeasurementFile,
@@ -58,4 +49,50 @@ TEST_CASE("ch04 lesson: the tile tables and the H200 numbers", "[lesson]") {
   figures.measured("padded.speedup", kMeasurementFile, "column_sums.speedup_over_unpadded");
   figures.threshold(threshold("padding_speedup"));
   lesson::check_figures(figures, text);
+}
+
+// The least pitch (in elements, at least `width`) that makes every column conflict-free.
+static int least_pitch(int bytes, int width) {
+  for (int pitch = width;; ++pitch) {
+    bool ok = true;
+    for (int c = 0; c < std::min(width, std::max(1, 4 / bytes)) && ok; ++c) {
+      ok = smem::analyze(WarpRequest::from_lanes(bytes, Op::kLoad, [&](int t) {
+             return static_cast<long long>(bytes) * (t * pitch + c);
+           })).excess == 0;
+    }
+    if (ok) return pitch;
+  }
+}
+
+TEST_CASE("ch04 lesson: it leaves the graded pitches to the student", "[lesson]") {
+  // Exercise 1 grades every element size and width; the lesson works floats. The pitches of the
+  // other sizes must not appear, in a table or as a declaration.
+  std::vector<lesson::Graded> graded;
+  const std::pair<int, std::vector<const char*>> types[] = {
+      {1, {"char", "unsigned char", "uint8_t"}},
+      {2, {"__half", "short", "half"}},
+      {8, {"double", "float2"}},
+      {16, {"float4", "int4"}}};
+  for (const auto& [bytes, names] : types) {
+    for (int width : {4, 8, 16, 32, 64, 128}) {
+      const int pitch = least_pitch(bytes, width);
+      std::vector<std::string> phrases;
+      for (const char* type : names) {
+        for (int rows : {32, 64, width}) {
+          phrases.push_back(std::string(type) + " tile[" + std::to_string(rows) + "][" +
+                            std::to_string(pitch) + "]");
+        }
+      }
+      const std::string unit = bytes == 1 ? " bytes" : bytes == 2 ? " halves" : "";
+      if (!unit.empty()) phrases.push_back("pitch of " + std::to_string(pitch) + unit);
+      if (!unit.empty()) phrases.push_back("pitch is " + std::to_string(pitch) + unit);
+      graded.push_back(
+          {"padded_pitch(" + std::to_string(bytes) + ", " + std::to_string(width) + ")",
+           phrases,
+           {}});
+    }
+  }
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  lesson::check_not_printed(graded, text);
+  CHECK(lesson::table_row(text, "width").empty());  // no table of least pitches
 }
