@@ -12,11 +12,12 @@ namespace ch06 {
 
 constexpr int kTile = 32;                        ///< Tiles are kTile x kTile floats.
 constexpr int kBlockRows = 8;                    ///< Blocks are dim3(kTile, kBlockRows).
-constexpr int kTileWords = kTile * (kTile + 1);  ///< Words the padded tile occupies.
+constexpr int kTileWords = kTile * (kTile + 4);  ///< Words of the tile: room to pad each row.
 
 /// Exercise 1. The word of the tile (0 .. kTileWords-1) that holds element (row, col),
 /// 0 <= row, col < 32: distinct elements in distinct words, and both a warp storing one row
-/// (lanes over col) and a warp loading one column (lanes over row) conflict-free.
+/// (lanes over col) and a warp loading one column (lanes over row) conflict-free. Rows may be
+/// padded; kTileWords leaves room for up to four words of padding per row.
 __host__ __device__ int padded_tile_index(int row, int col);
 
 /// Exercise 2. Chapter 05's tiled transpose (same contract: `out` = transpose of `in`, blocks of

@@ -2,6 +2,7 @@
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
 #include <string>
+#include <vector>
 
 #include "grader/harness/lesson_checks.hpp"
 
@@ -12,14 +13,27 @@ using smem::Op;
 using smem::WarpRequest;
 }  // namespace
 
-TEST_CASE("ch05 lesson: the tile's wavefronts and the H200 numbers", "[lesson]") {
-  // The tile store of a row is one wavefront, the load of a column 32.
-  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * (5 * 32 + t); }) == 1);
-  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * (t * 32 + 5); }) == 32);
+TEST_CASE("ch05 lesson: the H200 numbers", "[lesson]") {
   lesson::Figures figures;
   figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy");
   figures.measured("tiled.fraction_of_copy", kMeasurementFile, "transpose.fraction_of_copy");
   figures.measured("tiled.speedup_over_naive", kMeasurementFile, "transpose.speedup_over_naive");
   figures.threshold(threshold("speedup_over_naive"));
   lesson::check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
+}
+
+TEST_CASE("ch05 lesson: it leaves the two predictions to the student", "[lesson]") {
+  // Exercise 2: a warp's store of tile row y and its load of tile column y, float tile[32][32].
+  std::vector<lesson::Graded> graded;
+  for (int y : {0, 5}) {
+    graded.push_back(
+        {"predicted_tile_store_wavefronts()",
+         {"store of a row is conflict-free", "store of a row is one wavefront"},
+         {WarpRequest::from_lanes(4, Op::kStore, [y](int t) { return 4LL * (32 * y + t); })}});
+    graded.push_back(
+        {"predicted_tile_load_wavefronts()",
+         {"32 wavefronts", "32-way"},
+         {WarpRequest::from_lanes(4, Op::kLoad, [y](int t) { return 4LL * (32 * t + y); })}});
+  }
+  lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }

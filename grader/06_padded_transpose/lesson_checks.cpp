@@ -13,12 +13,25 @@ using smem::WarpRequest;
 }  // namespace
 
 TEST_CASE("ch06 lesson: the padded tile's wavefronts and the H200 numbers", "[lesson]") {
-  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * (33 * t + 7); }) == 1);
-  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * (34 * t + 7); }) == 2);
+  // Section 1's worked tile: a column of float tile[64][64] is 32-way, of [64][65] free, of
+  // [64][66] 2-way; a row store of [64][65] is free. Section 2's sizes.
+  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * (64 * t + 3); }) == 32);
+  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * (65 * t + 3); }) == 1);
+  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * (66 * t + 3); }) == 2);
+  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * (65 * 7 + t); }) == 1);
+  static_assert(64 * 65 * 4 == 16640 && 64 * 64 * 4 == 16384);
   lesson::Figures figures;
   figures.measured("padded.fraction_of_copy", kMeasurementFile, "transpose.fraction_of_copy");
   figures.measured("tiled.fraction_of_copy", "ch05_tiled_transpose", "transpose.fraction_of_copy");
   figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy");
   figures.threshold(threshold("speedup_over_naive"));
   lesson::check_figures(figures, lesson::read_lesson(grader::chapter::kFolder));
+}
+
+TEST_CASE("ch06 lesson: it leaves the tile's layout to the student", "[lesson]") {
+  lesson::check_not_printed(
+      {{"padded_tile_index (exercise 1)",
+        {"[32][33]", "33 row", "33 * row", "row * 33", "32 x 33", "kTile + 1", "32 * 33"},
+        {}}},
+      lesson::read_lesson(grader::chapter::kFolder));
 }

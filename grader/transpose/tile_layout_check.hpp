@@ -87,10 +87,17 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
     const auto load =
         smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [&](int t) { return 4LL * index(t, k); });
     if (smem::analyze(load).wavefronts != 1) {
-      return grader::Feedback("A warp loading column " + std::to_string(k) + " of the tile takes " +
-                              std::to_string(smem::analyze(load).wavefronts) + " wavefronts.")
-          .picture(grader::draw(load))
-          .hint("the 32 rows of a column must fall in 32 different banks.");
+      grader::Feedback f("A warp loading column " + std::to_string(k) + " of the tile takes " +
+                         std::to_string(smem::analyze(load).wavefronts) + " wavefronts.");
+      f.picture(grader::draw(load));
+      // Column 0 conflicts too when any does with a uniform row stride: say why.
+      const std::string why = column_conflict();
+      if (!why.empty()) {
+        std::string line = why.substr(std::string("Besides, ").size());
+        line[0] = 'A';
+        f.line(line);
+      }
+      return f.hint("the 32 rows of a column must fall in 32 different banks.");
     }
   }
   return std::nullopt;
