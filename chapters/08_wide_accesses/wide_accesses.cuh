@@ -21,8 +21,8 @@ constexpr int kTileFloats = kTile * (kTile + 4);  ///< The tile's floats: room f
 /// Exercise 1. Where chunk `chunk` (0..15, floats 4 chunk .. 4 chunk + 3) of tile row `row`
 /// (0..63) starts, in floats from the start of the tile. Every offset is a multiple of 4 (so a
 /// float4 there is 16-byte aligned), every (row, chunk) has its own four floats inside
-/// kTileFloats, and both tile accesses of wide_transpose_kernel are conflict-free: 4 wavefronts
-/// per warp request, the least 32 lanes x 16 bytes can take.
+/// kTileFloats, and both tile accesses of wide_transpose_kernel are conflict-free: no warp
+/// request takes more wavefronts than its ideal.
 __host__ __device__ int tile_chunk_offset(int row, int chunk);
 
 /// Exercise 2. `out` (cols x rows) = the transpose of `in` (rows x cols), both row-major;
@@ -44,11 +44,11 @@ __global__ void wide_transpose_kernel(const float* in, float* out, int rows, int
 int predicted_tile_store_wavefronts();
 /// ... loading the float4 chunks of its 4 x 4 blocks in wide_transpose_kernel, with your layout;
 int predicted_tile_load_wavefronts();
-/// ... making that same load from a plain row-major `float tile[64][64]`
-/// (offset 64 row + 4 chunk).
-int predicted_row_major_load_wavefronts();
-/// And one about 8-byte accesses: a warp in which lane t loads the float2 `pairs[t / 2]` of
-/// `__shared__ float2 pairs[16]` (lanes t and t ^ 1 read the same 8 bytes).
-int predicted_float2_pairs_wavefronts();
+/// ... making that same load from a tile padded by one chunk per row, `float tile[64][68]`
+/// (offset 68 row + 4 chunk).
+int predicted_padded_load_wavefronts();
+/// And one about 8-byte accesses: a warp in which lane t stores the float2 `pairs[t / 2]` of
+/// `__shared__ float2 pairs[16]` (lanes t and t ^ 1 store the same 8 bytes).
+int predicted_float2_pairs_store_wavefronts();
 
 }  // namespace ch08

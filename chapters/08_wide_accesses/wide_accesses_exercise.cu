@@ -32,10 +32,10 @@ int predicted_tile_store_wavefronts() {
 int predicted_tile_load_wavefronts() {
   return kNotImplemented;
 }  // TODO
-int predicted_row_major_load_wavefronts() {
+int predicted_padded_load_wavefronts() {
   return kNotImplemented;
 }  // TODO
-int predicted_float2_pairs_wavefronts() {
+int predicted_float2_pairs_store_wavefronts() {
   return kNotImplemented;
 }  // TODO
 

@@ -41,8 +41,8 @@ smem::WarpRequest tile_load(const Layout& offset, int w, int k) {
   });
 }
 
-int row_major(int row, int chunk) {
-  return row * kTile + 4 * chunk;
+int padded_by_a_chunk(int row, int chunk) {
+  return row * (kTile + 4) + 4 * chunk;
 }
 
 std::string call(int row, int chunk) {
@@ -117,7 +117,9 @@ std::optional<grader::Feedback> check_chunk_layout(const Layout& offset) {
             .picture(grader::draw(load))
             .hint(
                 "the 8 lanes of a group read rows 4 apart; their chunks must land in 8 "
-                "different bank quads, for example by XOR-ing the chunk with (row / 4) % 8.");
+                "different bank quads: permute the chunks of each row by a function of the row "
+                "that differs for rows 4 apart (section 3 of the lesson works one for "
+                "consecutive rows).");
       }
     }
   }
@@ -151,16 +153,16 @@ TEST_CASE("ch08 exercise 3: predictions for the 16- and 8-byte requests", "[host
       [] { return tile_load(ch08::tile_chunk_offset, 0, 0); },
       "count each group of 8 lanes separately and add.");
   check_prediction(
-      "predicted_row_major_load_wavefronts", ch08::predicted_row_major_load_wavefronts(),
-      [] { return tile_load(row_major, 0, 0); },
-      "in float tile[64][64] rows 4 apart are 1024 bytes apart: which banks does "
-      "chunk 0 of each of them use?");
+      "predicted_padded_load_wavefronts", ch08::predicted_padded_load_wavefronts(),
+      [] { return tile_load(padded_by_a_chunk, 0, 0); },
+      "in float tile[64][68] rows 4 apart are 4 x 68 floats apart: which bank quads does "
+      "chunk 0 of each of the 8 rows of a group use?");
   check_prediction(
-      "predicted_float2_pairs_wavefronts", ch08::predicted_float2_pairs_wavefronts(),
+      "predicted_float2_pairs_store_wavefronts", ch08::predicted_float2_pairs_store_wavefronts(),
       [] {
-        return smem::WarpRequest::from_lanes(8, smem::Op::kLoad,
+        return smem::WarpRequest::from_lanes(8, smem::Op::kStore,
                                              [](int t) { return 8LL * (t / 2); });
       },
-      "an 8-byte load is one group of 32 lanes when swapping lanes t and t ^ 1 changes no "
-      "address; how many distinct words does it touch?");
+      "lane pairs merge for loads only: an 8-byte store is always two groups of 16 lanes; "
+      "count each group's distinct words.");
 }

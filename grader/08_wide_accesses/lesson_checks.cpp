@@ -27,12 +27,16 @@ TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", 
   const std::string row_major = lesson::quoted_picture(WarpRequest::from_lanes(
       16, Op::kLoad, [](int t) { return 1024 * (t % 16) + 16 * (t / 16); }));
   CHECK(text.find(row_major.substr(0, row_major.find(" w3 "))) != std::string::npos);
-  const std::string swizzled = lesson::quoted_picture(WarpRequest::from_lanes(
-      16, Op::kLoad, [](int t) { return 1024 * (t % 16) + 16 * ((t / 16) ^ (t % 8)); }));
-  CHECK(text.find(swizzled.substr(0, swizzled.find("group of lanes 8-15"))) != std::string::npos);
-  // Padding rows by 16 bytes: 16 wavefronts; float tile[32][33] rows are aligned every 4th row.
-  CHECK(lesson::wavefronts_of(16, [](int t) { return 4LL * (68 * 4 * (t % 16) + 4 * (t / 16)); }) ==
-        16);
+  // Section 3's worked swizzle: chunk c of 8 consecutive 128-byte rows per group, plain 32
+  // wavefronts, with c ^ (r % 8) the ideal 4; a row store of the swizzled tile stays ideal.
+  CHECK(lesson::wavefronts_of(16, [](int t) { return 128LL * t; }) == 32);
+  CHECK(lesson::wavefronts_of(16, [](int t) { return 128LL * t + 16 * (t % 8); }) == 4);
+  for (int r = 0; r < 8; ++r) {
+    CHECK(smem::analyze(WarpRequest::from_lanes(16, Op::kStore, [r](int t) {
+            return 128LL * (r + 8 * (t / 8)) + 16 * ((t % 8) ^ r);
+          })).excess == 0);
+  }
+  // float tile[32][33] rows are aligned every 4th row.
   for (int r = 0; r < 8; ++r) CHECK(((132 * r) % 16 == 0) == (r % 4 == 0));
   // No uniform padding with aligned rows removes the block load's conflict.
   for (int pitch = 64; pitch <= 128; pitch += 4) {
@@ -59,11 +63,30 @@ TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", 
   figures.measured("swizzled.fraction_of_copy", "ch07_swizzled_transpose",
                    "transpose.fraction_of_copy");
   figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy");
-  figures.measured("counted.store_wavefronts", kMeasurementFile, "counted.store_wavefronts");
-  figures.measured("counted.load_wavefronts", kMeasurementFile, "counted.load_wavefronts");
+  CHECK(lesson::h200(kMeasurementFile, "counted.store_wavefronts") == 4);  // "no wavefront
+  CHECK(lesson::h200(kMeasurementFile, "counted.load_wavefronts") == 4);   // beyond the ideal"
   figures.measured("row_major_tile.fraction_of_copy",
                    "wrong_answers/ch08_row_major_tile_on_gpu/ch08_wide_accesses",
                    "transpose.fraction_of_copy");
   figures.threshold(threshold("speedup_over_naive"));
   lesson::check_figures(figures, text);
+}
+
+TEST_CASE("ch08 lesson: it leaves the layout and the four predictions to the student", "[lesson]") {
+  // The reference layout's chunk swizzle, its pictures, and the two predictions that are not
+  // the chunk layout's own: the chunk-padded load, and the pairs store.
+  const auto padded_load = WarpRequest::from_lanes(
+      16, Op::kLoad, [](int t) { return 4LL * (68 * 4 * (t % 16) + 4 * (t / 16)); });
+  const auto swizzled_load = WarpRequest::from_lanes(
+      16, Op::kLoad, [](int t) { return 1024LL * (t % 16) + 16 * ((t / 16) ^ (t % 8)); });
+  const auto pairs_store =
+      WarpRequest::from_lanes(8, Op::kStore, [](int t) { return 8LL * (t / 2); });
+  lesson::check_not_printed(
+      {{"tile_chunk_offset (exercise 1)",
+        {"(r / 4) % 8", "(row / 4) % 8", "((r / 4) & 7)", "(row >> 2) & 7", "(r >> 2) & 7"},
+        {swizzled_load}},
+       {"predicted_tile_load_wavefronts()", {"4.00 per tile load"}, {swizzled_load}},
+       {"predicted_padded_load_wavefronts()", {"16 wavefronts"}, {padded_load}},
+       {"predicted_float2_pairs_store_wavefronts()", {}, {pairs_store}}},
+      lesson::read_lesson(grader::chapter::kFolder));
 }

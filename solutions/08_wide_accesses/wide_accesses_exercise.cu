@@ -73,11 +73,11 @@ int predicted_tile_store_wavefronts() {
 int predicted_tile_load_wavefronts() {
   return 4;  // swizzled: each group's 8 chunks in 8 different bank quads, 1 wavefront each
 }
-int predicted_row_major_load_wavefronts() {
-  return 32;  // a group's rows are 1024 bytes apart, all in banks 4y .. 4y + 3: 8 per group
+int predicted_padded_load_wavefronts() {
+  return 16;  // rows 4 apart are 272 words apart, 16 banks past a multiple of 32: 2 quads, 4 each
 }
-int predicted_float2_pairs_wavefronts() {
-  return 1;  // lanes t and t ^ 1 share addresses: one group, 16 distinct float2 = 128 bytes
+int predicted_float2_pairs_store_wavefronts() {
+  return 2;  // stores never merge: two groups of 16 lanes, each 8 distinct float2 = 64 bytes
 }
 
 }  // namespace ch08
