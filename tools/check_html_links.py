@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks every local link of a built HTML site: each href and src that points into the site must
-name a file that exists (and, with a #fragment, an id or name in that file).
+"""Checks every local link of a built HTML site: each href, src and (object) data that points into
+the site must name a file that exists (and, with a #fragment, an id or name in that file).
 
     tools/check_html_links.py HTML_FOLDER
 
@@ -22,7 +22,7 @@ class Links(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
-            if name in ("href", "src") and value:
+            if name in ("href", "src", "data") and value:
                 self.links.append(value)
             if name in ("id", "name") and value:
                 self.anchors.add(value)

@@ -34,6 +34,21 @@ TEST_CASE("ch01 lesson: its pictures are the model's", "[lesson]") {
   CHECK(text.find(column.substr(0, column.find(" w3 "))) != std::string::npos);
 }
 
+TEST_CASE("ch01 lesson: its statements about stores and the counter", "[lesson]") {
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  // Section 3: lanes storing different bytes of one word cost one pass; so do lanes storing
+  // one address. The hardware cases st4_same_word and st1_* back the model here.
+  CHECK(smem::analyze(WarpRequest::from_lanes(1, Op::kStore, [](int t) {
+          return t % 4;
+        })).wavefronts == 1);
+  CHECK(smem::analyze(WarpRequest::from_lanes(4, Op::kStore, [](int) { return 28; })).wavefronts ==
+        1);
+  CHECK(text.find("*different bytes* of one word all land") != std::string::npos);
+  // Section 4: the counter caveat of the hardware reference (arbitration lost to TMA or
+  // tensor-core traffic).
+  CHECK(text.find("arbitration") != std::string::npos);
+}
+
 TEST_CASE("ch01 lesson: its figures are the model's and the H200's", "[lesson]") {
   lesson::Figures figures;
   // Section 4: a double loaded by every lane from one address: one group, 1 wavefront, ideal 1.

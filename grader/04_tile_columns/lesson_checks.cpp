@@ -41,6 +41,9 @@ TEST_CASE("ch04 lesson: the tile tables and the H200 numbers", "[lesson]") {
     CHECK(misaligned == 48);
   }
   CHECK(text.find("3 rows in 4 misaligned") != std::string::npos);
+  // Section 2 sends the 16-wide tile to chapter 07, whose lesson must work it out.
+  CHECK(text.find("chapter 07 works out one for exactly\nthis 16-wide tile") != std::string::npos);
+  CHECK(lesson::read_lesson("07_swizzled_transpose").find("16-wide tile") != std::string::npos);
 
   lesson::Figures figures;
   figures.measured("unpadded.fraction_of_copy", kMeasurementFile,

@@ -13,6 +13,12 @@ using smem::Op;
 using smem::WarpRequest;
 }  // namespace
 
+TEST_CASE("ch05 lesson: the grid order's geometry", "[lesson]") {
+  // 32 rows of out, 8192 floats each, are the 1 MiB between bands of the other grid order.
+  static_assert(32LL * 8192 * 4 == 1024 * 1024);
+  CHECK(lesson::read_lesson(grader::chapter::kFolder).find("1 MiB apart") != std::string::npos);
+}
+
 TEST_CASE("ch05 lesson: the H200 numbers", "[lesson]") {
   lesson::Figures figures;
   figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy");
