@@ -7,7 +7,9 @@ in the workbook itself), builds, its skeleton fails its grader and its solution 
 In the copy, tools/new_chapter.py makes chapter 99_scratch; then, built with -Dchapters=99_scratch
 (the common libraries and that chapter only):
   solution mode: its host checks pass, its GPU checks and self-tests pass (or skip without a
-    GPU), and its lesson checks fail only because no H200 measurement is committed for it;
+    GPU), its lesson checks fail only because no H200 measurement is committed for it (the
+    check that the lesson leaves the graded answers to the student passes), and its figures
+    are drawn and shown (tools/draw_lesson_figures.py --check);
   student mode:  every check of the chapter fails (tools/check_student_mode.py).
 Exit 0 when all of that holds. CI runs it (.ci/run).
 """
@@ -90,10 +92,20 @@ def main():
                 if t.result != "FAIL" or "no H200 measurement for this threshold" not in out:
                     problems.append("the lesson checks must fail for the missing H200 measurement "
                                     "alone, before a GPU run is committed")
+                if "passed   ch99 lesson: it leaves the graded answers to the student" not in out:
+                    problems.append("the scratch lesson gives away a graded answer (or its check "
+                                    "did not run)")
             elif t.result not in ("OK", "SKIP") or (t.in_suite("host") and t.result != "OK"):
                 problems.append(f"solution mode: {t.name} is {t.result}")
         if not any(t.in_suite("host") for t in tests):
             problems.append("solution mode registered no host checks for ch99")
+    # The scratch chapter's figures are drawn and shown as the template promises.
+    figures = subprocess.run([sys.executable, os.path.join(copy, "tools", "draw_lesson_figures.py"),
+                              os.path.join(copy, "build-solution", "tools", "analyze_smem_access"),
+                              copy, "--check"], capture_output=True, text=True)
+    print("  figures: " + (figures.stdout.strip().splitlines() or ["?"])[-1])
+    if figures.returncode != 0:
+        problems.append("the scratch chapter's figures are stale or not shown:\n" + figures.stdout)
     student = build("student")
     if student is not None:
         check = subprocess.run([sys.executable, os.path.join(HERE, "check_student_mode.py"),

@@ -55,17 +55,23 @@ def main():
         if os.path.exists(target):
             fail(f"{part}/{folder} exists already")
         os.makedirs(target)
-        for name in sorted(os.listdir(source)):
-            text = open(os.path.join(source, name)).read()
-            for key, value in values.items():
-                text = text.replace(key, value)
-            left = re.findall(r"@[A-Z]+@", text)
-            if left:
-                fail(f"template file {part}/NN_SLUG/{name} has unknown placeholders {left}")
-            path = os.path.join(target, name.replace("SLUG", args.slug))
-            with open(path, "w") as out:
-                out.write(text)
-            written.append(path)
+        for directory, _, names in sorted(os.walk(source)):
+            sub = os.path.relpath(directory, source)
+            os.makedirs(os.path.join(target, sub), exist_ok=True)
+            for name in sorted(names):
+                text = open(os.path.join(directory, name)).read()
+                for key, value in values.items():
+                    text = text.replace(key, value)
+                left = re.findall(r"@[A-Z]+@", text)
+                if left:
+                    fail(f"template file {part}/NN_SLUG/{os.path.join(sub, name)} has unknown "
+                         f"placeholders {left}")
+                # File names: SLUG is the slug, and a figure's chNN- prefix the chapter's number.
+                renamed = name.replace("SLUG", args.slug).replace("chNN-", f"ch{args.number}-")
+                path = os.path.normpath(os.path.join(target, sub, renamed))
+                with open(path, "w") as out:
+                    out.write(text)
+                written.append(path)
     formatter = shutil.which("clang-format")
     if formatter:
         sources = [p for p in written if p.endswith((".cpp", ".hpp", ".cu", ".cuh"))]

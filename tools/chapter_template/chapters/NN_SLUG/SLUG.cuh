@@ -12,7 +12,7 @@ namespace ch@NN@ {
 
 constexpr int kTile = 32;                        ///< Tiles are kTile x kTile floats.
 constexpr int kBlockRows = 8;                    ///< Blocks are dim3(kTile, kBlockRows).
-constexpr int kTileWords = kTile * (kTile + 1);  ///< Words the tile may occupy.
+constexpr int kTileWords = kTile * (kTile + 4);  ///< Words the tile may occupy: room to pad.
 constexpr int kNotImplemented = -1;              ///< What a prediction returns until you fill it.
 
 /// Exercise 1. The word of the tile (0 .. kTileWords-1) that holds element (row, col),
