@@ -81,8 +81,9 @@ TEST_CASE("lesson figures: each marked number is held to its source", "[host][ha
   // Rewording the sentence around a figure changes nothing; fewer digits are fine when they
   // are the value's digits.
   CHECK(figures
-            .problems("It now runs at <!--fig:padded.fraction_of_copy-->0.9, "
-                      "bar <!--fig:threshold.bar-->0.7, in full <!--fig:padded.fraction_of_copy-->0.918.")
+            .problems(
+                "It now runs at <!--fig:padded.fraction_of_copy-->0.9, "
+                "bar <!--fig:threshold.bar-->0.7, in full <!--fig:padded.fraction_of_copy-->0.918.")
             .empty());
   const auto one_problem = [&](const std::string& text, const std::string& says) {
     const std::vector<std::string> p = figures.problems(text);
