@@ -5,6 +5,8 @@
 
 - Every "chapter NN" a lesson or the README names is a chapter folder that exists: a lesson may
   point forward only to chapters that have landed, and never to "a later chapter".
+- Every chapter's lesson has a "Predict first, then check" step that sends the student to the
+  analyser, and shows at least one figure.
 - Claims that were retired because they were wrong, misleading or unmeasured (issue 12 of the
   workbook's tracker) do not come back.
 """
@@ -51,6 +53,13 @@ def main():
             for n in range(int(first), int(last) + 1):
                 if f"{n:02d}" not in chapters:
                     problems.append(f"{rel} names chapters {first} to {last}; {n:02d} does not exist")
+        if rel.startswith("chapters"):
+            step = text.find("**Predict first, then check.**")
+            if step < 0 or "analyze_smem_access" not in text[step:step + 1200]:
+                problems.append(f"{rel} has no 'Predict first, then check' step that sends the "
+                                f"student to analyze_smem_access")
+            if "](figures/" not in text:
+                problems.append(f"{rel} shows no figure")
         squeezed = " ".join(text.split())
         for phrase, why in RETIRED:
             if " ".join(phrase.split()) in squeezed:
