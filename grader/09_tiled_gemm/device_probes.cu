@@ -1,0 +1,79 @@
+// Chapter 09 device probes. grader/tools/make_grader_unit.py compiles this file after the
+// exercise file under grade, in one translation unit.
+#include "grader/09_tiled_gemm/device_probes.hpp"
+
+#include <cublas_v2.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "chapters/09_tiled_gemm/tiled_gemm.cuh"
+#include "common/cuda/cuda_check.hpp"
+
+namespace ch09::probes {
+
+void launch_yours(const float* A, const float* B, float* C, int M, int N, int K) {
+  sgemm_kernel<<<dim3(N / kBlockN, M / kBlockM), kThreads>>>(A, B, C, M, N, K);
+}
+
+namespace {
+constexpr int kClassicTile = 32;
+
+// The classic kernel of the lesson: As[ty][k] * Bs[k][tx], one output per thread.
+__global__ void classic_kernel(const float* A, const float* B, float* C, int N, int K) {
+  __shared__ float As[kClassicTile][kClassicTile];
+  __shared__ float Bs[kClassicTile][kClassicTile];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int row = static_cast<int>(blockIdx.y) * kClassicTile + ty;
+  const int col = static_cast<int>(blockIdx.x) * kClassicTile + tx;
+  float sum = 0;
+  for (int k0 = 0; k0 < K; k0 += kClassicTile) {
+    As[ty][tx] = A[static_cast<long long>(row) * K + k0 + tx];
+    Bs[ty][tx] = B[static_cast<long long>(k0 + ty) * N + col];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kClassicTile; ++k) sum = fmaf(As[ty][k], Bs[k][tx], sum);
+    __syncthreads();
+  }
+  C[static_cast<long long>(row) * N + col] = sum;
+}
+
+__global__ void absolute_kernel(float* x, long long n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = fabsf(x[i]);
+}
+
+cublasHandle_t handle() {
+  static cublasHandle_t h = [] {
+    cublasHandle_t created = nullptr;
+    const cublasStatus_t s = cublasCreate(&created);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+      throw std::runtime_error(std::string("cublasCreate failed: ") + cublasGetStatusString(s));
+    }
+    return created;
+  }();
+  return h;
+}
+}  // namespace
+
+void launch_classic(const float* A, const float* B, float* C, int M, int N, int K) {
+  classic_kernel<<<dim3(N / kClassicTile, M / kClassicTile), dim3(kClassicTile, kClassicTile)>>>(
+      A, B, C, N, K);
+}
+
+void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K) {
+  // Row-major C = A B is column-major C^T = B^T A^T: pass B first, with the sizes swapped.
+  const float one = 1.0f, zero = 0.0f;
+  const cublasStatus_t s =
+      cublasSgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N);
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    throw std::runtime_error(std::string("cublasSgemm failed: ") + cublasGetStatusString(s));
+  }
+}
+
+void absolute_values(float* x, long long n) {
+  absolute_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n);
+  GPU_CHECK(cudaGetLastError());
+}
+
+}  // namespace ch09::probes

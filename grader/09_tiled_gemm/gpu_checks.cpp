@@ -1,0 +1,322 @@
+// Chapter 09 GPU checks: the counters against exercise 1's predictions, sgemm_kernel against an
+// fp64 reference and cuBLAS, the counters against the layout's promise, and its speed against
+// the grader's classic kernel and cuBLAS, timed in the same run.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "chapters/09_tiled_gemm/tiled_gemm.cuh"
+#include "common/counters/smem_access_probe.hpp"
+#include "common/counters/smem_counters.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "grader/09_tiled_gemm/device_probes.hpp"
+#include "grader/09_tiled_gemm/gemm_spec.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/harness/speed.hpp"
+
+namespace {
+
+using grader::chapter::kMeasurementFile;
+
+// fp32 sums of K products differ from the exact sum by rounding in every step: on these
+// uniform [-1, 1] inputs by about 1e-8 of sum |a b| for K = 8 and 1e-7 for K = 4096 (both
+// sequential and blocked orders). TF32 rounds every input to 10 mantissa bits first, an error of
+// about 5e-4 of each product, which leaves errors of 1e-5 to 1e-3 of sum |a b|. The tolerance
+// sits between, at 1e-6 of sum |a b| for each result (2e-6 between two fp32 results).
+constexpr double kTolerance = 1e-6;
+
+struct Problem {
+  int M, N, K;
+  std::vector<float> A, B;
+};
+
+Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
+  Problem p{M, N, K, std::vector<float>(static_cast<size_t>(M) * K),
+            std::vector<float>(static_cast<size_t>(K) * N)};
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (float& x : p.A) x = uniform(rng);
+  for (float& x : p.B) x = uniform(rng);
+  return p;
+}
+
+// The exact (fp64) C[i][j] and sum over k of |A[i][k] B[k][j]|.
+std::pair<double, double> reference(const Problem& p, int i, int j) {
+  double sum = 0, magnitude = 0;
+  for (int k = 0; k < p.K; ++k) {
+    const double product = static_cast<double>(p.A[static_cast<size_t>(i) * p.K + k]) *
+                           p.B[static_cast<size_t>(k) * p.N + j];
+    sum += product;
+    magnitude += std::fabs(product);
+  }
+  return {sum, magnitude};
+}
+
+std::string shape(const Problem& p) {
+  return std::to_string(p.M) + " x " + std::to_string(p.N) + " x " + std::to_string(p.K);
+}
+
+// Runs `launch` on p with C poisoned (NaN); returns C.
+template <typename Launch>
+std::vector<float> run(const Launch& launch, const Problem& p, const char* kernel) {
+  gpu::DeviceBuffer<float> a(p.A), b(p.B);
+  gpu::DeviceBuffer<float> c(static_cast<size_t>(p.M) * p.N);
+  c.fill_bytes(0xff);
+  launch(a.get(), b.get(), c.get(), p.M, p.N, p.K);
+  GPU_CHECK_KERNEL(kernel);
+  return c.download();
+}
+
+// The first entry of `c` further from the fp64 result than the tolerance, as feedback.
+std::optional<grader::Feedback> compare_with_fp64(const Problem& p, const std::vector<float>& c,
+                                                  const std::string& who) {
+  for (int i = 0; i < p.M; ++i) {
+    for (int j = 0; j < p.N; ++j) {
+      const auto [exact, magnitude] = reference(p, i, j);
+      const float got = c[static_cast<size_t>(i) * p.N + j];
+      if (!(std::fabs(got - exact) <= kTolerance * magnitude + 1e-30)) {
+        char line[200];
+        std::snprintf(line, sizeof line, "%s gives C[%d][%d] = %.9g; the exact value is %.9g.",
+                      who.c_str(), i, j, static_cast<double>(got), exact);
+        grader::Feedback f(who + " is wrong on " + shape(p) + " (M x N x K).");
+        f.line(line);
+        if (std::isnan(got))
+          f.line("That element was never written (C was filled with NaN).");
+        else if (std::fabs(got - exact) < 1e-3 * magnitude)
+          f.line(
+              "The error is small but far above fp32 rounding: are the products rounded to "
+              "TF32 (10 mantissa bits)?");
+        return f.hint(p.M == p.N ? "check the tile indices and the K loop."
+                                 : "this shape is not square: check which of M, N and K each "
+                                   "index and bound uses.");
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+const char* short_name(ch09::Access a) {
+  switch (a) {
+    case ch09::Access::kStoreAs: return "store_As";
+    case ch09::Access::kStoreBs: return "store_Bs";
+    case ch09::Access::kReadAsRow: return "As_ty_k";
+    case ch09::Access::kReadBsRow: return "Bs_k_tx";
+    case ch09::Access::kReadAsColumn: return "As_tx_k";
+    case ch09::Access::kReadAsTransposed: return "As_k_ty";
+    case ch09::Access::kReadBsColumn: return "Bs_tx_k";
+  }
+  return "?";
+}
+
+}  // namespace
+
+TEST_CASE("ch09 exercise 1 on the GPU: the counters count what you predicted", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  // TILE = 32 too: the lesson quotes what the H200 counts there.
+  std::vector<smem::WarpRequest> requests;
+  for (int tile : {32, 16, 8}) {
+    for (ch09::Access a : ch09::kAllAccesses) {
+      requests.push_back(ch09::spec::classic_request(a, tile));
+    }
+  }
+  const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);
+  std::size_t n = 0;
+  for (int tile : {32, 16, 8}) {
+    for (ch09::Access a : ch09::kAllAccesses) {
+      const int counted = measured[n++].wavefronts;
+      grader::record_measurement(kMeasurementFile,
+                                 "counted.tile" + std::to_string(tile) + "." + short_name(a),
+                                 counted, "wavefronts");
+      if (tile == 32) continue;
+      const int predicted = ch09::predicted_wavefronts(a, tile);
+      const std::string call =
+          "predicted_wavefronts(" + ch09::spec::name(a) + ", " + std::to_string(tile) + ")";
+      GRADER_EXPECT(
+          counted == predicted,
+          predicted == ch09::kNotImplemented
+              ? grader::Feedback(call + " is not filled in yet: exercise 1 is not done.")
+              : grader::Feedback("The GPU counted " + grader::more_or_fewer(counted, predicted) +
+                                 " wavefronts than " + call + " says (" +
+                                 std::to_string(predicted) + ").")
+                    .hint("which (tx, ty) does one warp hold?")
+                    .reveal("The GPU counted " + grader::wavefronts(counted) + ":")
+                    .reveal(grader::draw(ch09::spec::classic_request(a, tile))));
+    }
+  }
+}
+
+TEST_CASE("ch09 exercise 2: sgemm_kernel is exact to fp32 on shapes within the contract", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  std::mt19937_64 rng(grader::run_seed() + 9);
+  const int shapes[][3] = {
+      {128, 128, 8}, {256, 128, 24}, {128, 384, 520}, {384, 256, 40}, {256, 512, 8}};
+  for (const auto& s : shapes) {
+    const Problem p = random_problem(s[0], s[1], s[2], rng);
+    const std::vector<float> c = run(ch09::probes::launch_yours, p, "sgemm_kernel");
+    const auto problem = compare_with_fp64(p, c, "sgemm_kernel");
+    GRADER_EXPECT(!problem, *problem);
+  }
+}
+
+TEST_CASE("ch09 exercise 2: on the timed size sgemm_kernel agrees with cuBLAS, cuBLAS with fp64",
+          "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  constexpr int n = 4096;
+  std::mt19937_64 rng(grader::run_seed() + 10);
+  const Problem p = random_problem(n, n, n, rng);
+  gpu::DeviceBuffer<float> a(p.A), b(p.B);
+  gpu::DeviceBuffer<float> yours(static_cast<size_t>(n) * n), cublas(yours.size()),
+      magnitude(yours.size());
+  yours.fill_bytes(0xff);
+  ch09::probes::launch_yours(a.get(), b.get(), yours.get(), n, n, n);
+  GPU_CHECK_KERNEL("sgemm_kernel");
+  ch09::probes::cublas_sgemm(a.get(), b.get(), cublas.get(), n, n, n);
+  // |A| |B|, for each entry's tolerance.
+  ch09::probes::absolute_values(a.get(), static_cast<long long>(a.size()));
+  ch09::probes::absolute_values(b.get(), static_cast<long long>(b.size()));
+  ch09::probes::cublas_sgemm(a.get(), b.get(), magnitude.get(), n, n, n);
+  GPU_CHECK(cudaDeviceSynchronize());
+  const std::vector<float> y = yours.download(), c = cublas.download(), s = magnitude.download();
+  // cuBLAS first: on 256 sampled entries against fp64, so that a TF32 default cannot pass.
+  std::uniform_int_distribution<int> index(0, n - 1);
+  for (int sample = 0; sample < 256; ++sample) {
+    const int i = index(rng), j = index(rng);
+    const auto [exact, mag] = reference(p, i, j);
+    const double got = c[static_cast<size_t>(i) * n + j];
+    if (!(std::fabs(got - exact) <= kTolerance * mag)) {
+      GRADER_FAIL(grader::Feedback("cuBLAS itself is not fp32-accurate here: C[" +
+                                   std::to_string(i) + "][" + std::to_string(j) + "] = " +
+                                   std::to_string(got) + ", exact " + std::to_string(exact) + ".")
+                      .line("Is TF32 forced on (NVIDIA_TF32_OVERRIDE=1, or a cuBLAS math mode)? "
+                            "The grader compares fp32 with fp32 only.")
+                      .hint("unset NVIDIA_TF32_OVERRIDE and run again."));
+    }
+  }
+  for (std::size_t e = 0; e < y.size(); ++e) {
+    if (!(std::fabs(static_cast<double>(y[e]) - c[e]) <= 2 * kTolerance * s[e])) {
+      const int i = static_cast<int>(e / n), j = static_cast<int>(e % n);
+      const auto [exact, mag] = reference(p, i, j);
+      char line[200];
+      std::snprintf(
+          line, sizeof line, "C[%d][%d]: yours %.9g, cuBLAS %.9g, exact %.9g (tolerance %.3g).", i,
+          j, static_cast<double>(y[e]), static_cast<double>(c[e]), exact, 2 * kTolerance * mag);
+      grader::Feedback f("sgemm_kernel disagrees with cuBLAS on 4096 x 4096 x 4096.");
+      f.line(line);
+      if (std::isnan(y[e])) f.line("That element was never written (C was filled with NaN).");
+      GRADER_FAIL(f.hint("the smaller shapes above show the first error more plainly."));
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch09 exercise 2: the counters see what your layout promises", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  if (ch09::spec::check_as_layout(ch09::as_offset) ||
+      ch09::spec::check_ownership(ch09::thread_row, ch09::thread_col)) {
+    GRADER_FAIL(grader::Feedback("Not counted: as_offset or the thread mapping fails its host "
+                                 "check (exercises 2a and 2b).")
+                    .hint("make the host checks pass first."));
+  }
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  constexpr int steps = 8;
+  std::mt19937_64 rng(grader::run_seed() + 11);
+  const Problem p = random_problem(ch09::kBlockM, ch09::kBlockN, ch09::kBlockK * steps, rng);
+  gpu::DeviceBuffer<float> a(p.A), b(p.B), c(static_cast<size_t>(p.M) * p.N);
+  const gpu::SmemCounters got = gpu::measure_smem_counters([&] {
+    ch09::probes::launch_yours(a.get(), b.get(), c.get(), p.M, p.N, p.K);
+    GPU_CHECK(cudaGetLastError());
+  });
+  const ch09::spec::Promise want =
+      ch09::spec::promise(ch09::as_offset, ch09::thread_row, ch09::thread_col, steps);
+  grader::record_measurement(kMeasurementFile, "counted.load_wavefronts_per_request",
+                             got.load_wavefronts / std::max(1.0, got.load_instructions), "");
+  grader::record_measurement(kMeasurementFile, "counted.store_wavefronts_per_request",
+                             got.store_wavefronts / std::max(1.0, got.store_instructions), "");
+  char counted[300];
+  std::snprintf(counted, sizeof counted,
+                "one block, %d K-steps: counted %.0f load wavefronts in %.0f shared loads and %.0f "
+                "store wavefronts in %.0f shared stores; your layout promises %.0f in %.0f and "
+                "%.0f in %.0f.",
+                steps, got.load_wavefronts, got.load_instructions, got.store_wavefronts,
+                got.store_instructions, want.load_wavefronts, want.load_instructions,
+                want.store_wavefronts, want.store_instructions);
+  std::cout << counted << "\n";
+  GRADER_EXPECT(got.load_instructions == want.load_instructions &&
+                    got.store_instructions == want.store_instructions,
+                grader::Feedback("Your kernel's shared accesses are not the contract's.")
+                    .line(counted)
+                    .hint("per K-step each warp makes 4 scalar stores and 1 float4 store, and 32 "
+                          "float4 loads (2 of As and 2 of Bs for each k); read and write shared "
+                          "memory only that way."));
+  GRADER_EXPECT(
+      got.load_wavefronts <= want.load_wavefronts && got.store_wavefronts <= want.store_wavefronts,
+      grader::Feedback("The GPU counted more shared-memory wavefronts in your kernel "
+                       "than as_offset and the thread mapping promise.")
+          .line(counted)
+          .hint("the kernel must address As through as_offset and own the outputs "
+                "thread_row and thread_col name."));
+}
+
+TEST_CASE("ch09 exercise 2: sgemm_kernel is fast, against the classic kernel and cuBLAS", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  {  // Correctness gates speed: a quick check first.
+    std::mt19937_64 rng(grader::run_seed() + 12);
+    const Problem p = random_problem(256, 256, 64, rng);
+    if (compare_with_fp64(p, run(ch09::probes::launch_yours, p, "sgemm_kernel"), "sgemm_kernel")) {
+      GRADER_FAIL(grader::Feedback("Not timed: sgemm_kernel gives wrong results (see the "
+                                   "correctness check).")
+                      .hint("make it correct first."));
+    }
+  }
+  constexpr int n = 4096;
+  std::mt19937_64 rng(5);
+  const Problem p = random_problem(n, n, n, rng);
+  gpu::DeviceBuffer<float> a(p.A), b(p.B), c(static_cast<size_t>(n) * n);
+  const double flops = 2.0 * n * n * n;
+  const auto time = [&](const char* name, auto launch) {
+    return grader::time_kernel(
+               name, [&] { launch(a.get(), b.get(), c.get(), n, n, n); }, 0, 15)
+        .median_ms;
+  };
+  const double cublas_ms = time("cublasSgemm", ch09::probes::cublas_sgemm);
+  const double classic_ms = time("classic 32 x 32 tiles", ch09::probes::launch_classic);
+  const double yours_ms = time("sgemm_kernel", ch09::probes::launch_yours);
+  const double speedup = classic_ms / yours_ms;
+  grader::record_measurement(kMeasurementFile, "gemm.cublas_tflops", flops / cublas_ms / 1e9,
+                             "TFLOP/s");
+  grader::record_measurement(kMeasurementFile, "gemm.fraction_of_cublas", cublas_ms / yours_ms, "");
+  grader::record_measurement(kMeasurementFile, "gemm.classic_fraction_of_cublas",
+                             cublas_ms / classic_ms, "");
+  grader::record_measurement(kMeasurementFile, "gemm.speedup_over_classic", speedup, "x");
+  char table[600];
+  std::snprintf(table, sizeof table,
+                "SGEMM 4096 x 4096 x 4096, fp32, median of 15 launches each:\n"
+                "  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n"
+                "  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n"
+                "  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS  (%.2fx the classic kernel)\n",
+                "cublasSgemm", cublas_ms, flops / cublas_ms / 1e9, 1.0, "classic 32 x 32 tiles",
+                classic_ms, flops / classic_ms / 1e9, cublas_ms / classic_ms,
+                "sgemm_kernel (yours)", yours_ms, flops / yours_ms / 1e9, cublas_ms / yours_ms,
+                speedup);
+  std::cout << table;
+  const grader::Threshold& bar = grader::chapter::threshold("speedup_over_classic");
+  char headline[200];
+  std::snprintf(headline, sizeof headline,
+                "sgemm_kernel is %.2fx as fast as the classic kernel, timed in the same run; it "
+                "must reach %.2fx.",
+                speedup, bar.value);
+  GRADER_EXPECT(grader::passes(bar, speedup),
+                grader::Feedback(headline).line(table).hint(
+                    "every shared access conflict-free (the host checks), float4 reads of "
+                    "both tiles, and 8 x 8 outputs per thread kept in registers."));
+}
