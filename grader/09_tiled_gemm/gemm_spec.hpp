@@ -220,28 +220,34 @@ inline std::optional<grader::Feedback> check_accesses(const Layout& as_offset, c
 struct Promise {
   double load_wavefronts = 0, load_instructions = 0;
   double store_wavefronts = 0, store_instructions = 0;
+  double load_ideal = 0, store_ideal = 0;  ///< What the same requests take without conflicts.
 };
 inline Promise promise(const Layout& as_offset, const Owner& row, const Owner& col, int steps) {
   Promise p;
   for (int w = 0; w < kThreads / 32; ++w) {
+    const auto add = [](double& wavefronts, double& ideal, double& instructions,
+                        const smem::WarpRequest& r) {
+      const smem::Analysis a = smem::analyze(r);
+      wavefronts += a.wavefronts;
+      ideal += a.ideal;
+      instructions += 1;
+    };
     for (int i = 0; i < 4; ++i) {
-      p.store_wavefronts += smem::analyze(transposed_store(as_offset, w, i)).wavefronts;
-      p.store_instructions += 1;
+      add(p.store_wavefronts, p.store_ideal, p.store_instructions,
+          transposed_store(as_offset, w, i));
     }
-    p.store_wavefronts += smem::analyze(b_store(w)).wavefronts;
-    p.store_instructions += 1;
+    add(p.store_wavefronts, p.store_ideal, p.store_instructions, b_store(w));
     for (int k = 0; k < kBlockK; ++k) {
       for (int h = 0; h < 2; ++h) {
-        p.load_wavefronts += smem::analyze(a_read(as_offset, row, w, k, h)).wavefronts +
-                             smem::analyze(b_read(col, w, k, h)).wavefronts;
-        p.load_instructions += 2;
+        add(p.load_wavefronts, p.load_ideal, p.load_instructions, a_read(as_offset, row, w, k, h));
+        add(p.load_wavefronts, p.load_ideal, p.load_instructions, b_read(col, w, k, h));
       }
     }
   }
-  p.load_wavefronts *= steps;
-  p.load_instructions *= steps;
-  p.store_wavefronts *= steps;
-  p.store_instructions *= steps;
+  for (double* x : {&p.load_wavefronts, &p.load_instructions, &p.store_wavefronts,
+                    &p.store_instructions, &p.load_ideal, &p.store_ideal}) {
+    *x *= steps;
+  }
   return p;
 }
 
