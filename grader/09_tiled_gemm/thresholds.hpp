@@ -8,12 +8,18 @@
 namespace grader::chapter {
 
 inline constexpr Threshold kThresholds[] = {
-    {"speedup_over_classic", 3.0, Bound::kAtLeast, "gemm.speedup_over_classic", 1.15,
+    {"speedup_over_classic", 4.0, Bound::kAtLeast, "gemm.speedup_over_classic", 1.2,
      "The register-blocked SGEMM against the grader's classic kernel (32 x 32 shared tiles, one "
-     "output per thread), 4096^3 fp32, same run. PROVISIONAL until the first H200 run."},
-    {"reference_fraction_of_cublas", 0.75, Bound::kAtLeast, "gemm.fraction_of_cublas", 1.0,
-     "The reference solution itself must reach 0.75 of cublasSgemm on the full H200 (issue 13). "
-     "PROVISIONAL until the first H200 run."},
+     "output per thread), 4096^3 fp32, same run. The reference measured 4.91x on the full H200 "
+     "(0.86 of cuBLAS), 5.08x and 5.05x on slices of 25% and 10% of its SMs: 4.0 leaves it 23% "
+     "margin, and rejects a kernel at the 0.60 of cuBLAS that scalar shared reads reached on the "
+     "H200 "
+     "(shared hardware reference, section 8; about 3.4x). Speed cannot reject the plain transposed "
+     "tile: its 2-way store runs once per K-step "
+     "and it measured 4.93x; the host layout check and the counters do."},
+    {"reference_fraction_of_cublas", 0.75, Bound::kAtLeast, "gemm.fraction_of_cublas", 1.1,
+     "The reference solution itself must reach 0.75 of cublasSgemm (about 51 TFLOP/s) on the full "
+     "H200 (issue 13); it measured 0.86."},
 };
 
 }  // namespace grader::chapter
