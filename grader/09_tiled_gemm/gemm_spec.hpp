@@ -28,6 +28,20 @@ inline std::string name(Access a) {
   return "?";
 }
 
+/// A short name of an access, for measurement quantities (`counted.tile32.As_tx_k`).
+inline const char* short_name(Access a) {
+  switch (a) {
+    case Access::kStoreAs: return "store_As";
+    case Access::kStoreBs: return "store_Bs";
+    case Access::kReadAsRow: return "As_ty_k";
+    case Access::kReadBsRow: return "Bs_k_tx";
+    case Access::kReadAsColumn: return "As_tx_k";
+    case Access::kReadAsTransposed: return "As_k_ty";
+    case Access::kReadBsColumn: return "Bs_tx_k";
+  }
+  return "?";
+}
+
 /// Warp `warp`'s request for `a` in the classic kernel with TILE = `tile`, inner-loop column `k`.
 /// As starts at byte 0, Bs right after it (tile * tile * 4 bytes, a multiple of 128).
 inline smem::WarpRequest classic_request(Access a, int tile, int warp = 0, int k = 5) {

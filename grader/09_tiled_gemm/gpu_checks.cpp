@@ -102,19 +102,6 @@ std::optional<grader::Feedback> compare_with_fp64(const Problem& p, const std::v
   return std::nullopt;
 }
 
-const char* short_name(ch09::Access a) {
-  switch (a) {
-    case ch09::Access::kStoreAs: return "store_As";
-    case ch09::Access::kStoreBs: return "store_Bs";
-    case ch09::Access::kReadAsRow: return "As_ty_k";
-    case ch09::Access::kReadBsRow: return "Bs_k_tx";
-    case ch09::Access::kReadAsColumn: return "As_tx_k";
-    case ch09::Access::kReadAsTransposed: return "As_k_ty";
-    case ch09::Access::kReadBsColumn: return "Bs_tx_k";
-  }
-  return "?";
-}
-
 }  // namespace
 
 TEST_CASE("ch09 exercise 1 on the GPU: the counters count what you predicted", "[gpu]") {
@@ -133,9 +120,9 @@ TEST_CASE("ch09 exercise 1 on the GPU: the counters count what you predicted", "
   for (int tile : {32, 16, 8}) {
     for (ch09::Access a : ch09::kAllAccesses) {
       const int counted = measured[n++].wavefronts;
-      grader::record_measurement(kMeasurementFile,
-                                 "counted.tile" + std::to_string(tile) + "." + short_name(a),
-                                 counted, "wavefronts");
+      grader::record_measurement(
+          kMeasurementFile, "counted.tile" + std::to_string(tile) + "." + ch09::spec::short_name(a),
+          counted, "wavefronts");
       if (tile == 32) continue;
       const int predicted = ch09::predicted_wavefronts(a, tile);
       const std::string call =

@@ -14,18 +14,6 @@ using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
 
-const char* short_name(Access a) {
-  switch (a) {
-    case Access::kStoreAs: return "store_As";
-    case Access::kStoreBs: return "store_Bs";
-    case Access::kReadAsRow: return "As_ty_k";
-    case Access::kReadBsRow: return "Bs_k_tx";
-    case Access::kReadAsColumn: return "As_tx_k";
-    case Access::kReadAsTransposed: return "As_k_ty";
-    case Access::kReadBsColumn: return "Bs_tx_k";
-  }
-  return "?";
-}
 }  // namespace
 
 TEST_CASE("ch09 lesson: the classic kernel's table, the model and the H200", "[lesson]") {
@@ -44,8 +32,9 @@ TEST_CASE("ch09 lesson: the classic kernel's table, the model and the H200", "[l
   lesson::Figures figures;
   for (Access a : ch09::kAllAccesses) {
     // The table quotes the counters; the model agrees with them.
-    const std::string quantity = std::string("counted.tile32.") + short_name(a);
-    figures.measured(std::string("counted.") + short_name(a), kMeasurementFile, quantity);
+    const std::string quantity = std::string("counted.tile32.") + ch09::spec::short_name(a);
+    figures.measured(std::string("counted.") + ch09::spec::short_name(a), kMeasurementFile,
+                     quantity);
     CHECK(lesson::h200(kMeasurementFile, quantity) ==
           smem::analyze(ch09::spec::classic_request(a, 32)).wavefronts);
   }
@@ -76,7 +65,7 @@ TEST_CASE("ch09 lesson: it leaves the graded answers to the student", "[lesson]"
     for (Access a : ch09::kAllAccesses) {
       graded.push_back(
           {"predicted_wavefronts(" + ch09::spec::name(a) + ", " + std::to_string(tile) + ")",
-           {"TILE = " + std::to_string(tile) + ": " + short_name(a)},
+           {"TILE = " + std::to_string(tile) + ": " + ch09::spec::short_name(a)},
            {ch09::spec::classic_request(a, tile)}});
     }
   }
