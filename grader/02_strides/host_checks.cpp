@@ -4,33 +4,16 @@
 
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
+#include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 
 namespace {
 
-smem::WarpRequest stride_request(int stride, int element_bytes) {
-  return smem::WarpRequest::from_lanes(
-      element_bytes, smem::Op::kLoad,
-      [stride, element_bytes](int t) { return 1LL * stride * element_bytes * t; });
-}
-
-// The (stride, element size) pairs exercise 1 answers for: strides 0..64 of floats, shorts and
-// bytes whose byte stride is a multiple of 4 or below 4.
-struct StrideCase {
-  int stride;
-  int element_bytes;
-};
-std::vector<StrideCase> graded_strides() {
-  std::vector<StrideCase> cases;
-  for (int bytes : {4, 2, 1}) {
-    for (int stride = 0; stride <= 64; ++stride) {
-      if (stride * bytes % 4 == 0 || stride * bytes < 4) cases.push_back({stride, bytes});
-    }
-  }
-  return cases;
-}
+using ch02::spec::graded_strides;
+using ch02::spec::stride_request;
+using ch02::spec::StrideCase;
 
 std::string call(const StrideCase& c) {
   return "predicted_wavefronts(" + std::to_string(c.stride) + ", " +

@@ -1,9 +1,11 @@
 // Chapter 02 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
-#include "grader/harness/lesson_checks.hpp"
 #include <string>
 #include <vector>
+
+#include "grader/02_strides/stride_spec.hpp"
+#include "grader/harness/lesson_checks.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -46,19 +48,15 @@ TEST_CASE("ch02 lesson: it leaves the graded answers to the student", "[lesson]"
   // Exercise 1: the lesson works the float strides 0, 1, 2, 3, 32 and 33 (and chapter 01's
   // bytes at stride 1); every other graded stride is the student's, shorts and bytes above all.
   const char* names[] = {"", "c", "h", "", "a"};
-  for (int bytes : {4, 2, 1}) {
-    for (int s = 0; s <= 64; ++s) {
-      if (!(s * bytes % 4 == 0 || s * bytes < 4)) continue;
-      if (bytes == 4 && (s <= 3 || s == 32 || s == 33)) continue;
-      if (bytes == 1 && s == 1) continue;
-      const std::string index = std::to_string(s) + " * lane";
-      graded.push_back(
-          {"predicted_wavefronts(" + std::to_string(s) + ", " + std::to_string(bytes) + ")",
-           {std::string(names[bytes]) + "[" + index + "]",
-            "'t*" + std::to_string(s) + "*" + std::to_string(bytes) + "'"},
-           {WarpRequest::from_lanes(bytes, Op::kLoad,
-                                    [s, bytes](int t) { return 1LL * s * bytes * t; })}});
-    }
+  for (const ch02::spec::StrideCase& c : ch02::spec::graded_strides()) {
+    const int s = c.stride, bytes = c.element_bytes;
+    if (bytes == 4 && (s <= 3 || s == 32 || s == 33)) continue;
+    if (bytes == 1 && s == 1) continue;
+    graded.push_back(
+        {"predicted_wavefronts(" + std::to_string(s) + ", " + std::to_string(bytes) + ")",
+         {std::string(names[bytes]) + "[" + std::to_string(s) + " * lane]",
+          "'t*" + std::to_string(s) + "*" + std::to_string(bytes) + "'"},
+         {ch02::spec::stride_request(s, bytes)}});
   }
   // Exercise 3: the padded layout, however it is written.
   graded.push_back(

@@ -1,11 +1,13 @@
 // Chapter 04 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
-#include "grader/harness/lesson_checks.hpp"
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "grader/04_tile_columns/pitch_spec.hpp"
+#include "grader/harness/lesson_checks.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -54,19 +56,6 @@ TEST_CASE("ch04 lesson: the tile tables and the H200 numbers", "[lesson]") {
   lesson::check_figures(figures, text);
 }
 
-// The least pitch (in elements, at least `width`) that makes every column conflict-free.
-static int least_pitch(int bytes, int width) {
-  for (int pitch = width;; ++pitch) {
-    bool ok = true;
-    for (int c = 0; c < std::min(width, std::max(1, 4 / bytes)) && ok; ++c) {
-      ok = smem::analyze(WarpRequest::from_lanes(bytes, Op::kLoad, [&](int t) {
-             return static_cast<long long>(bytes) * (t * pitch + c);
-           })).excess == 0;
-    }
-    if (ok) return pitch;
-  }
-}
-
 TEST_CASE("ch04 lesson: it leaves the graded pitches to the student", "[lesson]") {
   // Exercise 1 grades every element size and width; the lesson works floats. The pitches of the
   // other sizes must not appear, in a table or as a declaration.
@@ -78,7 +67,7 @@ TEST_CASE("ch04 lesson: it leaves the graded pitches to the student", "[lesson]"
       {16, {"float4", "int4"}}};
   for (const auto& [bytes, names] : types) {
     for (int width : {4, 8, 16, 32, 64, 128}) {
-      const int pitch = least_pitch(bytes, width);
+      const int pitch = ch04::spec::least_pitch(bytes, width);
       std::vector<std::string> phrases;
       for (const char* type : names) {
         for (int rows : {32, 64, width}) {

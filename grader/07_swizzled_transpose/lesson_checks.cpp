@@ -3,6 +3,7 @@
 // H200 measurements.
 #include <string>
 
+#include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
 #include "grader/harness/lesson_checks.hpp"
 
 namespace {
@@ -64,7 +65,8 @@ TEST_CASE("ch07 lesson: it leaves the transpose tile's swizzle to the student", 
   lesson::check_not_printed(
       {{"swizzled_tile_index (exercise 1)",
         {"c ^ r", "col ^ row", "row ^ col", "r ^ c", "col ^ (row % 32)", "x ^ y", "[c ^ r]"},
-        // A column load of the 32 x 32 tile with col ^ row: its picture.
-        {WarpRequest::from_lanes(4, Op::kLoad, [](int t) { return 4LL * (32 * t + (5 ^ t)); })}}},
+        // A column load of the reference's tile (this file is built with the solution).
+        {WarpRequest::from_lanes(4, Op::kLoad,
+                                 [](int t) { return 4LL * ch07::swizzled_tile_index(t, 5); })}}},
       lesson::read_lesson(grader::chapter::kFolder));
 }

@@ -3,6 +3,7 @@
 // H200 measurements.
 #include <string>
 
+#include "chapters/08_wide_accesses/wide_accesses.cuh"
 #include "grader/harness/lesson_checks.hpp"
 
 namespace {
@@ -77,8 +78,10 @@ TEST_CASE("ch08 lesson: it leaves the layout and the four predictions to the stu
   // the chunk layout's own: the chunk-padded load, and the pairs store.
   const auto padded_load = WarpRequest::from_lanes(
       16, Op::kLoad, [](int t) { return 4LL * (68 * 4 * (t % 16) + 4 * (t / 16)); });
+  // Warp 0's first block load (thread x = t % 16 reads row 4 x, chunk y = t / 16) through the
+  // reference layout (this file is built with the solution).
   const auto swizzled_load = WarpRequest::from_lanes(
-      16, Op::kLoad, [](int t) { return 1024LL * (t % 16) + 16 * ((t / 16) ^ (t % 8)); });
+      16, Op::kLoad, [](int t) { return 4LL * ch08::tile_chunk_offset(4 * (t % 16), t / 16); });
   const auto pairs_store =
       WarpRequest::from_lanes(8, Op::kStore, [](int t) { return 8LL * (t / 2); });
   lesson::check_not_printed(

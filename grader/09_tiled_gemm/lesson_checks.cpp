@@ -69,15 +69,14 @@ TEST_CASE("ch09 lesson: it leaves the graded answers to the student", "[lesson]"
            {ch09::spec::classic_request(a, tile)}});
     }
   }
-  // Exercise 2: the reference's layout and mapping, in words or in pictures.
-  const auto row = [](int t, int h) { return 4 * (t / 16) + 64 * h; };
-  const auto col = [](int t, int h) { return 4 * (t % 16) + 64 * h; };
-  const auto padded = [](int k, int m) { return k * 132 + m; };
+  // Exercise 2: the reference's layout and mapping (this file is built with the solution), in
+  // words or in pictures.
   graded.push_back({"as_offset (exercise 2a)",
                     {"k * 132", "132 * k", "kBlockM + 4", "pitch of 132", "rows of 132"},
-                    {ch09::spec::transposed_store(padded, 0, 0)}});
+                    {ch09::spec::transposed_store(ch09::as_offset, 0, 0)}});
   graded.push_back({"thread_row / thread_col (exercise 2b)",
                     {"4 * (thread % 16)", "64 * half", "4 tx + 64", "64 apart"},
-                    {ch09::spec::b_read(col, 0, 0, 0), ch09::spec::a_read(padded, row, 0, 0, 0)}});
+                    {ch09::spec::b_read(ch09::thread_col, 0, 0, 0),
+                     ch09::spec::a_read(ch09::as_offset, ch09::thread_row, 0, 0, 0)}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }
