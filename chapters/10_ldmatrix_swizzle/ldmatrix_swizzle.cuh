@@ -55,4 +55,23 @@ SwizzleParams chosen_swizzle(int row_bytes);
 /// contract, chunk c = 0) on a tile with rows of `row_bytes` (64 or 128) in `layout`.
 int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout);
 
+// ---------------------------------------------------------------------------------------------
+// Exercise 3 (work in progress): a tensor-core GEMM tile.
+// ---------------------------------------------------------------------------------------------
+
+constexpr int kTcBlock = 128;    ///< Rows of A and of B (columns of C) per block.
+constexpr int kTcKStep = 64;     ///< Halves of K per stage: rows of 128 bytes.
+constexpr int kTcStages = 3;     ///< cp.async pipeline depth.
+constexpr int kTcThreads = 128;  ///< 4 warps, each a 64 x 64 piece of C.
+/// Bytes of dynamic shared memory the kernel takes: A's and B's tile for each stage.
+constexpr int kTcSharedBytes = kTcStages * 2 * kTcBlock * kTcKStep * 2;
+
+/// Exercise 3. C = A B^T: A (M x K) and B (N x K) row-major `__half` (both K-major, as ldmatrix
+/// without .trans wants them), C (M x N) row-major fp32, accumulated in fp32; M, N multiples of
+/// 128, K a multiple of 64. Blocks of kTcThreads threads, grid dim3(N / 128, M / 128), and
+/// kTcSharedBytes of dynamic shared memory. Each stage holds A's and B's 128 x 64 tiles, filled
+/// by 16-byte cp.async and drained by ldmatrix.x4, both through the tile's swizzle
+/// (chosen_swizzle(128) on byte offsets row * 128 + 16 * chunk); mma.sync.m16n8k16 multiplies.
+__global__ void tc_gemm_kernel(const __half* A, const __half* B, float* C, int M, int N, int K);
+
 }  // namespace ch10

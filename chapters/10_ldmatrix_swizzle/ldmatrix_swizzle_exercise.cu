@@ -28,4 +28,16 @@ int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
   return kNotImplemented;  // TODO
 }
 
+// Exercise 3 (work in progress): the tensor-core GEMM tile. See the contract in
+// ldmatrix_swizzle.cuh.
+__global__ void tc_gemm_kernel(const __half* A, const __half* B, float* C, int M, int N, int K) {
+  (void)A;
+  (void)B;
+  (void)C;
+  (void)M;
+  (void)N;
+  (void)K;
+  // TODO
+}
+
 }  // namespace ch10
