@@ -49,29 +49,108 @@ struct SwizzleParams {
 /// consecutive 16-byte chunks of the plain layout) and the `ldmatrix.x4` reads that drain it
 /// (lane l gives the address of row l % 16, chunk c + l / 16, for any even chunk c of the row).
 /// It must be a bijection on the tile (every 16-byte chunk stays whole and aligned).
-SwizzleParams chosen_swizzle(int row_bytes);
+__host__ __device__ SwizzleParams chosen_swizzle(int row_bytes);
 
 /// Exercise 2b. Your prediction: the wavefronts of one `ldmatrix.x4` (as in chosen_swizzle's
 /// contract, chunk c = 0) on a tile with rows of `row_bytes` (64 or 128) in `layout`.
 int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout);
 
 // ---------------------------------------------------------------------------------------------
-// Exercise 3 (work in progress): a tensor-core GEMM tile.
+// Exercise 3: a tensor-core GEMM tile.
 // ---------------------------------------------------------------------------------------------
 
-constexpr int kTcBlock = 128;    ///< Rows of A and of B (columns of C) per block.
-constexpr int kTcKStep = 64;     ///< Halves of K per stage: rows of 128 bytes.
-constexpr int kTcStages = 3;     ///< cp.async pipeline depth.
-constexpr int kTcThreads = 128;  ///< 4 warps, each a 64 x 64 piece of C.
+constexpr int kTcBlock = 128;              ///< Rows of A and of B (columns of C) per block.
+constexpr int kTcKStep = 64;               ///< Halves of K per stage.
+constexpr int kTcRowBytes = kTcKStep * 2;  ///< Bytes of one tile row: 128.
+constexpr int kTcStages = 3;               ///< cp.async pipeline depth.
+constexpr int kTcThreads = 128;            ///< 4 warps, each a 64 x 64 piece of C.
+/// Bytes of one operand's tile in one stage: 128 rows of 128 bytes.
+constexpr int kTcTileBytes = kTcBlock * kTcRowBytes;
 /// Bytes of dynamic shared memory the kernel takes: A's and B's tile for each stage.
-constexpr int kTcSharedBytes = kTcStages * 2 * kTcBlock * kTcKStep * 2;
+constexpr int kTcSharedBytes = kTcStages * 2 * kTcTileBytes;
 
 /// Exercise 3. C = A B^T: A (M x K) and B (N x K) row-major `__half` (both K-major, as ldmatrix
 /// without .trans wants them), C (M x N) row-major fp32, accumulated in fp32; M, N multiples of
 /// 128, K a multiple of 64. Blocks of kTcThreads threads, grid dim3(N / 128, M / 128), and
-/// kTcSharedBytes of dynamic shared memory. Each stage holds A's and B's 128 x 64 tiles, filled
-/// by 16-byte cp.async and drained by ldmatrix.x4, both through the tile's swizzle
-/// (chosen_swizzle(128) on byte offsets row * 128 + 16 * chunk); mma.sync.m16n8k16 multiplies.
+/// kTcSharedBytes of dynamic shared memory. Stage s holds A's 128 x 64 tile at byte
+/// 2 s kTcTileBytes and B's right after it. Both are filled by 16-byte cp.async and drained by
+/// ldmatrix.x4, and both ends place the tile's byte `row * kTcRowBytes + 16 * chunk + i` through
+/// chosen_swizzle(kTcRowBytes); mma.sync.m16n8k16 multiplies. Per K-step each warp issues 16
+/// cp.async (8 chunks of A's tile and 8 of B's) and 32 ldmatrix.x4, and no other shared access.
 __global__ void tc_gemm_kernel(const __half* A, const __half* B, float* C, int M, int N, int K);
+
+/// The PTX instructions exercise 3 is built from, one function each. They need compute
+/// capability 8.0 (ldmatrix alone 7.5): compiled for an older GPU they trap, and the chapter's
+/// GPU checks skip there.
+#ifdef __CUDACC__
+namespace ptx {
+
+/// Starts an asynchronous copy of 16 bytes from `global` to the shared address `shared`
+/// (both 16-byte aligned). `shared` is a shared-window address, as __cvta_generic_to_shared
+/// gives.
+__device__ __forceinline__ void cp_async_16(unsigned shared, const void* global) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared), "l"(global) : "memory");
+#else
+  (void)shared, (void)global;
+  __trap();
+#endif
+}
+
+/// Closes the group of this thread's cp.async issued since the last commit.
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#else
+  __trap();
+#endif
+}
+
+/// Waits until at most `Pending` of this thread's committed groups are still in flight. It
+/// covers this thread's copies only: a __syncthreads() after it makes every thread's visible.
+template <int Pending>
+__device__ __forceinline__ void cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// ldmatrix.x4: four 8 x 8 matrices of 16-bit values. Lane l gives the shared address of row
+/// l % 8 of matrix l / 8 (16 contiguous bytes); r[j] receives matrix j, lane l holding its row
+/// l / 4, columns 2 (l % 4) and 2 (l % 4) + 1.
+__device__ __forceinline__ void ldmatrix_x4(unsigned shared, unsigned (&r)[4]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(shared));
+#else
+  (void)shared;
+  r[0] = r[1] = r[2] = r[3] = 0;
+  __trap();
+#endif
+}
+
+/// d += a b for a 16 x 16 fp16 piece of A (row-major fragment a, the four matrices of an
+/// ldmatrix.x4 of rows 0-15, chunks k 0-7 then 8-15), a 16 x 8 piece of B stored n-major (b0: k
+/// 0-7, b1: k 8-15 of 8 rows n) and a 16 x 8 fp32 accumulator d: lane l holds d[0], d[1] at
+/// row l / 4, columns 2 (l % 4), 2 (l % 4) + 1, and d[2], d[3] eight rows further down.
+__device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const unsigned (&a)[4], unsigned b0,
+                                             unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+  (void)d, (void)a, (void)b0, (void)b1;
+  __trap();
+#endif
+}
+
+}  // namespace ptx
+#endif  // __CUDACC__
 
 }  // namespace ch10

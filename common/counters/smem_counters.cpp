@@ -9,6 +9,7 @@
 #include <cupti_target.h>
 
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,7 +30,12 @@ const char* const kMetrics[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 };
-constexpr std::size_t kMetricCount = sizeof kMetrics / sizeof kMetrics[0];
+// cp.async (LDGSTS, compute capability 8.0 and newer): its shared-memory writes are counted
+// apart from stores, as instructions and bank conflicts only.
+const char* const kAsyncCopyMetrics[] = {
+    "smsp__sass_inst_executed_op_ldgsts.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+};
 
 const char* const kPermissionFix =
     "the NVIDIA driver lets only administrators read GPU performance counters "
@@ -92,6 +98,7 @@ CUcontext current_context() {
 // Everything the profiler needs that does not change between measurements.
 struct Session {
   CUcontext context = nullptr;
+  std::vector<const char*> metrics;  // kMetrics, then kAsyncCopyMetrics where the GPU has them
   std::vector<std::uint8_t> config_image;
   CUpti_Profiler_Host_Object* host = nullptr;
 };
@@ -103,8 +110,14 @@ Session& session() {
         params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     CUPTI_CALL(cuptiProfilerInitialize(&init));
     out.context = current_context();
-    int device = 0;
+    int device = 0, major = 0;
     GPU_CHECK(cudaGetDevice(&device));
+    GPU_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    out.metrics.assign(std::begin(kMetrics), std::end(kMetrics));
+    if (major >= 8) {
+      out.metrics.insert(out.metrics.end(), std::begin(kAsyncCopyMetrics),
+                         std::end(kAsyncCopyMetrics));
+    }
 
     auto chip =
         params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
@@ -130,8 +143,8 @@ Session& session() {
     auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
         CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     add.pHostObject = out.host;
-    add.ppMetricNames = const_cast<const char**>(kMetrics);
-    add.numMetrics = kMetricCount;
+    add.ppMetricNames = out.metrics.data();
+    add.numMetrics = out.metrics.size();
     CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add));
     auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
         CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
@@ -211,8 +224,8 @@ std::vector<SmemCounters> measure_smem_counters_each(
   auto data_size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   data_size.pRangeProfilerObject = profiler.get();
-  data_size.pMetricNames = const_cast<const char**>(kMetrics);
-  data_size.numMetrics = kMetricCount;
+  data_size.pMetricNames = s.metrics.data();
+  data_size.numMetrics = s.metrics.size();
   data_size.maxNumOfRanges = ranges;
   data_size.maxNumRangeTreeNodes = ranges;
   CUPTI_CALL(cuptiRangeProfilerGetCounterDataSize(&data_size));
@@ -277,16 +290,16 @@ std::vector<SmemCounters> measure_smem_counters_each(
   std::vector<SmemCounters> out;
   out.reserve(static_cast<std::size_t>(launches));
   for (int i = 0; i < launches; ++i) {
-    double values[kMetricCount] = {};
+    std::vector<double> values(s.metrics.size());
     auto evaluate = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     evaluate.pHostObject = s.host;
     evaluate.pCounterDataImage = counter_data.data();
     evaluate.counterDataImageSize = counter_data.size();
     evaluate.rangeIndex = static_cast<std::size_t>(i);
-    evaluate.ppMetricNames = const_cast<const char**>(kMetrics);
-    evaluate.numMetrics = kMetricCount;
-    evaluate.pMetricValues = values;
+    evaluate.ppMetricNames = s.metrics.data();
+    evaluate.numMetrics = s.metrics.size();
+    evaluate.pMetricValues = values.data();
     CUPTI_CALL(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
 
     SmemCounters c;
@@ -297,6 +310,10 @@ std::vector<SmemCounters> measure_smem_counters_each(
     c.ldsm_instructions = values[4];
     c.load_conflicts = values[5];
     c.store_conflicts = values[6];
+    if (values.size() > 7) {
+      c.async_copy_instructions = values[7];
+      c.async_copy_conflicts = values[8];
+    }
     out.push_back(c);
   }
   return out;

@@ -26,6 +26,12 @@ struct SmemCounters {
   double ldsm_instructions = 0;   ///< smsp__sass_inst_executed_op_ldsm.sum (ldmatrix)
   double load_conflicts = 0;      ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
   double store_conflicts = 0;     ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  /// smsp__sass_inst_executed_op_ldgsts.sum: cp.async instructions (warp-level), whose writes to
+  /// shared memory the store counters above do not see. -1 before compute capability 8.0.
+  double async_copy_instructions = -1;
+  /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum: the wavefronts cp.async's
+  /// shared writes took beyond the fewest they could. -1 before compute capability 8.0.
+  double async_copy_conflicts = -1;
 };
 
 /// Counters cannot be read here; what() says why and how to fix it.

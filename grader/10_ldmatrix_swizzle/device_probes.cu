@@ -2,6 +2,11 @@
 // exercise file under grade, in one translation unit.
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
 
+#include <cublas_v2.h>
+
+#include <stdexcept>
+#include <string>
+
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "common/cuda/cuda_check.hpp"
 
@@ -12,6 +17,153 @@ void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int 
                                  kTcSharedBytes));
   tc_gemm_kernel<<<dim3(N / kTcBlock, M / kTcBlock), kTcThreads, kTcSharedBytes>>>(A, B, C, M, N,
                                                                                    K);
+}
+
+namespace {
+
+// The byte where a tile keeps (row, chunk), and the bytes one operand's tile takes. Each
+// repeats every 16 rows: offset(row + 16 j, c) = offset(row, c) + offset(16 j, 0).
+template <GraderTile Tile>
+__device__ __forceinline__ int grader_offset(int row, int chunk) {
+  const int plain = row * kTcRowBytes + 16 * chunk;
+  if constexpr (Tile == GraderTile::kPadded16) return row * (kTcRowBytes + 16) + 16 * chunk;
+  if constexpr (Tile == GraderTile::kSwizzled) return plain ^ ((plain >> 3) & 0x70);  // <3,4,3>
+  return plain;
+}
+template <GraderTile Tile>
+constexpr int kGraderTileBytes = kTcBlock*(kTcRowBytes + (Tile == GraderTile::kPadded16 ? 16 : 0));
+
+// The contract's kernel with the grader's tile: what tc_gemm_kernel does, written apart from
+// the exercise so that the baseline does not depend on the file under grade.
+template <GraderTile Tile>
+__global__ void __launch_bounds__(kTcThreads, 2)
+    grader_tc_gemm(const __half* A, const __half* B, float* C, int N, int K) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  constexpr int kTile = kGraderTileBytes<Tile>;
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
+  const int m0 = static_cast<int>(blockIdx.y) * kTcBlock;
+  const int n0 = static_cast<int>(blockIdx.x) * kTcBlock;
+  const int wm = 64 * (warp / 2), wn = 64 * (warp % 2);
+  const int steps = K / kTcKStep;
+  // As the reference does: each thread places its first row once and steps by 16 rows.
+  const int load_row = t / 8, load_chunk = t % 8;
+  const int store_at = grader_offset<Tile>(load_row, load_chunk);
+  const int rows16_shared = grader_offset<Tile>(16, 0), rows16 = 16 * K;
+  const __half* a_src = A + static_cast<long long>(m0 + load_row) * K + 8 * load_chunk;
+  const __half* b_src = B + static_cast<long long>(n0 + load_row) * K + 8 * load_chunk;
+  const auto load_stage = [&](int stage, int step) {
+    const unsigned to = base + static_cast<unsigned>(stage * 2 * kTile + store_at);
+    const int k0 = step * kTcKStep;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const unsigned rows = static_cast<unsigned>(i * rows16_shared);
+      ptx::cp_async_16(to + rows, a_src + static_cast<long long>(i) * rows16 + k0);
+      ptx::cp_async_16(to + rows + kTile, b_src + static_cast<long long>(i) * rows16 + k0);
+    }
+  };
+  int read_at[kTcKStep / 16];
+#pragma unroll
+  for (int kk = 0; kk < kTcKStep / 16; ++kk) {
+    read_at[kk] = grader_offset<Tile>(lane % 16, 2 * kk + lane / 16);
+  }
+  float acc[4][8][4] = {};
+#pragma unroll
+  for (int s = 0; s < kTcStages - 1; ++s) {
+    if (s < steps) load_stage(s, s);
+    ptx::cp_async_commit();
+  }
+  for (int step = 0; step < steps; ++step) {
+    ptx::cp_async_wait<kTcStages - 2>();
+    __syncthreads();
+    const int next = step + kTcStages - 1;
+    if (next < steps) load_stage(next % kTcStages, next);
+    ptx::cp_async_commit();
+    const unsigned a_tile = base + static_cast<unsigned>(step % kTcStages * 2 * kTile);
+#pragma unroll
+    for (int kk = 0; kk < kTcKStep / 16; ++kk) {
+      unsigned a[4][4], b[4][4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int a_piece = grader_offset<Tile>(wm + 16 * i, 0);
+        const int b_piece = kTile + grader_offset<Tile>(wn + 16 * i, 0);
+        ptx::ldmatrix_x4(a_tile + static_cast<unsigned>(a_piece + read_at[kk]), a[i]);
+        ptx::ldmatrix_x4(a_tile + static_cast<unsigned>(b_piece + read_at[kk]), b[i]);
+      }
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          ptx::mma_m16n8k16(acc[i][2 * j], a[i], b[j][0], b[j][2]);
+          ptx::mma_m16n8k16(acc[i][2 * j + 1], a[i], b[j][1], b[j][3]);
+        }
+      }
+    }
+  }
+  ptx::cp_async_wait<0>();
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const int row = m0 + wm + 16 * i + lane / 4, col = n0 + wn + 8 * j + 2 * (lane % 4);
+      float* c = C + static_cast<long long>(row) * N + col;
+      *reinterpret_cast<float2*>(c) = make_float2(acc[i][j][0], acc[i][j][1]);
+      *reinterpret_cast<float2*>(c + 8LL * N) = make_float2(acc[i][j][2], acc[i][j][3]);
+    }
+  }
+}
+
+template <GraderTile Tile>
+void launch_tile(const __half* A, const __half* B, float* C, int M, int N, int K) {
+  constexpr int bytes = kTcStages * 2 * kGraderTileBytes<Tile>;
+  GPU_CHECK(cudaFuncSetAttribute(grader_tc_gemm<Tile>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 bytes));
+  grader_tc_gemm<Tile><<<dim3(N / kTcBlock, M / kTcBlock), kTcThreads, bytes>>>(A, B, C, N, K);
+}
+
+__global__ void absolute_kernel(__half* x, long long n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = __habs(x[i]);
+}
+
+cublasHandle_t handle() {
+  static cublasHandle_t h = [] {
+    cublasHandle_t created = nullptr;
+    const cublasStatus_t s = cublasCreate(&created);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+      throw std::runtime_error(std::string("cublasCreate failed: ") + cublasGetStatusString(s));
+    }
+    return created;
+  }();
+  return h;
+}
+
+}  // namespace
+
+void launch_grader(GraderTile tile, const __half* A, const __half* B, float* C, int M, int N,
+                   int K) {
+  switch (tile) {
+    case GraderTile::kPlain: return launch_tile<GraderTile::kPlain>(A, B, C, M, N, K);
+    case GraderTile::kPadded16: return launch_tile<GraderTile::kPadded16>(A, B, C, M, N, K);
+    case GraderTile::kSwizzled: return launch_tile<GraderTile::kSwizzled>(A, B, C, M, N, K);
+  }
+}
+
+void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K) {
+  // Row-major C (M x N) is column-major C^T (N x M) = B A^T. B row-major N x K is column-major
+  // K x N (B^T): transpose it; A row-major M x K is column-major K x M (A^T): as it is.
+  const float one = 1.0f, zero = 0.0f;
+  const cublasStatus_t s =
+      cublasGemmEx(handle(), CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16F, K, A,
+                   CUDA_R_16F, K, &zero, C, CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    throw std::runtime_error(std::string("cublasGemmEx failed: ") + cublasGetStatusString(s));
+  }
+}
+
+void absolute_values(__half* x, long long n) {
+  absolute_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n);
+  GPU_CHECK(cudaGetLastError());
 }
 
 }  // namespace ch10::probes

@@ -1,9 +1,129 @@
-// Chapter 10 lesson checks (work in progress: the lesson is still the template's).
+// Chapter 10 lesson checks (`<grader> lesson`, solution mode): the swizzle instances and the
+// worked ldmatrix example against the model, the H200 numbers, the code the lesson quotes
+// against the exercise file, and that the lesson leaves the graded answers to the student.
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
 
-TEST_CASE("ch10 lesson: work in progress", "[lesson]") {
+namespace {
+using grader::chapter::kMeasurementFile;
+using grader::chapter::threshold;
+using smem::WarpRequest;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string trimmed(const std::string& line) {
+  const auto first = line.find_first_not_of(' ');
+  return first == std::string::npos ? "" : line.substr(first);
+}
+}  // namespace
+
+TEST_CASE("ch10 lesson: the swizzle instances of section 1 are what it says", "[lesson]") {
+  using ch10::spec::swizzle;
+  for (int r = 0; r < 32; ++r) {
+    for (int c = 0; c < 32; ++c) {
+      // Chapter 07's 32 x 32 tile: word 32 r + (c ^ r) is Swizzle<5, 0, 5> on words, <5, 2, 5>
+      // on bytes.
+      CHECK(swizzle(5, 0, 5, 32 * r + c) == 32 * r + (c ^ r));
+      CHECK(swizzle(5, 2, 5, 4 * (32 * r + c)) == 4 * (32 * r + (c ^ r)));
+      // Its narrow tile: word 16 r + (c ^ ((r / 2) % 16)) is Swizzle<4, 0, 5>.
+      if (c < 16) CHECK(swizzle(4, 0, 5, 16 * r + c) == 16 * r + (c ^ ((r / 2) % 16)));
+    }
+  }
+  // The C formula the lesson gives is the function.
+  for (int b = 0; b <= 3; ++b) {
+    for (int m = 0; m <= 4; ++m) {
+      for (int s = b; s <= 4; ++s) {
+        for (int x = 0; x < (1 << (b + m + s + 2)); ++x) {
+          const int formula = x ^ ((x & (((1 << b) - 1) << (m + s))) >> s);
+          CHECK(formula == swizzle(b, m, s, x));
+          // "It repeats every 2^(B+M+S) units."
+          CHECK(swizzle(b, m, s, x + (1 << (b + m + s))) == formula + (1 << (b + m + s)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("ch10 lesson: the worked ldmatrix example, the numbers and the quoted code", "[lesson]") {
+  // Section 2: ldmatrix.x1 of rows 0-7 at chunk 0 of a tile with 256-byte rows.
+  const auto x1 = [](int b, int m, int s) {
+    return WarpRequest::ldmatrix(1, [&](int l) { return ch10::spec::swizzle(b, m, s, 256 * l); });
+  };
+  lesson::Figures figures;
+  figures.add("x1.rows256.plain", smem::analyze(x1(0, 4, 4)).wavefronts, "the bank model");
+  figures.add("x1.rows256.swizzled", smem::analyze(x1(3, 4, 4)).wavefronts, "the bank model");
+  // "Row r keeps its chunk 0 at chunk position r % 8."
+  for (int r = 0; r < 64; ++r)
+    CHECK(ch10::spec::swizzle(3, 4, 4, 256 * r) == 256 * r + 16 * (r % 8));
+  // Section 4.
+  figures.measured("cublas.tflops", kMeasurementFile, "gemm.cublas_tflops");
+  figures.measured("plain.fraction_of_cublas", kMeasurementFile, "gemm.plain_fraction_of_cublas");
+  figures.measured("padded.fraction_of_cublas", kMeasurementFile, "gemm.padded_fraction_of_cublas");
+  figures.measured("swizzled.fraction_of_cublas", kMeasurementFile,
+                   "gemm.swizzled_fraction_of_cublas");
+  figures.measured("reference.fraction_of_cublas", kMeasurementFile, "gemm.fraction_of_cublas");
+  figures.measured("reference.speedup_over_plain", kMeasurementFile, "gemm.speedup_over_plain");
+  figures.measured("store16.rows64.padded16", kMeasurementFile, "counted.store16.rows64.padded16");
+  figures.threshold(threshold("speedup_over_plain"));
+  // "Padded by 16 bytes: 108 KiB instead of 96."
+  static_assert(ch10::kTcSharedBytes == 96 * 1024);
+  static_assert(ch10::kTcStages * 2 * ch10::kTcBlock * (ch10::kTcRowBytes + 16) == 108 * 1024);
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
-  CHECK(!text.empty());
+  lesson::check_figures(figures, text);
+
+  // Every line of the code the lesson quotes is a line of the exercise file as shipped.
+  const std::string skeleton =
+      read_file(std::string(WORKBOOK_SOURCE_ROOT) + "/chapters/" + grader::chapter::kFolder +
+                "/ldmatrix_swizzle_exercise.cu");
+  REQUIRE(!skeleton.empty());
+  std::istringstream lines(text);
+  std::string line;
+  bool in_code = false;
+  int quoted = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("```", 0) == 0) {
+      in_code = line == "```cpp";
+      continue;
+    }
+    if (!in_code || trimmed(line).empty()) continue;
+    INFO("quoted in the lesson: " << line);
+    CHECK(skeleton.find(line) != std::string::npos);
+    ++quoted;
+  }
+  CHECK(quoted >= 4);
+}
+
+TEST_CASE("ch10 lesson: it leaves the graded answers to the student", "[lesson]") {
+  std::vector<lesson::Graded> graded;
+  std::vector<WarpRequest> pictures;
+  for (int row_bytes : {64, 128}) {
+    const ch10::SwizzleParams p = ch10::chosen_swizzle(row_bytes);
+    for (ch10::Layout layout :
+         {ch10::Layout::kPlain, ch10::Layout::kPadded16, ch10::Layout::kSwizzled}) {
+      for (int c = 0; c < row_bytes / 16; c += 2) {
+        pictures.push_back(ch10::spec::ldmatrix_x4(row_bytes, layout, p, 0, c, ch10::swizzle));
+      }
+    }
+    const std::string bms =
+        std::to_string(p.b) + "," + std::to_string(p.m) + "," + std::to_string(p.s);
+    graded.push_back({"chosen_swizzle(" + std::to_string(row_bytes) + ") (exercise 2a)",
+                      {"Swizzle<" + bms + ">", "{" + bms + "}", "<" + bms + ">"},
+                      {}});
+  }
+  graded.push_back({"predicted_ldmatrix_wavefronts (exercise 2b)", {}, pictures});
+  // Exercise 3: the reference's two ends.
+  graded.push_back({"tc_gemm_kernel (exercise 3)",
+                    {"swizzle(p.b, p.m, p.s, load_row", "swizzle(p.b, p.m, p.s, (lane % 16)"},
+                    {}});
+  lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "common/cuda/copy_bandwidth.hpp"
 #include "common/cuda/event_timer.hpp"
@@ -14,6 +15,24 @@ SpeedRow time_kernel(const std::string& name, const std::function<void()>& launc
                      int repetitions) {
   const gpu::Timing timing = gpu::time_launches(name.c_str(), launch, 3, repetitions);
   return SpeedRow{name, timing.median_ms, bytes};
+}
+
+std::vector<SpeedRow> time_kernels_in_turns(const std::vector<TimedKernel>& kernels, double bytes,
+                                            int rounds) {
+  if (rounds < 1) throw std::invalid_argument("time_kernels_in_turns: rounds must be >= 1");
+  std::vector<std::vector<double>> samples(kernels.size());
+  for (const TimedKernel& k : kernels) gpu::time_launches(k.name.c_str(), k.launch, 3, 1);
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+      const gpu::Timing t = gpu::time_launches(kernels[i].name.c_str(), kernels[i].launch, 0, 1);
+      samples[i].push_back(t.median_ms);
+    }
+  }
+  std::vector<SpeedRow> rows;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    rows.push_back(SpeedRow{kernels[i].name, gpu::median(samples[i]), bytes});
+  }
+  return rows;
 }
 
 SpeedRow time_copy(double bytes) {

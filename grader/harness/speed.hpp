@@ -26,6 +26,19 @@ struct SpeedRow {
 SpeedRow time_kernel(const std::string& name, const std::function<void()>& launch, double bytes,
                      int repetitions = 31);
 
+/// One kernel to time together with others: its name and one launch.
+struct TimedKernel {
+  std::string name;
+  std::function<void()> launch;
+};
+
+/// Times several kernels in turns: each is warmed up, then every round launches each once, and
+/// each row is the median of its `rounds` launches. A GPU that slows as it heats (power or
+/// thermal limits) then slows all of them alike, so their ratios stay fair; timing one kernel
+/// after another would charge the slowdown to the last ones.
+std::vector<SpeedRow> time_kernels_in_turns(const std::vector<TimedKernel>& kernels, double bytes,
+                                            int rounds = 21);
+
 /// The device-to-device copy of `bytes` bytes (read once, written once) as a row: the yardstick.
 SpeedRow time_copy(double bytes);
 
