@@ -1,8 +1,6 @@
 // Chapter 10 lesson checks (`<grader> lesson`, solution mode): the swizzle instances and the
 // worked ldmatrix example against the model, the H200 numbers, the code the lesson quotes
 // against the exercise file, and that the lesson leaves the graded answers to the student.
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,17 +12,6 @@ using grader::chapter::kMeasurementFile;
 using grader::chapter::threshold;
 using smem::WarpRequest;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string trimmed(const std::string& line) {
-  const auto first = line.find_first_not_of(' ');
-  return first == std::string::npos ? "" : line.substr(first);
-}
 }  // namespace
 
 TEST_CASE("ch10 lesson: the swizzle instances of section 1 are what it says", "[lesson]") {
@@ -82,25 +69,7 @@ TEST_CASE("ch10 lesson: the worked ldmatrix example, the numbers and the quoted 
   lesson::check_figures(figures, text);
 
   // Every line of the code the lesson quotes is a line of the exercise file as shipped.
-  const std::string skeleton =
-      read_file(std::string(WORKBOOK_SOURCE_ROOT) + "/chapters/" + grader::chapter::kFolder +
-                "/ldmatrix_swizzle_exercise.cu");
-  REQUIRE(!skeleton.empty());
-  std::istringstream lines(text);
-  std::string line;
-  bool in_code = false;
-  int quoted = 0;
-  while (std::getline(lines, line)) {
-    if (line.rfind("```", 0) == 0) {
-      in_code = line == "```cpp";
-      continue;
-    }
-    if (!in_code || trimmed(line).empty()) continue;
-    INFO("quoted in the lesson: " << line);
-    CHECK(skeleton.find(line) != std::string::npos);
-    ++quoted;
-  }
-  CHECK(quoted >= 4);
+  lesson::check_quoted_code(text, "ldmatrix_swizzle_exercise.cu");
 }
 
 TEST_CASE("ch10 lesson: it leaves the graded answers to the student", "[lesson]") {

@@ -8,6 +8,10 @@ The probes' kernels call the exercise's device functions, so both must be one tr
 other, makes the build depend on the exercise file itself: meson 1.0 records no header
 dependencies for CUDA, and a student's edit must always reach the grader. #line directives keep
 compiler messages pointing at the original files.
+
+The unit also defines grader::exercise_source() (grader/harness/exercise_source.hpp): the
+exercise file's text, for the few checks that must read the code itself, such as a fence whose
+absence no run on the GPU can show.
 """
 import sys
 
@@ -19,5 +23,11 @@ for path in (exercise, probes):
     parts.append(f'#line 1 "{path}"\n{text}')
     if not text.endswith("\n"):
         parts.append("\n")
+with open(exercise) as f:
+    source = f.read()
+delimiter = "wb_exercise"
+if f"){delimiter}\"" in source:
+    sys.exit(f"{exercise}: contains ){delimiter}\", which ends the raw string it is quoted in")
+parts.append(f'namespace grader {{\nconst char* exercise_source() {{\n  return R"{delimiter}({source}){delimiter}";\n}}\n}}  // namespace grader\n')
 with open(output, "w") as f:
     f.write("".join(parts))

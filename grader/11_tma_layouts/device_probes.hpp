@@ -1,0 +1,27 @@
+// Chapter 11: what the GPU checks run on the device, callable from host code.
+#pragma once
+
+#include <vector>
+
+#include "chapters/11_tma_layouts/tma_layouts.cuh"
+
+namespace ch11::probes {
+
+/// Launches your tma_transpose_kernel on `in` (rows x cols) into `out` (cols x rows) with
+/// tensor maps from your make_input_map and make_output_map (made once per buffer and shape),
+/// kThreads threads per block, kSharedBytes of dynamic shared memory, and as many blocks as fit
+/// on the GPU at once (fewer when there are fewer boxes). Throws gpu::TmaMapError when a map is
+/// refused.
+void launch_yours(const float* in, float* out, int rows, int cols);
+
+/// How many blocks launch_yours starts for a rows x cols matrix.
+int blocks_for(int rows, int cols);
+
+/// TMA-loads one box of box_rows x box_cols floats in `mode` into shared memory at a 1024-byte
+/// aligned address plus `misalign` bytes (a multiple of 128), and returns the 1024-byte atoms it
+/// occupies there as words: word k of the result is the float the TMA wrote at offset 4 k. Float
+/// (r, c) of the box holds 4096 r + c + 1, so every word names its source (0 where nothing was
+/// written).
+std::vector<float> dump_tma_box(TmaSwizzle mode, int box_rows, int box_cols, int misalign = 0);
+
+}  // namespace ch11::probes

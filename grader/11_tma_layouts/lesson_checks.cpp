@@ -1,0 +1,96 @@
+// Chapter 11 lesson checks (`<grader> lesson`, solution mode): the layout tables against the
+// H200's own dumps and the grader's statement of them, the quoted numbers against the committed
+// measurements, the quoted code against the exercise file, and that the lesson leaves the graded
+// answers to the student.
+#include <string>
+#include <vector>
+
+#include "grader/11_tma_layouts/tma_spec.hpp"
+#include "grader/harness/lesson_checks.hpp"
+
+namespace {
+using ch11::TmaSwizzle;
+using grader::chapter::kMeasurementFile;
+using grader::chapter::threshold;
+
+// The lesson's table line for rows 0-7 of a box, from the H200's dump, and from the model.
+std::string table_line(TmaSwizzle mode, int row_bytes, bool hardware) {
+  std::string line = "| chunk places |";
+  for (int r = 0; r < 8; ++r) {
+    for (int c = 0; c < row_bytes / 16; ++c) {
+      const int place =
+          hardware ? static_cast<int>(lesson::h200(
+                         kMeasurementFile, std::string("layout.") + ch11::spec::name(mode) +
+                                               ".rows" + std::to_string(row_bytes) + ".row" +
+                                               std::to_string(r) + ".chunk" + std::to_string(c)))
+                   : ch11::spec::offset(mode, row_bytes, r, 16 * c) % 128 / 16;
+      line += " " + std::to_string(place);
+    }
+    line += " |";
+  }
+  return line;
+}
+}  // namespace
+
+TEST_CASE("ch11 lesson: the layout tables are what the H200 wrote", "[lesson]") {
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  const std::pair<TmaSwizzle, int> tables[] = {{TmaSwizzle::k128B, 128},
+                                               {TmaSwizzle::k64B, 64},
+                                               {TmaSwizzle::k32B, 32},
+                                               {TmaSwizzle::k128B, 32}};
+  for (const auto& [mode, row_bytes] : tables) {
+    const std::string line = table_line(mode, row_bytes, true);
+    INFO(ch11::spec::name(mode) << ", rows of " << row_bytes << " bytes: " << line);
+    CHECK(text.find(line) != std::string::npos);
+    CHECK(line == table_line(mode, row_bytes, false));
+  }
+  CHECK(lesson::h200(kMeasurementFile, "layout.model_mismatches") == 0);
+}
+
+TEST_CASE("ch11 lesson: its numbers and quoted code", "[lesson]") {
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  lesson::Figures figures;
+  figures.measured("base128.words_as_if_aligned", kMeasurementFile,
+                   "layout.k128B.base128.words_as_if_aligned");
+  figures.measured("doubles.none", kMeasurementFile, "counted.doubles_column.kNone");
+  figures.measured("doubles.128B", kMeasurementFile, "counted.doubles_column.k128B");
+  figures.measured("read.rows_4_apart", kMeasurementFile, "counted.transpose_read.rows_4_apart");
+  figures.measured("read.turned", kMeasurementFile, "counted.transpose_read.turned");
+  figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy");
+  figures.measured("ch08.fraction_of_copy", "ch08_wide_accesses", "transpose.fraction_of_copy");
+  figures.measured("reference.fraction_of_copy", kMeasurementFile, "transpose.fraction_of_copy");
+  figures.measured("reference.speedup_over_naive", kMeasurementFile,
+                   "transpose.speedup_over_naive");
+  figures.threshold(threshold("speedup_over_naive"));
+  lesson::check_figures(figures, text);
+  // The counted reads agree with the model.
+  CHECK(lesson::h200(kMeasurementFile, "counted.doubles_column.k128B") ==
+        smem::analyze(smem::WarpRequest::from_lanes(8, smem::Op::kLoad, [](int t) {
+          return ch11::spec::offset(TmaSwizzle::k128B, 128, t, 0);
+        })).wavefronts);
+  lesson::check_quoted_code(text, "tma_layouts_exercise.cu");
+}
+
+TEST_CASE("ch11 lesson: it leaves the graded answers to the student", "[lesson]") {
+  std::vector<lesson::Graded> graded;
+  graded.push_back({"tma_smem_offset (exercise 1)",
+                    {"(a>>3)&0x70", "(a>>3)&0x30", "(a>>3)&0x10", "16<<static_cast<int>(mode)"},
+                    {}});
+  std::vector<smem::WarpRequest> columns;
+  for (TmaSwizzle mode :
+       {TmaSwizzle::kNone, TmaSwizzle::k32B, TmaSwizzle::k64B, TmaSwizzle::k128B}) {
+    for (ch11::ColumnRead read : {ch11::ColumnRead::kWords, ch11::ColumnRead::kChunks}) {
+      columns.push_back(ch11::spec::column_read(mode, read));
+    }
+  }
+  graded.push_back({"predicted_column_wavefronts (exercise 2a)", {}, columns});
+  const int pitch = ch11::spec::least_padded_pitch();
+  graded.push_back({"least_padded_pitch (exercise 2b)",
+                    {"[32][" + std::to_string(pitch) + "]", "pitchof" + std::to_string(pitch),
+                     std::to_string(pitch) + "floats"},
+                    {}});
+  graded.push_back(
+      {"predicted_padded_column_wavefronts (exercise 2c)", {}, {ch11::spec::padded_column(pitch)}});
+  graded.push_back({"kTransposeSwizzle (exercise 3)", {"TmaSwizzle::k128B"}, {}});
+  lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
+}
