@@ -98,6 +98,7 @@ __global__ void tma_transpose_kernel(const __grid_constant__ CUtensorMap in_map,
 #ifdef __CUDACC__
 namespace ptx {
 
+/// Emits the PTX where the GPU has the TMA (sm_90 and newer); traps elsewhere.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define CH11_PTX(...) asm volatile(__VA_ARGS__)
 #else

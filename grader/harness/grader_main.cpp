@@ -167,7 +167,12 @@ int main(int argc, char** argv) {
   std::vector<const char*> arg_pointers;
   for (const std::string& arg : args) arg_pointers.push_back(arg.c_str());
 
-  if (gpu_mode) {
+  // Listing the checks needs no GPU (the grading tool lists them to know what must report).
+  bool listing = false;
+  for (const std::string& arg : args) {
+    listing = listing || arg == "--list-tests" || arg == "--list-test-names-only" || arg == "-l";
+  }
+  if (gpu_mode && !listing) {
     const gpu::GpuInfo info = gpu::detect_gpu(min_sm / 10, min_sm % 10);
     if (!info.usable) {
       std::cout << "SKIP: GPU checks not run: " << info.reason << "\n"
@@ -189,13 +194,14 @@ int main(int argc, char** argv) {
   }
   const int failures = session.run();
   alarm(0);
+  if (listing) return 0;  // Catch2 v2 returns the number of checks listed
 
   if (!gpu::context_lost().empty()) {
     std::cout << "\n*** A kernel crashed (the failure above says which) and the GPU context "
                  "is lost:\n    the GPU checks after it were not run. Find the bad access with\n"
               << "    compute-sanitizer " << argv[0] << " gpu\n";
   }
-  if (gpu_mode) grader::write_measurements();
+  if (gpu_mode && !listing) grader::write_measurements();
   print_summary(argv[0], argv[1]);
   return failures == 0 ? 0 : 1;
 }
