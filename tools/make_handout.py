@@ -5,8 +5,8 @@ solutions, the maintainers' checks, the history or any build output.
     tools/make_handout.py SOURCE_ROOT OUTPUT.tar.gz      (or: ninja -C build handout)
 
 Left out: solutions/; each chapter's wrong_answers.ini (its edits quote the solutions) and
-lesson_checks.cpp (its checks compute the graded answers); the chapter template and the
-maintainers' tools; CI. The README keeps its student parts: blocks between
+lesson_checks.cpp (its checks compute the graded answers); the chapter template, the
+maintainers' tools and the instructors' grading tool (tools/grade); CI. The README keeps its student parts: blocks between
 `<!-- instructors -->` and `<!-- /instructors -->` are removed. The skeletons are the committed
 ones, whatever an instructor's working tree holds. The archive unpacks into `workbook/`, which
 builds in student mode.
@@ -24,6 +24,9 @@ LEFT_OUT = [
     r"grader/\d\d_[^/]+/lesson_checks\.cpp",
     r"tools/chapter_template/.*",
     r"tools/(new_chapter|check_chapter_template|check_course_readiness|make_handout)\.py",
+    r"tools/grade",
+    r"tools/grading/.*",
+    r"grader/tools/check_points\.py",
     r"\.ci/.*",
     r"\.gitignore",
 ]

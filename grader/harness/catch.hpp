@@ -29,11 +29,12 @@ using Catch::Approx;
 #include <catch2/catch.hpp>
 /// Matches a string that contains `text`.
 #define GRADER_CONTAINS(text) Catch::Matchers::Contains(text)
-/// Catch2 v2 has no SKIP: note the reason and leave the test.
+/// Catch2 v2 has no SKIP: note the reason and leave the test, with a warning that starts with
+/// "SKIP: " (tools/grade reads it from the XML reporter as a skip).
 #define GRADER_SKIP(reason)                   \
   do {                                        \
     ::grader::note_skip(std::string(reason)); \
-    WARN(reason);                             \
+    WARN("SKIP: " << (reason));               \
     return;                                   \
   } while (0)
 #endif
