@@ -10,7 +10,7 @@ import re
 
 TEST_CASE = re.compile(r"<TestCase\b([^>]*)>(.*?)</TestCase>", re.S)
 ATTRIBUTE = re.compile(r'(\w[\w-]*)="([^"]*)"')
-OVERALL = re.compile(r"<OverallResult\b([^>]*)/>")
+OVERALL = re.compile(r"<OverallResult\b([^>]*?)\s*(?:/>|>(.*?)</OverallResult>)", re.S)
 MESSAGE = re.compile(r"<(Failure|Warning|Skip|Info|FatalErrorCondition|Exception)\b[^>]*>(.*?)</\1>",
                      re.S)
 EXPRESSION = re.compile(r"<Expression\b([^>]*)>(.*?)</Expression>", re.S)
@@ -37,6 +37,7 @@ def parse(xml_text):
         if not name or not overall:
             continue
         result = attributes(overall.group(1))
+        output = text_of(overall.group(2) or "")  # the check's own feedback (its stdout)
         messages = [(kind, text_of(text)) for kind, text in MESSAGE.findall(body)]
         failed_expressions = [text_of(e) for a, e in EXPRESSION.findall(body)
                               if attributes(a).get("success") == "false"]
@@ -45,7 +46,7 @@ def parse(xml_text):
                         if kind == "Warning" and m.startswith(SKIP_PREFIX)]
         if result.get("success") != "true":
             detail = [m for kind, m in messages if kind != "Info" and kind != "Warning"]
-            status, message = "failed", "\n".join(detail + failed_expressions)
+            status, message = "failed", "\n".join(detail + failed_expressions + [output])
         elif int(result.get("skips", "0") or 0) > 0 or skip_reasons:
             status, message = "skipped", "\n".join(skip_reasons)
         else:
