@@ -185,7 +185,7 @@ plants = {
     "underscore_exit_in_host_code": (header + inject(solution, "_exit(0);"), "exited (status 0)"),
     "prints_all_tests_passed": (header + skeleton + b'\nnamespace {\nconst int planted = [] {\n'
                                 b'  std::printf("All tests passed (99 assertions in 9 test '
-                                b'cases)\\n");\n  return 0;\n}();\n}\n', "Hint"),
+                                b'cases)\\n");\n  return 0;\n}();\n}\n', ""),
     "writes_fake_results": (header + skeleton + fake, ""),
     "includes_the_solution": (f'#include "{os.path.join(root, "solutions", first, name)}"\n'
                               .encode(), "Not graded"),
