@@ -230,7 +230,9 @@ def run(workbook, prepared, options):
                                  + "; ".join(stray))
             tests += scoring.score_chapter(chapter, workbook.points[chapter], [mode],
                                            {mode: reported}, reasons)
-    unreported = sum(t["status"] == "not reported" for t in tests)
+    unreported = sum(t["status"] == "not reported" and t["chapter"] not in prepared.refused
+                     and not t["output"].startswith("the exercise file does not compile")
+                     for t in tests)
     if timed_out:
         notes.append(f"The time limit of {options.time_limit} s ran out; the checks that had "
                      f"not reported score zero.")
