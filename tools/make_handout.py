@@ -28,7 +28,6 @@ LEFT_OUT = [
     r"tools/grading/.*",
     r"tools/tests/(test_grading|grading_ci)\.py",
     r"tools/tests/start_slurm\.sh",
-    r"docs/grading\.md",
     r"grader/tools/check_points\.py",
     r"\.ci/.*",
     r"\.gitignore",

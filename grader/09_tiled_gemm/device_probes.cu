@@ -8,6 +8,7 @@
 #include <string>
 
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
+#include "common/cuda/cublas_handle.hpp"
 #include "common/cuda/cuda_check.hpp"
 
 namespace ch09::probes {
@@ -43,17 +44,6 @@ __global__ void absolute_kernel(float* x, long long n) {
   if (i < n) x[i] = fabsf(x[i]);
 }
 
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created = nullptr;
-    const cublasStatus_t s = cublasCreate(&created);
-    if (s != CUBLAS_STATUS_SUCCESS) {
-      throw std::runtime_error(std::string("cublasCreate failed: ") + cublasGetStatusString(s));
-    }
-    return created;
-  }();
-  return h;
-}
 }  // namespace
 
 void launch_classic(const float* A, const float* B, float* C, int M, int N, int K) {
@@ -64,8 +54,8 @@ void launch_classic(const float* A, const float* B, float* C, int M, int N, int 
 void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K) {
   // Row-major C = A B is column-major C^T = B^T A^T: pass B first, with the sizes swapped.
   const float one = 1.0f, zero = 0.0f;
-  const cublasStatus_t s =
-      cublasSgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N);
+  const cublasStatus_t s = cublasSgemm(gpu::cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, N, M, K,
+                                       &one, B, N, A, K, &zero, C, N);
   if (s != CUBLAS_STATUS_SUCCESS) {
     throw std::runtime_error(std::string("cublasSgemm failed: ") + cublasGetStatusString(s));
   }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
+#include "common/cuda/cublas_handle.hpp"
 #include "common/cuda/cuda_check.hpp"
 
 namespace ch10::probes {
@@ -126,18 +127,6 @@ __global__ void absolute_kernel(__half* x, long long n) {
   if (i < n) x[i] = __habs(x[i]);
 }
 
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created = nullptr;
-    const cublasStatus_t s = cublasCreate(&created);
-    if (s != CUBLAS_STATUS_SUCCESS) {
-      throw std::runtime_error(std::string("cublasCreate failed: ") + cublasGetStatusString(s));
-    }
-    return created;
-  }();
-  return h;
-}
-
 }  // namespace
 
 void launch_grader(GraderTile tile, const __half* A, const __half* B, float* C, int M, int N,
@@ -153,9 +142,9 @@ void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K
   // Row-major C (M x N) is column-major C^T (N x M) = B A^T. B row-major N x K is column-major
   // K x N (B^T): transpose it; A row-major M x K is column-major K x M (A^T): as it is.
   const float one = 1.0f, zero = 0.0f;
-  const cublasStatus_t s =
-      cublasGemmEx(handle(), CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16F, K, A,
-                   CUDA_R_16F, K, &zero, C, CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  const cublasStatus_t s = cublasGemmEx(gpu::cublas_handle(), CUBLAS_OP_T, CUBLAS_OP_N, N, M, K,
+                                        &one, B, CUDA_R_16F, K, A, CUDA_R_16F, K, &zero, C,
+                                        CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   if (s != CUBLAS_STATUS_SUCCESS) {
     throw std::runtime_error(std::string("cublasGemmEx failed: ") + cublasGetStatusString(s));
   }

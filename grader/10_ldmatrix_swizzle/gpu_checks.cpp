@@ -38,15 +38,7 @@ double tolerance(int K) {
 }
 
 // cp.async and this mma shape need 8.0 (ldmatrix alone 7.5).
-#define NEEDS_SM80()                                                                            \
-  do {                                                                                          \
-    int device_ = 0, major_ = 0;                                                                \
-    GPU_CHECK(cudaGetDevice(&device_));                                                         \
-    GPU_CHECK(cudaDeviceGetAttribute(&major_, cudaDevAttrComputeCapabilityMajor, device_));     \
-    if (major_ < 8)                                                                             \
-      GRADER_SKIP("cp.async and mma.sync.m16n8k16 need compute capability 8.0; this GPU has " + \
-                  std::to_string(major_) + ".x");                                               \
-  } while (0)
+#define NEEDS_SM80() GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(8, "cp.async and mma.sync.m16n8k16")
 
 struct Problem {
   int M, N, K;

@@ -31,15 +31,7 @@ const TmaSwizzle kModes[] = {TmaSwizzle::kNone, TmaSwizzle::k32B, TmaSwizzle::k6
                              TmaSwizzle::k128B};
 
 // The TMA needs compute capability 9.0.
-#define NEEDS_SM90()                                                                               \
-  do {                                                                                             \
-    int device_ = 0, major_ = 0;                                                                   \
-    GPU_CHECK(cudaGetDevice(&device_));                                                            \
-    GPU_CHECK(cudaDeviceGetAttribute(&major_, cudaDevAttrComputeCapabilityMajor, device_));        \
-    if (major_ < 9)                                                                                \
-      GRADER_SKIP("the TMA needs compute capability 9.0; this GPU has " + std::to_string(major_) + \
-                  ".x");                                                                           \
-  } while (0)
+#define NEEDS_SM90() GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(9, "the TMA and its mbarriers")
 
 // Your maps, made once on a small shape: a refused map is reported here, once, as such.
 std::optional<grader::Feedback> maps_refused() {

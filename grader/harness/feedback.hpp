@@ -39,3 +39,14 @@
       GRADER_SKIP("not run: the GPU context was lost when an earlier kernel crashed"); \
     }                                                                                  \
   } while (0)
+
+/// A GPU check that needs compute capability `major`.0 or newer (the hardware features it
+/// uses, for the reason): on an older GPU it is skipped, saying so.
+#define GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(major, features)                      \
+  do {                                                                           \
+    const int have_ = ::grader::compute_capability_major();                      \
+    if (have_ < (major)) {                                                       \
+      GRADER_SKIP(std::string(features) + " need compute capability " + #major + \
+                  ".0; this GPU has " + std::to_string(have_) + ".x");           \
+    }                                                                            \
+  } while (0)

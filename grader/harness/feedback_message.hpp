@@ -101,4 +101,12 @@ inline bool context_usable() {
   return gpu::context_lost().empty();
 }
 
+/// The major compute capability of the current GPU.
+inline int compute_capability_major() {
+  int device = 0, major = 0;
+  GPU_CHECK(cudaGetDevice(&device));
+  GPU_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  return major;
+}
+
 }  // namespace grader

@@ -1,5 +1,6 @@
 """A whole class: every submission of a folder, one after another on one GPU (while the next ones
 build on the CPU), or as a Slurm job array; resumable, into one class CSV."""
+import collections
 import concurrent.futures
 import json
 import os
@@ -81,6 +82,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     start = time.monotonic()
     print(f"grade: {total} submissions in {folder}; {done} already graded, {len(todo)} to grade",
           file=sys.stderr)
+    write_class(out, workbook, paths)
     graded_now = 0
 
     def prepare(item):
@@ -88,9 +90,23 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
         os.makedirs(directory, exist_ok=True)
         return runner.prepare(workbook, path, directory, options)
 
+    # Builds run ahead of the checks, but at most `build_jobs` + 1 submissions ahead: a large
+    # class does not fill the disk with build directories waiting for the GPU.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, build_jobs)) as pool:
-        futures = [pool.submit(prepare, item) for item in todo]
-        for (path, directory, key), future in zip(todo, futures):
+        pending = collections.deque()
+        upcoming = iter(todo)
+
+        def fill():
+            while len(pending) < max(1, build_jobs) + 1:
+                item = next(upcoming, None)
+                if item is None:
+                    return
+                pending.append((item, pool.submit(prepare, item)))
+
+        fill()
+        while pending:
+            (path, directory, key), future = pending.popleft()
+            fill()
             prepared = future.result()
             result = runner.run(workbook, prepared, options)
             result["key"] = key
