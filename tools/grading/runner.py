@@ -182,7 +182,7 @@ def run(workbook, prepared, options):
     deadline = time.monotonic() + options.time_limit
     notes = list(prepared.notes)
     tests = []
-    timed_out = False
+    timed_out = no_gpu = False
     for mode in options.modes():
         for chapter in workbook.chapters:
             reported, reasons = {}, {}
@@ -217,6 +217,7 @@ def run(workbook, prepared, options):
                                      f"the {mode} checks ran; the grader was stopped")
                 elif status == 77 and mode == "gpu":
                     reasons[mode] = "the GPU checks did not run on this machine (no usable GPU)"
+                    no_gpu = True
                 elif status < 0:
                     reasons[mode] = (f"the grader was killed by signal {-status} before this "
                                      f"check reported (a crash in your code?)")
@@ -240,6 +241,9 @@ def run(workbook, prepared, options):
         notes.append(f"{unreported} check(s) did not report and score zero (see the report).")
     if prepared.build_problem:
         notes.append("Not graded: " + prepared.build_problem + ".")
+    if no_gpu:
+        notes.append("The GPU checks did not run: this machine has no usable GPU (their checks "
+                     "score zero). Grade with --gpu on a machine with one.")
     tests.sort(key=lambda t: (t["chapter"], t["mode"] != "host"))
     return {
         "submission": prepared.ident, "mode": "+".join(options.modes()),
