@@ -112,7 +112,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
             result["key"] = key
             scoring.write_outputs(directory, result, workbook.chapters)
             if not keep_work:
-                shutil.rmtree(os.path.join(directory, "work"), ignore_errors=True)
+                shutil.rmtree(prepared.work, ignore_errors=True)
             write_class(out, workbook, paths)
             done += 1
             graded_now += 1
@@ -144,7 +144,7 @@ def grade_task(workbook, folder, out, options, index):
     result = runner.run(workbook, prepared, options)
     result["key"] = key
     scoring.write_outputs(directory, result, workbook.chapters)
-    shutil.rmtree(os.path.join(directory, "work"), ignore_errors=True)
+    shutil.rmtree(prepared.work, ignore_errors=True)
     return True
 
 

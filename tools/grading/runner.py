@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import tarfile
+import threading
 import time
 
 from . import catch_xml, scoring, submission
@@ -80,6 +81,26 @@ class Workbook:
         return sum(p for c in self.chapters for m, p, _ in self.points[c] if m in modes)
 
 
+# The process groups running now (builds and graders), so that an interrupted tool stops them
+# instead of leaving them to run on.
+_running = set()
+_running_lock = threading.Lock()
+
+
+def stop_everything(signum, _frame):
+    """Signal handler (tools/grade installs it for SIGINT and SIGTERM): kills every build and
+    grader this tool started, then exits. Finished results are already on disk."""
+    with _running_lock:
+        for pid in list(_running):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    print(f"\ngrade: stopped by signal {signum}; finished results are kept, run the same "
+          f"command again to go on", file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
 def run_limited(command, cwd, log_path, env, limit):
     """Runs `command` in its own process group; kills the group when `limit` seconds pass.
     Returns (exit status or None on timeout, seconds)."""
@@ -87,12 +108,17 @@ def run_limited(command, cwd, log_path, env, limit):
     with open(log_path, "ab") as log:
         process = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        with _running_lock:
+            _running.add(process.pid)
         try:
             status = process.wait(timeout=max(1.0, limit))
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
             status = None
+        finally:
+            with _running_lock:
+                _running.discard(process.pid)
     return status, time.monotonic() - start
 
 
@@ -109,8 +135,12 @@ def prepare(workbook, path, directory, options):
     start = time.monotonic()
     ident = submission.submission_id(path)
     notes, refused = [], {}
-    work = os.path.join(directory, "work")
-    shutil.rmtree(work, ignore_errors=True)
+    # A fresh work folder each time: an earlier, interrupted attempt may have left one behind
+    # (with processes still writing into it when the tool was killed outright).
+    for old in os.listdir(directory) if os.path.isdir(directory) else []:
+        if old.startswith("work"):
+            shutil.rmtree(os.path.join(directory, old), ignore_errors=True)
+    work = os.path.join(directory, f"work-{os.getpid()}-{time.time_ns()}")
     os.makedirs(work)
     try:
         files = submission.read_files(path)
@@ -144,7 +174,7 @@ def prepare(workbook, path, directory, options):
     targets = [f"ch{c[:2]}_{c[3:]}_grader" for c in workbook.chapters]
     build_problem = None
     if status != 0:
-        build_problem = "the workbook did not configure (see work/build.log)"
+        build_problem = "the workbook did not configure (see build.log)"
     else:
         status, _ = run_limited(["ninja", "-C", build, "-k", "0"] + targets, work, log, env,
                                 options.build_time_limit)
@@ -194,7 +224,7 @@ def run(workbook, prepared, options):
             elif not os.path.isfile(grader):
                 errors = compile_errors(os.path.join(prepared.work, "build.log"), chapter)
                 reasons[mode] = "the exercise file does not compile" + \
-                    (":\n" + "\n".join(errors) if errors else " (see work/build.log)")
+                    (":\n" + "\n".join(errors) if errors else " (see build.log)")
             elif timed_out or time.monotonic() >= deadline:
                 reasons[mode] = f"not run: the time limit of {options.time_limit} s ran out"
             else:
@@ -245,6 +275,10 @@ def run(workbook, prepared, options):
         notes.append("The GPU checks did not run: this machine has no usable GPU (their checks "
                      "score zero). Grade with --gpu on a machine with one.")
     tests.sort(key=lambda t: (t["chapter"], t["mode"] != "host"))
+    for name in ("build.log", "run.log"):  # kept beside the results; the work folder goes
+        if os.path.isfile(os.path.join(prepared.work, name)):
+            shutil.copyfile(os.path.join(prepared.work, name),
+                            os.path.join(prepared.directory, name))
     return {
         "submission": prepared.ident, "mode": "+".join(options.modes()),
         "workbook": workbook.commit, "options": options.describe(),
@@ -261,6 +295,6 @@ def grade_one(workbook, path, directory, options, keep_work=False):
     result = run(workbook, prepared, options)
     scoring.write_outputs(directory, result, workbook.chapters)
     if not keep_work:
-        shutil.rmtree(os.path.join(directory, "work", "src"), ignore_errors=True)
-        shutil.rmtree(os.path.join(directory, "work", "build"), ignore_errors=True)
+        shutil.rmtree(os.path.join(prepared.work, "src"), ignore_errors=True)
+        shutil.rmtree(os.path.join(prepared.work, "build"), ignore_errors=True)
     return result

@@ -75,7 +75,7 @@ expected = {"mix": host_max[first], "reference": host_max[first] + host_max[seco
             "skeleton": 0}
 common = ["--chapters", ",".join(chapters), "--time-limit", "300"]
 
-# One machine, killed once its first result is in, then resumed.
+# One machine, interrupted once its first result is in, then resumed.
 out = os.path.join(work, "one-machine")
 start = time.monotonic()
 process = subprocess.Popen([sys.executable, tool, "--class", folder, "--out", out,
@@ -93,7 +93,7 @@ while process.poll() is None and time.monotonic() - start < 900:
         break
     time.sleep(0.2)
 expect(process.poll() is None, "the class run ended before it could be interrupted")
-os.killpg(process.pid, signal.SIGKILL)
+os.killpg(process.pid, signal.SIGTERM)  # as Ctrl-C, scancel or a shutdown would
 process.wait()
 interrupted = class_rows(os.path.join(out, "class.csv"))
 expect(1 <= len(interrupted) < 3, f"the interrupted run kept its finished results: {interrupted}")
