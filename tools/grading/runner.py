@@ -84,7 +84,7 @@ class Workbook:
 # The process groups running now (builds and graders), so that an interrupted tool stops them
 # instead of leaving them to run on.
 _running = set()
-_running_lock = threading.Lock()
+_running_lock = threading.RLock()  # the handler may interrupt its holder
 
 
 def stop_everything(signum, _frame):

@@ -226,6 +226,6 @@ if problems:
     print(f"\ngrading_ci.py: {len(problems)} problem(s)")
     sys.exit(1)
 print(f"grading: a class of 3 ({', '.join(f'{k} {scoring.number(v)}' for k, v in sorted(expected.items()))}"
-      f" of {scoring.number(sum(host_max.values()))}) resumed after a kill, every format checked"
+      f" of {scoring.number(sum(host_max.values()))}) interrupted and resumed, every format checked"
       + (", Slurm's class.csv the same" if use_slurm else "") + f"; {len(plants)} planted "
       f"submissions scored zero where they cheated or hung")
