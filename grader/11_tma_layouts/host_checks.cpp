@@ -30,7 +30,14 @@ TEST_CASE("ch11 exercise 1: tma_smem_offset is where the TMA puts each byte", "[
       // The TMA writes whole 1024-byte atoms: the swizzle may move the last chunks of a box whose
       // size is not a multiple of 1024 past its end, within the atom.
       const int atoms = (rows * ch11::spec::smem_pitch(mode, row_bytes) + 1023) / 1024 * 1024;
+      // How many bytes your function puts on each place, to say when it is not a bijection.
       std::vector<int> seen(static_cast<size_t>(atoms), 0);
+      for (int row = 0; row < rows; ++row) {
+        for (int byte = 0; byte < row_bytes; ++byte) {
+          const int got = ch11::tma_smem_offset(mode, row_bytes, row, byte);
+          if (got >= 0 && got < atoms) ++seen[static_cast<size_t>(got)];
+        }
+      }
       for (int row = 0; row < rows; ++row) {
         for (int byte = 0; byte < row_bytes; ++byte) {
           const int got = ch11::tma_smem_offset(mode, row_bytes, row, byte);
@@ -38,7 +45,7 @@ TEST_CASE("ch11 exercise 1: tma_smem_offset is where the TMA puts each byte", "[
           if (got == want) continue;
           grader::Feedback f(call(mode, row_bytes, row, byte) + " is " + std::to_string(got) +
                              "; the TMA puts that byte at " + std::to_string(want) + ".");
-          if (got < 0 || got >= atoms || seen[static_cast<size_t>(got)]) {
+          if (got < 0 || got >= atoms || seen[static_cast<size_t>(got)] > 1) {
             f.line(
                 "Your function is not a bijection: two bytes land on one place, or one "
                 "outside the box.");
@@ -63,12 +70,6 @@ TEST_CASE("ch11 exercise 1: tma_smem_offset is where the TMA puts each byte", "[
                                    "XOR then takes bits of the 128-byte line index (offset bits "
                                    "7 and up), which is not the box row when the span is "
                                    "shorter than 128 bytes."));
-        }
-      }
-      for (int row = 0; row < rows; ++row) {
-        for (int byte = 0; byte < row_bytes; ++byte) {
-          // Equal to the grader's statement here, so inside the atoms.
-          ++seen[static_cast<size_t>(ch11::tma_smem_offset(mode, row_bytes, row, byte))];
         }
       }
     }

@@ -5,7 +5,6 @@ import concurrent.futures
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 import time
@@ -105,14 +104,9 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
 
         fill()
         while pending:
-            (path, directory, key), future = pending.popleft()
+            (_, _, key), future = pending.popleft()
             fill()
-            prepared = future.result()
-            result = runner.run(workbook, prepared, options)
-            result["key"] = key
-            scoring.write_outputs(directory, result, workbook.chapters)
-            if not keep_work:
-                shutil.rmtree(prepared.work, ignore_errors=True)
+            result = runner.finish(workbook, future.result(), options, key, keep_work)
             write_class(out, workbook, paths)
             done += 1
             graded_now += 1
@@ -139,12 +133,7 @@ def grade_task(workbook, folder, out, options, index):
     if finished(directory, key) is not None:
         print(f"grade: {path} is already graded", file=sys.stderr)
         return True
-    os.makedirs(directory, exist_ok=True)
-    prepared = runner.prepare(workbook, path, directory, options)
-    result = runner.run(workbook, prepared, options)
-    result["key"] = key
-    scoring.write_outputs(directory, result, workbook.chapters)
-    shutil.rmtree(prepared.work, ignore_errors=True)
+    runner.grade_one(workbook, path, directory, options, key)
     return True
 
 

@@ -289,12 +289,18 @@ def run(workbook, prepared, options):
     }
 
 
-def grade_one(workbook, path, directory, options, keep_work=False):
-    os.makedirs(directory, exist_ok=True)
-    prepared = prepare(workbook, path, directory, options)
+def finish(workbook, prepared, options, key=None, keep_work=False):
+    """Runs a prepared submission's checks, writes its outputs (with `key`, what a class run
+    compares to reuse it) and removes its work folder unless asked to keep it."""
     result = run(workbook, prepared, options)
-    scoring.write_outputs(directory, result, workbook.chapters)
+    if key is not None:
+        result["key"] = key
+    scoring.write_outputs(prepared.directory, result, workbook.chapters)
     if not keep_work:
-        shutil.rmtree(os.path.join(prepared.work, "src"), ignore_errors=True)
-        shutil.rmtree(os.path.join(prepared.work, "build"), ignore_errors=True)
+        shutil.rmtree(prepared.work, ignore_errors=True)
     return result
+
+
+def grade_one(workbook, path, directory, options, key=None, keep_work=False):
+    os.makedirs(directory, exist_ok=True)
+    return finish(workbook, prepare(workbook, path, directory, options), options, key, keep_work)
