@@ -118,7 +118,8 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
                   flush=True)
     rows = write_class(out, workbook, paths)
     print(f"grade: class.csv holds {rows} of {total} submissions: "
-          f"{os.path.join(out, 'class.csv')}", file=sys.stderr)
+          f"{os.path.join(out, 'class.csv')} ({len(todo)} graded in "
+          f"{duration(time.monotonic() - start)})", file=sys.stderr)
     return rows == total
 
 

@@ -285,6 +285,8 @@ def run(workbook, prepared, options):
         "fingerprint": prepared.fingerprint,
         "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
         "seconds": prepared.build_seconds + time.monotonic() - start,
+        "build_seconds": round(prepared.build_seconds, 1),
+        "run_seconds": round(time.monotonic() - start, 1),
         "notes": notes, "ignored": prepared.ignored, "tests": tests, "complete": True,
     }
 

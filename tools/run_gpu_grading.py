@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Grades a class of three with the GPU checks on this machine, as an instructor would, and
+records how long it took. The class: `reference` (the reference solutions, as a hand-out tree),
+`skeleton` (the untouched skeletons, as a .tar.gz) and `mix` (every other chapter solved, as a
+.zip). The reference must score full marks, the skeleton zero, and the mix exactly the points of
+its solved chapters; every output format must be there. Fails (status 1) otherwise.
+
+Writes the grades under OUT/grades/ and the timings (build and checks per submission, the whole
+class) to OUT/class-grading-seconds.tsv and measurements/NAME/class-grading-seconds.tsv.
+
+    tools/run_gpu_grading.py OUT [NAME] [--gpu-targets 90] [--build-jobs 2] [--keep-work]
+                             [--chapters 01_x,02_y]   (default: every chapter)
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(root, "tools"))
+from grading import scoring  # noqa: E402
+
+
+def exercise(folder, chapter):
+    with open(os.path.join(root, folder, chapter, f"{chapter[3:]}_exercise.cu"), "rb") as f:
+        return f.read()
+
+
+def main():
+    parser = argparse.ArgumentParser(usage=__doc__)
+    parser.add_argument("out")
+    parser.add_argument("name", nargs="?", default="h200")
+    parser.add_argument("--gpu-targets", default="90")
+    parser.add_argument("--build-jobs", type=int, default=2)
+    parser.add_argument("--keep-work", action="store_true")
+    parser.add_argument("--chapters")
+    args = parser.parse_args()
+    out = os.path.abspath(args.out)
+    chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
+                      if os.path.isfile(os.path.join(root, "grader", d, "points.tsv")))
+    if args.chapters:
+        unknown = sorted(set(args.chapters.split(",")) - set(chapters))
+        if unknown:
+            parser.error(f"--chapters: no such chapter: {', '.join(unknown)}")
+        chapters = sorted(set(args.chapters.split(",")))
+    maximum = {c: sum(p for _, p, _ in scoring.load_points(
+        os.path.join(root, "grader", c, "points.tsv"))) for c in chapters}
+    solved_in_mix = chapters[::2]
+
+    folder = os.path.join(out, "class")
+    os.makedirs(folder, exist_ok=True)
+    for c in chapters:
+        path = os.path.join(folder, "reference", "chapters", c, f"{c[3:]}_exercise.cu")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(exercise("solutions", c))
+    with tarfile.open(os.path.join(folder, "skeleton.tar.gz"), "w:gz") as t:
+        for c in chapters:
+            t.add(os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu"),
+                  arcname=f"chapters/{c}/{c[3:]}_exercise.cu")
+    with zipfile.ZipFile(os.path.join(folder, "mix.zip"), "w") as z:
+        for c in chapters:
+            z.writestr(f"chapters/{c}/{c[3:]}_exercise.cu",
+                       exercise("solutions" if c in solved_in_mix else "chapters", c))
+    expected = {"reference": sum(maximum.values()), "skeleton": 0,
+                "mix": sum(maximum[c] for c in solved_in_mix)}
+
+    grades = os.path.join(out, "grades")
+    command = [sys.executable, os.path.join(root, "tools", "grade"), "--class", folder, "--out",
+               grades, "--gpu", "--gpu-targets", args.gpu_targets, "--build-jobs",
+               str(args.build_jobs), "--chapters", ",".join(chapters)] + \
+        (["--keep-work"] if args.keep_work else [])
+    start = time.monotonic()
+    with open(os.path.join(out, "class-grading.log"), "w") as log:
+        status = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT).returncode
+    wall = time.monotonic() - start
+
+    problems = [] if status == 0 else [f"tools/grade exited with status {status}"]
+    rows = []
+    for name, want in expected.items():
+        directory = os.path.join(grades, name)
+        try:
+            with open(os.path.join(directory, "result.json")) as f:
+                result = json.load(f)
+            with open(os.path.join(directory, "results.json")) as f:
+                gradescope = json.load(f)
+        except (OSError, ValueError) as e:
+            problems.append(f"{name}: no result ({e})")
+            continue
+        for missing in ("gradebook.csv", "junit.xml", "report.md"):
+            if not os.path.isfile(os.path.join(directory, missing)):
+                problems.append(f"{name}: no {missing}")
+        problems += [f"{name}: results.json: {p}" for p in scoring.validate_gradescope(gradescope)]
+        if result["score"] != want or result["max_score"] != sum(maximum.values()):
+            lost = [f"{t['chapter']} {t['name']}: {t['status']}" for t in result["tests"]
+                    if t["score"] != t["max_score"] and (name == "reference" or
+                                                         t["chapter"] in solved_in_mix)]
+            problems.append(f"{name}: {scoring.number(result['score'])} of "
+                            f"{scoring.number(result['max_score'])} points, expected "
+                            f"{scoring.number(want)}" + ("; lost: " + "; ".join(lost) if lost
+                                                         and name != "skeleton" else ""))
+        rows.append([name, scoring.number(result["score"]), scoring.number(result["max_score"]),
+                     f"{result['build_seconds']:.0f}", f"{result['run_seconds']:.0f}"])
+
+    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                         capture_output=True, text=True).stdout.strip().splitlines()
+    lines = [f"# A class of three graded with the GPU checks on {gpu[0] if gpu else 'no GPU'} "
+             f"({os.cpu_count()} CPU cores), {len(chapters)} chapters, "
+             f"--build-jobs {args.build_jobs}: written by tools/run_gpu_grading.py.",
+             "# Builds of the next submissions run while one runs its checks, so a build's "
+             "seconds overlap another's checks.",
+             "submission\tscore\tmax_score\tbuild_seconds\tcheck_seconds"]
+    lines += ["\t".join(r) for r in rows]
+    lines.append(f"whole class\t\t\t\t{wall:.0f}")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out, "class-grading-seconds.tsv"), "w") as f:
+        f.write(text)
+    if not problems:
+        measured = os.path.join(root, "measurements", args.name)
+        os.makedirs(measured, exist_ok=True)
+        with open(os.path.join(measured, "class-grading-seconds.tsv"), "w") as f:
+            f.write(text)
+    print(text, end="")
+    with open(os.path.join(grades, "class.csv")) as f:
+        print(f.read(), end="")
+    for p in problems:
+        print("PROBLEM: " + p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
