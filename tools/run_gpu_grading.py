@@ -107,8 +107,11 @@ def main():
         rows.append([name, scoring.number(result["score"]), scoring.number(result["max_score"]),
                      f"{result['build_seconds']:.0f}", f"{result['run_seconds']:.0f}"])
 
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
-                         capture_output=True, text=True).stdout.strip().splitlines()
+    try:
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                             capture_output=True, text=True).stdout.strip().splitlines()
+    except OSError:
+        gpu = []
     lines = [f"# A class of three graded with the GPU checks on {gpu[0] if gpu else 'no GPU'} "
              f"({os.cpu_count()} CPU cores), {len(chapters)} chapters, "
              f"--build-jobs {args.build_jobs}: written by tools/run_gpu_grading.py.",
