@@ -236,6 +236,14 @@ TEST_CASE("ch10 exercise 3: on larger shapes tc_gemm_kernel agrees with cuBLAS, 
 TEST_CASE("ch10 exercise 3: the counters see conflict-free ldmatrix and cp.async", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM80();
+  {  // Correctness gates the counters: a swizzle at one end only reads without conflicts too.
+    std::mt19937_64 rng(grader::run_seed() + 21);
+    if (check_against_fp64(random_problem(256, 256, 256, rng), nullptr)) {
+      GRADER_FAIL(grader::Feedback("Not counted: tc_gemm_kernel gives wrong results (see the "
+                                   "correctness check).")
+                      .hint("make it correct first."));
+    }
+  }
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
   constexpr int steps = 8;

@@ -8,12 +8,16 @@ reported, and the caller scores it zero.
 import html
 import re
 
-TEST_CASE = re.compile(r"<TestCase\b([^>]*)>(.*?)</TestCase>", re.S)
+# Catch2 escapes '<' in attributes but writes '>' as it is, so a tag's attributes run to the first
+# '>' outside quotes: a check named "... Swizzle<B, M, S>" has one inside its name.
+ATTRIBUTES = r'((?:[^>"]|"[^"]*")*?)'
+TEST_CASE = re.compile(r"<TestCase\b" + ATTRIBUTES + r">(.*?)</TestCase>", re.S)
 ATTRIBUTE = re.compile(r'(\w[\w-]*)="([^"]*)"')
-OVERALL = re.compile(r"<OverallResult\b([^>]*?)\s*(?:/>|>(.*?)</OverallResult>)", re.S)
-MESSAGE = re.compile(r"<(Failure|Warning|Skip|Info|FatalErrorCondition|Exception)\b[^>]*>(.*?)</\1>",
+OVERALL = re.compile(r"<OverallResult\b" + ATTRIBUTES + r"\s*(?:/>|>(.*?)</OverallResult>)",
                      re.S)
-EXPRESSION = re.compile(r"<Expression\b([^>]*)>(.*?)</Expression>", re.S)
+MESSAGE = re.compile(r"<(Failure|Warning|Skip|Info|FatalErrorCondition|Exception)\b" + ATTRIBUTES
+                     + r">(.*?)</\1>", re.S)
+EXPRESSION = re.compile(r"<Expression\b" + ATTRIBUTES + r">(.*?)</Expression>", re.S)
 
 # Catch2 v2 has no SKIP: the workbook's GRADER_SKIP issues a warning that starts with this.
 SKIP_PREFIX = "SKIP: "
@@ -38,7 +42,7 @@ def parse(xml_text):
             continue
         result = attributes(overall.group(1))
         output = text_of(overall.group(2) or "")  # the check's own feedback (its stdout)
-        messages = [(kind, text_of(text)) for kind, text in MESSAGE.findall(body)]
+        messages = [(kind, text_of(text)) for kind, _, text in MESSAGE.findall(body)]
         failed_expressions = [text_of(e) for a, e in EXPRESSION.findall(body)
                               if attributes(a).get("success") == "false"]
         skip_reasons = [m for kind, m in messages if kind == "Skip"] + \

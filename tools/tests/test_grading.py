@@ -73,6 +73,36 @@ expect(r.get("skips (v3)") == ("skipped", "not run: the GPU context was lost"),
 expect(r.get("passes (v3)") == ("passed", ""), "v3 pass")
 expect(catch_xml.parse("") == {}, "an empty report reports nothing")
 
+
+def catch2_attribute(text):
+    """`text` as Catch2's XML writer puts it in an attribute: '<', '&' and '"' escaped, '>' not."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+
+
+# Every check of every chapter, named as Catch2 writes it, is read back by its name (chapter 10's
+# "Swizzle<B, M, S>" once went unreported: its '>' ended the tag for a simpler pattern).
+names = []
+for chapter in sorted(os.listdir(os.path.join(root, "grader"))):
+    path = os.path.join(root, "grader", chapter, "points.tsv")
+    if os.path.isfile(path):
+        names += [name for _, _, name in scoring.load_points(path)]
+expect(any(">" in n for n in names) or len(names) == 0, "some check's name holds a '>'")
+names.append('a "quoted" <b> & c')
+for wrapper in ("<Catch name=\"g\"><Group name=\"g\">{}</Group></Catch>",
+                "<Catch2TestRun name=\"g\">{}</Catch2TestRun>"):
+    cases = "".join(f'<TestCase name="{catch2_attribute(n)}" tags="[host]" filename="a>b.cpp" '
+                    f'line="1"><Failure filename="a>b.cpp" line="2">no &lt;</Failure>'
+                    f'<OverallResult success="{str(i % 2 == 0).lower()}"/></TestCase>'
+                    for i, n in enumerate(names))
+    r = catch_xml.parse(wrapper.format(cases))
+    missing = [n for n in names if n not in r]
+    expect(not missing, f"checks not read back by name: {missing}")
+    wrong = [n for i, n in enumerate(names) if n in r and r[n][0] != ("passed" if i % 2 == 0
+                                                                      else "failed")]
+    expect(not wrong, f"checks read back with the wrong status: {wrong}")
+    expect(all(r[n][1].strip() == "no <" for i, n in enumerate(names) if i % 2 and n in r),
+           "a failure's message is read back")
+
 with tempfile.TemporaryDirectory() as d:
     path = os.path.join(d, "points.tsv")
     with open(path, "w") as f:
