@@ -41,6 +41,12 @@ def main():
     parser.add_argument("--chapters")
     args = parser.parse_args()
     out = os.path.abspath(args.out)
+    changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                             capture_output=True, text=True)
+    if changed.returncode != 0 or changed.stdout.strip():
+        sys.exit("run_gpu_grading.py: tools/grade grades the committed HEAD, but the tracked "
+                 "files differ from it (or this is not a git checkout); commit first:\n"
+                 + changed.stdout + changed.stderr)
     chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
                       if os.path.isfile(os.path.join(root, "grader", d, "points.tsv")))
     if args.chapters:
