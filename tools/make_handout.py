@@ -6,9 +6,10 @@ solutions, the maintainers' checks, the history or any build output.
 
 Left out: solutions/; each chapter's wrong_answers.ini (its edits quote the solutions) and
 lesson_checks.cpp (its checks compute the graded answers); the chapter template, the
-maintainers' tools and the instructors' grading tool (tools/grade); CI. The README keeps its student parts: blocks between
-`<!-- instructors -->` and `<!-- /instructors -->` are removed. The skeletons are the committed
-ones, whatever an instructor's working tree holds. The archive unpacks into `workbook/`, which
+maintainers' tools and the instructors' grading tools (tools/grade, tools/run_gpu_grading.py);
+CI. The README keeps its student parts: blocks between `<!-- instructors -->` and
+`<!-- /instructors -->` are removed. The skeletons are the committed ones, whatever an
+instructor's working tree holds. The archive unpacks into `workbook/`, which
 builds in student mode.
 """
 import io
@@ -25,6 +26,7 @@ LEFT_OUT = [
     r"tools/chapter_template/.*",
     r"tools/(new_chapter|check_chapter_template|check_course_readiness|make_handout)\.py",
     r"tools/grade",
+    r"tools/run_gpu_grading\.py",
     r"tools/grading/.*",
     r"tools/tests/(test_grading|grading_ci)\.py",
     r"tools/tests/start_slurm\.sh",
