@@ -12,23 +12,16 @@ class) to OUT/class-grading-seconds.tsv and measurements/NAME/class-grading-seco
                              [--chapters 01_x,02_y]   (default: every chapter)
 """
 import argparse
-import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
-import tarfile
 import time
-import zipfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "tools"))
-from grading import scoring  # noqa: E402
-
-
-def exercise(folder, chapter):
-    with open(os.path.join(root, folder, chapter, f"{chapter[3:]}_exercise.cu"), "rb") as f:
-        return f.read()
+from grading import sample_class, scoring  # noqa: E402
 
 
 def main():
@@ -54,29 +47,13 @@ def main():
         if unknown:
             parser.error(f"--chapters: no such chapter: {', '.join(unknown)}")
         chapters = sorted(set(args.chapters.split(",")))
-    maximum = {c: sum(p for _, p, _ in scoring.load_points(
-        os.path.join(root, "grader", c, "points.tsv"))) for c in chapters}
+    folder, grades = os.path.join(out, "class"), os.path.join(out, "grades")
+    for old in (folder, grades):  # a fresh class and fresh grades: this measures a whole run
+        shutil.rmtree(old, ignore_errors=True)
+    os.makedirs(folder)
+    expected, maximum = sample_class.write(root, folder, chapters, ["host", "gpu"])
     solved_in_mix = chapters[::2]
 
-    folder = os.path.join(out, "class")
-    os.makedirs(folder, exist_ok=True)
-    for c in chapters:
-        path = os.path.join(folder, "reference", "chapters", c, f"{c[3:]}_exercise.cu")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(exercise("solutions", c))
-    with tarfile.open(os.path.join(folder, "skeleton.tar.gz"), "w:gz") as t:
-        for c in chapters:
-            t.add(os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu"),
-                  arcname=f"chapters/{c}/{c[3:]}_exercise.cu")
-    with zipfile.ZipFile(os.path.join(folder, "mix.zip"), "w") as z:
-        for c in chapters:
-            z.writestr(f"chapters/{c}/{c[3:]}_exercise.cu",
-                       exercise("solutions" if c in solved_in_mix else "chapters", c))
-    expected = {"reference": sum(maximum.values()), "skeleton": 0,
-                "mix": sum(maximum[c] for c in solved_in_mix)}
-
-    grades = os.path.join(out, "grades")
     command = [sys.executable, os.path.join(root, "tools", "grade"), "--class", folder, "--out",
                grades, "--gpu", "--gpu-targets", args.gpu_targets, "--build-jobs",
                str(args.build_jobs), "--chapters", ",".join(chapters)] + \
@@ -102,7 +79,7 @@ def main():
             if not os.path.isfile(os.path.join(directory, missing)):
                 problems.append(f"{name}: no {missing}")
         problems += [f"{name}: results.json: {p}" for p in scoring.validate_gradescope(gradescope)]
-        if result["score"] != want or result["max_score"] != sum(maximum.values()):
+        if result["score"] != want or result["max_score"] != maximum:
             lost = [f"{t['chapter']} {t['name']}: {t['status']}" for t in result["tests"]
                     if t["score"] != t["max_score"] and (name == "reference" or
                                                          t["chapter"] in solved_in_mix)]

@@ -95,6 +95,14 @@ inline std::string fixed(double value, int decimals = 2) {
   return out.str();
 }
 
+/// Why a speed or counters check did not judge a kernel with wrong results (correctness gates
+/// their points): `verdict` is "Not timed" or "Not counted", `wrong` says what is wrong
+/// ("sgemm_kernel gives wrong results").
+inline Feedback not_judged_while_wrong(const std::string& verdict, const std::string& wrong) {
+  return Feedback(verdict + ": " + wrong + " (see the correctness check).")
+      .hint("make it correct first.");
+}
+
 /// True, and nothing printed, when an earlier kernel left the GPU usable. Otherwise the caller
 /// must stop: GPU_CHECKS_NEED_LIVE_CONTEXT() does that.
 inline bool context_usable() {

@@ -15,16 +15,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import tarfile
 import time
 import xml.etree.ElementTree as ElementTree
-import zipfile
 
 root = os.path.abspath(sys.argv[1])
 work = os.path.abspath(sys.argv[2])
 use_slurm = "--slurm" in sys.argv[3:]
 sys.path.insert(0, os.path.join(root, "tools"))
-from grading import scoring  # noqa: E402
+from grading import sample_class, scoring  # noqa: E402
 
 tool = os.path.join(root, "tools", "grade")
 problems = []
@@ -38,15 +36,7 @@ def expect(condition, what):
 
 chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
                   if os.path.isfile(os.path.join(root, "grader", d, "points.tsv")))[:2]
-first, second = chapters
-host_max = {c: sum(p for m, p, _ in scoring.load_points(
-    os.path.join(root, "grader", c, "points.tsv")) if m == "host") for c in chapters}
-
-
-def exercise(kind, chapter):
-    folder = "solutions" if kind == "solution" else "chapters"
-    with open(os.path.join(root, folder, chapter, f"{chapter[3:]}_exercise.cu"), "rb") as f:
-        return f.read()
+first = chapters[0]
 
 
 def put(path, data):
@@ -57,22 +47,9 @@ def put(path, data):
 
 shutil.rmtree(work, ignore_errors=True)
 folder = os.path.join(work, "class")
-# The reference solutions, as a hand-out tree with a stray file.
-for c in chapters:
-    put(os.path.join(folder, "reference", "workbook", "chapters", c, f"{c[3:]}_exercise.cu"),
-        exercise("solution", c))
-put(os.path.join(folder, "reference", "workbook", "notes.txt"), b"my notes\n")
-# The untouched skeletons, as a .tar.gz of the exercise files alone.
-with tarfile.open(os.path.join(folder, "skeleton.tar.gz"), "w:gz") as t:
-    for c in chapters:
-        path = os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu")
-        t.add(path, arcname=f"chapters/{c}/{c[3:]}_exercise.cu")
-# A mix, as a .zip: the first chapter done, the second as shipped.
-with zipfile.ZipFile(os.path.join(folder, "mix.zip"), "w") as z:
-    z.writestr(f"chapters/{first}/{first[3:]}_exercise.cu", exercise("solution", first))
-    z.writestr(f"chapters/{second}/{second[3:]}_exercise.cu", exercise("skeleton", second))
-expected = {"mix": host_max[first], "reference": host_max[first] + host_max[second],
-            "skeleton": 0}
+os.makedirs(folder)
+# The reference solutions, the untouched skeletons and a mix (the first chapter done).
+expected, host_total = sample_class.write(root, folder, chapters, ["host"])
 common = ["--chapters", ",".join(chapters), "--time-limit", "300"]
 
 # One machine, interrupted once its first result is in, then resumed.
@@ -122,7 +99,7 @@ for name, score in expected.items():
     expect(scoring.validate_gradescope(gradescope) == [],
            f"{name}: results.json: {scoring.validate_gradescope(gradescope)}")
     expect(gradescope["score"] == score, f"{name}: results.json score {gradescope['score']}")
-    expect(sum(t["max_score"] for t in gradescope["tests"]) == sum(host_max.values()),
+    expect(sum(t["max_score"] for t in gradescope["tests"]) == host_total,
            f"{name}: results.json max scores")
     with open(os.path.join(directory, "gradebook.csv")) as f:
         row = list(csv.reader(f))
@@ -135,7 +112,7 @@ for name, score in expected.items():
            f"{name}: junit.xml agrees with results.json")
     with open(os.path.join(directory, "report.md")) as f:
         report = f.read()
-    expect(f"{scoring.number(score)} of {scoring.number(sum(host_max.values()))} points" in report,
+    expect(f"{scoring.number(score)} of {scoring.number(host_total)} points" in report,
            f"{name}: report.md states the score")
 with open(os.path.join(out, "reference", "report.md")) as f:
     expect("notes.txt" in f.read(), "a file outside the exercise files is listed as ignored")
@@ -173,7 +150,8 @@ def inject(source, statement):
 
 
 name = f"{first[3:]}_exercise.cu"
-solution, skeleton = exercise("solution", first), exercise("skeleton", first)
+solution = sample_class.exercise_file(root, "solutions", first)
+skeleton = sample_class.exercise_file(root, "chapters", first)
 fake = (b'\nnamespace {\nconst int planted_files = [] {\n'
         b'  for (const char* p : {"results.json", "../results.json", "../reports/results.json"}) {\n'
         b'    if (FILE* f = std::fopen(p, "w")) {\n'
@@ -226,6 +204,6 @@ if problems:
     print(f"\ngrading_ci.py: {len(problems)} problem(s)")
     sys.exit(1)
 print(f"grading: a class of 3 ({', '.join(f'{k} {scoring.number(v)}' for k, v in sorted(expected.items()))}"
-      f" of {scoring.number(sum(host_max.values()))}) interrupted and resumed, every format checked"
+      f" of {scoring.number(host_total)}) interrupted and resumed, every format checked"
       + (", Slurm's class.csv the same" if use_slurm else "") + f"; {len(plants)} planted "
       f"submissions scored zero where they cheated or hung")
