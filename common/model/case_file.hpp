@@ -1,7 +1,8 @@
 /// @file case_file.hpp
 /// @brief Files of warp requests, one per line, with measured or expected costs.
 ///
-/// The format of `h200-smem-cases.tsv`: `#` starts a comment line; every other line is
+/// The format of the workbook's case files (`common/model/tests/data/workbook-cases.tsv`, and what
+/// validate_bank_model writes): `#` starts a comment line; every other line is
 ///
 ///     name  width  op  wavefronts  ncu_bank_conflicts  a0 a1 ... a31
 ///

@@ -30,7 +30,7 @@ using Catch::Approx;
 /// Matches a string that contains `text`.
 #define GRADER_CONTAINS(text) Catch::Matchers::Contains(text)
 /// Catch2 v2 has no SKIP: note the reason and leave the test, with a warning that starts with
-/// "SKIP: " (tools/grade reads it from the XML reporter as a skip).
+/// "SKIP: " (tools/instructor/grade reads it from the XML reporter as a skip).
 #define GRADER_SKIP(reason)                   \
   do {                                        \
     ::grader::note_skip(std::string(reason)); \

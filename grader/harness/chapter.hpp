@@ -22,7 +22,8 @@ inline constexpr const char* kId = WORKBOOK_CHAPTER_ID;
 /// "NN_slug": the chapter's folder in chapters/, solutions/ and grader/.
 inline constexpr const char* kFolder = WORKBOOK_CHAPTER_FOLDER;
 /// "chNN_slug": the file (without .tsv) the chapter's GPU checks write their
-/// measurements to, under `<build>/measurements/` and, committed, `measurements/h200/`.
+/// measurements to, under `<build>/measurements/` (the H200's, committed, are the instructors':
+/// `solutions/NN_slug/measurements/h200.tsv`).
 inline constexpr const char* kMeasurementFile = WORKBOOK_CHAPTER_MEASUREMENTS;
 
 /// The chapter's threshold named `name`; throws std::out_of_range naming it when the chapter's

@@ -1,7 +1,7 @@
 // Checks of a chapter's own data, compiled into every chapter's grader and run with its lesson
 // checks (`<grader> lesson`): each threshold keeps its headroom over the committed H200
 // measurement of the reference solution, and holds on the committed H200 slices of 25% and 10%
-// of the SMs (tools/run_gpu_slices.sh), except the reference's own bars (names beginning with
+// of the SMs (tools/maintainer/run_gpu_slices.sh), except the reference's own bars (names beginning with
 // "reference_"), which are set for the full H200.
 #include <stdexcept>
 #include <string>
@@ -20,7 +20,7 @@ TEST_CASE("every threshold has headroom over its committed H200 measurement", "[
       measured = lesson::h200(grader::chapter::kMeasurementFile, t.h200_quantity);
     } catch (const std::runtime_error& e) {
       FAIL(std::string("no H200 measurement for this threshold: ") + e.what() +
-           ". Run tools/run_gpu_suite.sh on the H200 and commit measurements/h200/.");
+           ". Run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes.");
     }
     INFO("H200 reference measured " << measured << ", threshold " << t.value << ", headroom "
                                     << t.headroom << " required");
@@ -34,15 +34,16 @@ TEST_CASE("every student threshold holds on the committed H200 slices of 25% and
   for (const char* slice : {"h200-sm25", "h200-sm10"}) {
     for (const grader::Threshold& t : grader::chapter::kThresholds) {
       if (std::string(t.name).rfind("reference_", 0) == 0) continue;
-      const std::string file = std::string(WORKBOOK_SOURCE_ROOT) + "/measurements/" + slice + "/" +
-                               grader::chapter::kMeasurementFile + ".tsv";
+      const std::string file =
+          std::string(WORKBOOK_SOURCE_ROOT) + "/" +
+          lesson::committed_measurements(grader::chapter::kMeasurementFile, slice);
       INFO(grader::chapter::kId << "." << t.name << " on " << slice << ": " << t.why);
       double measured = 0;
       try {
         measured = grader::read_measurement(file, t.h200_quantity);
       } catch (const std::runtime_error& e) {
         FAIL(std::string("no measurement on this slice: ") + e.what() +
-             ". Run tools/run_gpu_slices.sh on the H200 and commit measurements/.");
+             ". Run tools/maintainer/run_gpu_slices.sh on the H200 and commit what it writes.");
       }
       INFO("measured " << measured << ", threshold " << t.value);
       CHECK(grader::passes(t, measured));

@@ -1,8 +1,10 @@
 // The graders' main: `<grader> host [catch args]` runs the checks that need no GPU,
-// `<grader> gpu [--min-sm NN] [catch args]` the GPU checks, and `<grader> lesson` the
-// maintainers' checks of the chapter's lesson and committed measurements (test cases tagged
-// [lesson]). Exit codes follow meson test: 0 all passed, 1 something failed, 77 GPU checks
-// skipped because no usable GPU is there.
+// `<grader> gpu [--min-sm NN] [catch args]` the GPU checks, and, in a maintainers' build,
+// `<grader> lesson` the checks of the chapter's lesson, answer key and committed measurements
+// (test cases tagged [lesson]) and `<grader> reference [--min-sm NN]` the reference solution's
+// own GPU checks (tagged [reference]: bars and experiments that need kernels a hand-out must not
+// hold). Exit codes follow meson test: 0 all passed, 1 something failed, 77 GPU checks skipped
+// because no usable GPU is there.
 #define CATCH_CONFIG_RUNNER
 #include <csignal>
 #include <cstdlib>
@@ -123,10 +125,13 @@ bool takes_value(const std::string& arg) {
 }
 
 int usage(const char* program) {
-  std::cerr << "usage: " << program << " host|gpu|lesson [--min-sm NN] [Catch2 options]\n"
-            << "  host    checks that need no GPU (bank-model predictions, layouts)\n"
-            << "  gpu     checks on the GPU (correctness, measured conflicts, speed)\n"
-            << "  lesson  the lesson's figures and the thresholds against the H200 measurements\n";
+  std::cerr
+      << "usage: " << program << " host|gpu|lesson|reference [--min-sm NN] [Catch2 options]\n"
+      << "  host       checks that need no GPU (bank-model predictions, layouts)\n"
+      << "  gpu        checks on the GPU (correctness, measured conflicts, speed)\n"
+      << "  lesson     maintainers: the lesson's figures, the answer key, and the thresholds\n"
+      << "             against the H200 measurements\n"
+      << "  reference  maintainers: the reference solution's own GPU checks\n";
   return 2;
 }
 
@@ -134,10 +139,10 @@ int usage(const char* program) {
 
 int main(int argc, char** argv) {
   if (argc < 2 || (std::strcmp(argv[1], "host") != 0 && std::strcmp(argv[1], "gpu") != 0 &&
-                   std::strcmp(argv[1], "lesson") != 0)) {
+                   std::strcmp(argv[1], "lesson") != 0 && std::strcmp(argv[1], "reference") != 0)) {
     return usage(argv[0]);
   }
-  const bool gpu_mode = std::strcmp(argv[1], "gpu") == 0;
+  const bool gpu_mode = std::strcmp(argv[1], "gpu") == 0 || std::strcmp(argv[1], "reference") == 0;
   const std::string mode_tag = std::string("[") + argv[1] + "]";
   int min_sm = 75;
   // Catch2 options, then test specs; each test spec is narrowed to this mode's tag.

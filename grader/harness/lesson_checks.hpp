@@ -3,11 +3,14 @@
 /// and the chapter's identity and thresholds (chapter.hpp), with Catch2.
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "grader/harness/answer_digest.hpp"
 #include "grader/harness/catch.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/lesson_text.hpp"
@@ -51,6 +54,49 @@ inline void check_quoted_code(const std::string& text, const std::string& file) 
     }
   }
   CHECK(quoted > 0);  // a lesson that calls this quotes some code
+}
+
+/// A typical wrong answer of a digested case: the slip's name, and its values under the case's
+/// name (the host check compares the student's values with it to name the principle missed).
+struct Slip {
+  std::string slip;                ///< "xor_with_box_row"
+  grader::DigestCase case_values;  ///< The case's name, and the values the slip gives.
+};
+
+/// The answer key's check: the chapter's committed digests (`committed`, its
+/// answer_digests.hpp) are those of the reference solution's values `right` and of the typical
+/// slips `slips`, which must all differ from the right values. With the environment variable
+/// WORKBOOK_WRITE_ANSWER_DIGESTS set (ninja -C <build> answer-digests), it writes the file
+/// instead.
+inline void check_answer_digests(const std::vector<grader::DigestCase>& right,
+                                 const std::vector<Slip>& slips,
+                                 const std::vector<grader::AnswerDigest>& committed) {
+  std::vector<std::pair<std::string, std::uint64_t>> table;
+  for (const grader::DigestCase& c : right) {
+    table.emplace_back(c.name, grader::digest_of(c.name, c.values));
+  }
+  for (const Slip& s : slips) {
+    const std::uint64_t d = grader::digest_of(s.case_values.name, s.case_values.values);
+    for (const grader::DigestCase& c : right) {
+      if (c.name == s.case_values.name) {
+        INFO("slip " << s.slip << " of " << c.name);
+        CHECK(c.values != s.case_values.values);  // a slip that is right would be misreported
+      }
+    }
+    table.emplace_back(s.case_values.name + "#" + s.slip, d);
+  }
+  const std::string path = std::string(WORKBOOK_SOURCE_ROOT) + "/grader/" +
+                           grader::chapter::kFolder + "/answer_digests.hpp";
+  const char* write = std::getenv("WORKBOOK_WRITE_ANSWER_DIGESTS");
+  if (write != nullptr && *write != '\0') {
+    std::ofstream(path) << grader::answer_digest_header(grader::chapter::kFolder, table);
+    WARN("wrote " << path);
+    return;
+  }
+  std::vector<std::pair<std::string, std::uint64_t>> have;
+  for (const grader::AnswerDigest& d : committed) have.emplace_back(d.name, d.value);
+  INFO(path << " is not the reference's: regenerate it with ninja -C <build> answer-digests");
+  CHECK(have == table);
 }
 
 }  // namespace lesson

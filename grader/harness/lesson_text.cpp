@@ -29,9 +29,23 @@ std::string read_lesson(const std::string& folder) {
   return read_source_file("chapters/" + folder + "/README.md");
 }
 
+std::string committed_measurements(const std::string& file, const std::string& gpu) {
+  // "chNN_slug" is chapter NN_slug's: solutions/NN_slug/measurements/<gpu>.tsv;
+  // "chNN_slug/wrong_answers/ANSWER" one of its wrong answers' (H200 only).
+  if (file.size() < 6 || file.rfind("ch", 0) != 0) {
+    throw std::runtime_error("'" + file + "' is not a chapter's measurement file (chNN_slug)");
+  }
+  const std::size_t slash = file.find('/');
+  if (slash != std::string::npos) {
+    return "solutions/" + file.substr(2, slash - 2) + "/measurements/" + file.substr(slash + 1) +
+           ".tsv";
+  }
+  return "solutions/" + file.substr(2) + "/measurements/" + gpu + ".tsv";
+}
+
 double h200(const std::string& file, const std::string& quantity) {
   return grader::read_measurement(
-      std::string(WORKBOOK_SOURCE_ROOT) + "/measurements/h200/" + file + ".tsv", quantity);
+      std::string(WORKBOOK_SOURCE_ROOT) + "/" + committed_measurements(file, "h200"), quantity);
 }
 
 std::string quoted_picture(const smem::WarpRequest& request) {
@@ -96,18 +110,18 @@ void Figures::add(const std::string& name, double value, const std::string& sour
 
 void Figures::measured(const std::string& name, const std::string& file,
                        const std::string& quantity) {
-  const std::string source = "measurements/h200/" + file + ".tsv, " + quantity;
+  const std::string source = committed_measurements(file, "h200") + ", " + quantity;
   try {
     add(name, h200(file, quantity), source);
   } catch (const std::runtime_error& e) {
     missing_.push_back("figure '" + name + "' has no value: " + e.what() +
-                       " (run tools/run_gpu_suite.sh on the H200 and commit measurements/h200/)");
+                       " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
     add(name, std::nan(""), source);
   }
 }
 
 void Figures::measured_case(const std::string& name, const std::string& case_name) {
-  const std::string file = "measurements/h200/smem-cases.tsv";
+  const std::string file = "tools/maintainer/measurements/h200/smem-cases.tsv";
   const std::string source = file + ", case " + case_name;
   try {
     std::istringstream text(read_source_file(file));
@@ -120,7 +134,7 @@ void Figures::measured_case(const std::string& name, const std::string& case_nam
     throw std::runtime_error("no measured case " + case_name + " in " + file);
   } catch (const std::runtime_error& e) {
     missing_.push_back("figure '" + name + "' has no value: " + e.what() +
-                       " (run tools/run_gpu_suite.sh on the H200 and commit measurements/h200/)");
+                       " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
     add(name, std::nan(""), source);
   }
 }

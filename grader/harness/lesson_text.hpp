@@ -24,7 +24,13 @@ std::string read_source_file(const std::string& path);
 /// The lesson of chapter folder `folder` (`chapters/<folder>/README.md`).
 std::string read_lesson(const std::string& folder);
 
-/// A committed H200 measurement: `quantity` in `measurements/h200/<file>.tsv`.
+/// Where chapter measurement file `file` ("chNN_slug") is committed for `gpu` ("h200",
+/// "h200-sm25", "h200-sm10"): `solutions/NN_slug/measurements/<gpu>.tsv`, from the project root.
+std::string committed_measurements(const std::string& file, const std::string& gpu);
+
+/// A committed H200 measurement: `quantity` of chapter measurement file `file` ("chNN_slug").
+/// `file` may also name what one of the chapter's wrong answers measured before it was
+/// rejected, "chNN_slug/wrong_answers/ANSWER" (solutions/NN_slug/measurements/wrong_answers/).
 double h200(const std::string& file, const std::string& quantity);
 
 /// The picture draw_request() draws, without its closing legend line, as lessons quote it.
@@ -62,11 +68,12 @@ class Figures {
  public:
   /// A figure with its value and where the value is from.
   void add(const std::string& name, double value, const std::string& source);
-  /// Measurement `quantity` of `measurements/h200/<file>.tsv`; a missing file or quantity is
-  /// one of the problems() found.
+  /// Measurement `quantity` of the committed H200 measurements of chapter file `file`
+  /// (committed_measurements()); a missing file or quantity is one of the problems() found.
   void measured(const std::string& name, const std::string& file, const std::string& quantity);
-  /// The wavefronts the H200 measured for case `case_name` of measurements/h200/smem-cases.tsv
-  /// (the validator's run); a missing case is one of the problems() found.
+  /// The wavefronts the H200 measured for case `case_name` of the validator's committed run
+  /// (tools/maintainer/measurements/h200/smem-cases.tsv); a missing case is one of the
+  /// problems() found.
   void measured_case(const std::string& name, const std::string& case_name);
   /// "threshold.<name>": the threshold's value, exactly (the lesson's table of checks).
   void threshold(const grader::Threshold& t);

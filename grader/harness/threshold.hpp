@@ -3,9 +3,10 @@
 ///
 /// Each chapter keeps its own table in `grader/NN_slug/thresholds.hpp`, in namespace
 /// grader::chapter (a grader holds one chapter). A threshold is a ratio or a fit measured within
-/// the same run, never an absolute time. The reference solution's value on the H200 is in the
-/// chapter's file in `measurements/h200/`, which the GPU checks rewrite; the chapter's lesson
-/// checks fail when a committed measurement no longer clears its threshold by the headroom.
+/// the same run, never an absolute time. The reference solution's value on the H200 is committed
+/// with the instructors' material (`solutions/NN_slug/measurements/h200.tsv`, which a GPU run
+/// rewrites); the chapter's lesson checks fail when it no longer clears its threshold by the
+/// headroom.
 #pragma once
 
 #include <cstddef>

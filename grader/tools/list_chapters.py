@@ -14,16 +14,19 @@ import re
 import sys
 
 
-def required_files(chapter, mode):
+def required_files(root_of_files, chapter, mode):
     slug = chapter[3:]
     files = [f"chapters/{chapter}/README.md", f"chapters/{chapter}/{slug}.cuh",
              f"chapters/{chapter}/{slug}_exercise.cu"]
-    if mode == "solution":
-        files.append(f"solutions/{chapter}/{slug}_exercise.cu")
     files += [f"grader/{chapter}/{name}" for name in (
-        "meson.build", "host_checks.cpp", "gpu_checks.cpp", "device_probes.cu", "thresholds.hpp")]
-    if mode == "solution":  # the maintainers' checks; a hand-out leaves them out
-        files += [f"grader/{chapter}/lesson_checks.cpp", f"grader/{chapter}/wrong_answers.ini"]
+        "meson.build", "host_checks.cpp", "gpu_checks.cpp", "device_probes.cu", "thresholds.hpp",
+        "points.tsv")]
+    if mode == "solution":  # the instructors' folder; a hand-out has none
+        files += [f"solutions/{chapter}/{name}" for name in (
+            f"{slug}_exercise.cu", "lesson_checks.cpp", "wrong_answers.ini")]
+    hidden = os.path.join(root_of_files, "solutions", chapter, "hidden_checks.cpp")
+    if os.path.isfile(hidden):  # official grading's hidden checks come with their points
+        files.append(f"solutions/{chapter}/hidden_points.tsv")
     return files
 
 
@@ -43,10 +46,10 @@ def main(argv):
             sys.exit(f"chapter {chapter} has no folder solutions/{chapter}: solution mode "
                      f"(-Dkernels=solution) needs the reference solutions; build the hand-out "
                      f"in student mode")
-        for path in required_files(chapter, mode):
+        for path in required_files(root, chapter, mode):
             if not os.path.isfile(os.path.join(root, path)):
                 sys.exit(f"chapter {chapter} has no file {path} (its folder name implies it; "
-                         f"see docs/maintaining.md)")
+                         f"see docs/instructors/maintaining.md)")
     print("\n".join(chapters))
 
 

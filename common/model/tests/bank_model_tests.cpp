@@ -1,45 +1,13 @@
-// The bank model against the measured H200 cases, and its error messages and pictures.
-#include <fstream>
+// The bank model's rules on known requests, and its error messages and pictures. (Its check
+// against every measured H200 case is the maintainers' analyser batch tests,
+// tools/maintainer/meson.build.)
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/model/bank_model.hpp"
-#include "common/model/case_file.hpp"
 #include "common/model/warp_picture.hpp"
 #include "grader/harness/catch.hpp"
-
-namespace {
-
-// Every case of a measured file must get the measured wavefronts and conflicts from the model.
-void check_measured_file(const std::string& path) {
-  const std::vector<smem::SmemCase> cases = smem::read_case_file(path);
-  REQUIRE(cases.size() >= 40);
-  for (const smem::SmemCase& c : cases) {
-    INFO(path << ":" << c.line << ": " << c.name << "\n" << smem::draw_request(c.request));
-    REQUIRE(c.wavefronts.has_value());
-    REQUIRE(c.conflicts.has_value());
-    const smem::Analysis a = smem::analyze(c.request);
-    CHECK(a.wavefronts == *c.wavefronts);
-    CHECK(a.excess == *c.conflicts);
-  }
-}
-
-}  // namespace
-
-TEST_CASE("bank model reproduces every shared H200 reference case", "[host][bank_model]") {
-  check_measured_file(WORKBOOK_H200_CASES);
-}
-
-TEST_CASE("bank model reproduces every shared random H200 case (inactive lanes, stores)",
-          "[host][bank_model]") {
-  check_measured_file(WORKBOOK_H200_RANDOM_CASES);
-}
-
-TEST_CASE("bank model reproduces every case the validator measured on the H200",
-          "[host][bank_model]") {
-  check_measured_file(std::string(WORKBOOK_SOURCE_ROOT) + "/measurements/h200/smem-cases.tsv");
-}
 
 TEST_CASE("bank model: bank and word of an address", "[host][bank_model]") {
   CHECK(smem::bank_of(0) == 0);

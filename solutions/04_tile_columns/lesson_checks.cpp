@@ -1,0 +1,90 @@
+// Chapter 04 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
+// by marker, and every picture and table it shows, against the bank model and the committed
+// H200 measurements.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "grader/04_tile_columns/pitch_spec.hpp"
+#include "grader/harness/lesson_checks.hpp"
+
+namespace {
+using grader::chapter::kMeasurementFile;
+using grader::chapter::threshold;
+using smem::Op;
+using smem::WarpRequest;
+}  // namespace
+
+TEST_CASE("ch04 lesson: the tile tables and the H200 numbers", "[lesson]") {
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  // Section 1: float tiles, column 5 read by 32 lanes.
+  const std::pair<const char*, int> tiles[] = {{"`float tile[32][32]`", 32},
+                                               {"`float tile[32][33]`", 33},
+                                               {"`float tile[32][34]`", 34},
+                                               {"`float tile[32][16]`", 16},
+                                               {"`float tile[32][17]`", 17}};
+  for (const auto& [name, pitch] : tiles) {
+    INFO(name);
+    const std::vector<std::string> cells = lesson::table_row(text, name);
+    REQUIRE(!cells.empty());
+    CHECK(std::stoi(cells.back()) ==
+          lesson::wavefronts_of(4, [p = pitch](int t) { return 4LL * (t * p + 5); }));
+  }
+  // Section 3's statements: a column of double tile[32][32] takes 32 wavefronts; of __half
+  // tile[32][33], column 0 is conflict-free and column 1 2-way; a float4 row padded by 4 bytes
+  // leaves 3 rows in 4 misaligned, whatever the width.
+  CHECK(lesson::wavefronts_of(8, [](int t) { return 8LL * 32 * t; }) == 32);
+  CHECK(lesson::wavefronts_of(2, [](int t) { return 2LL * 33 * t; }) == 1);
+  CHECK(lesson::wavefronts_of(2, [](int t) { return 2LL * (33 * t + 1); }) == 2);
+  for (int width = 1; width <= 64; ++width) {
+    int misaligned = 0;
+    for (int row = 0; row < 64; ++row) misaligned += (row * (16 * width + 4)) % 16 != 0 ? 1 : 0;
+    CHECK(misaligned == 48);
+  }
+  CHECK(text.find("3 rows in 4 misaligned") != std::string::npos);
+  // Section 2 sends the 16-wide tile ahead; the chapter it names holds its lesson to that (a
+  // chapter reads earlier chapters' files only).
+  CHECK(text.find("chapter 07 works out one for exactly\nthis 16-wide tile") != std::string::npos);
+
+  lesson::Figures figures;
+  figures.measured("unpadded.fraction_of_copy", kMeasurementFile,
+                   "column_sums.unpadded_fraction_of_copy");
+  figures.measured("padded.fraction_of_copy", kMeasurementFile, "column_sums.fraction_of_copy");
+  figures.measured("padded.speedup", kMeasurementFile, "column_sums.speedup_over_unpadded");
+  figures.threshold(threshold("padding_speedup"));
+  lesson::check_figures(figures, text);
+}
+
+TEST_CASE("ch04 lesson: it leaves the graded pitches to the student", "[lesson]") {
+  // Exercise 1 grades every element size and width; the lesson works floats. The pitches of the
+  // other sizes must not appear, in a table or as a declaration.
+  std::vector<lesson::Graded> graded;
+  const std::pair<int, std::vector<const char*>> types[] = {
+      {1, {"char", "unsigned char", "uint8_t"}},
+      {2, {"__half", "short", "half"}},
+      {8, {"double", "float2"}},
+      {16, {"float4", "int4"}}};
+  for (const auto& [bytes, names] : types) {
+    for (int width : {4, 8, 16, 32, 64, 128}) {
+      const int pitch = ch04::spec::least_pitch(bytes, width);
+      std::vector<std::string> phrases;
+      for (const char* type : names) {
+        for (int rows : {32, 64, width}) {
+          phrases.push_back(std::string(type) + " tile[" + std::to_string(rows) + "][" +
+                            std::to_string(pitch) + "]");
+        }
+      }
+      const std::string unit = bytes == 1 ? " bytes" : bytes == 2 ? " halves" : "";
+      if (!unit.empty()) phrases.push_back("pitch of " + std::to_string(pitch) + unit);
+      if (!unit.empty()) phrases.push_back("pitch is " + std::to_string(pitch) + unit);
+      graded.push_back(
+          {"padded_pitch(" + std::to_string(bytes) + ", " + std::to_string(width) + ")",
+           phrases,
+           {}});
+    }
+  }
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  lesson::check_not_printed(graded, text);
+  CHECK(lesson::table_row(text, "width").empty());  // no table of least pitches
+}

@@ -1,0 +1,95 @@
+// Chapter 08 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
+// by marker, and every picture and table it shows, against the bank model and the committed
+// H200 measurements.
+#include <string>
+
+#include "chapters/08_wide_accesses/wide_accesses.cuh"
+#include "grader/harness/lesson_checks.hpp"
+
+namespace {
+using grader::chapter::kMeasurementFile;
+using grader::chapter::threshold;
+using smem::Op;
+using smem::WarpRequest;
+}  // namespace
+
+TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", "[lesson]") {
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  // Section 1: float2 a[t] (two groups) and float2 pairs[t / 2] (merged pairs, one group).
+  for (const WarpRequest& r :
+       {WarpRequest::from_lanes(8, Op::kLoad, [](int t) { return 8 * t; }),
+        WarpRequest::from_lanes(8, Op::kLoad, [](int t) { return 8 * (t / 2); })}) {
+    const std::string picture = lesson::quoted_picture(r);
+    INFO("picture missing from the lesson:\n" << picture);
+    CHECK(text.find(picture) != std::string::npos);
+  }
+  // Section 3, quoted up to its first rows: the block load of warp 0 from the row-major tile
+  // (lane t reads chunk t / 16 of row 4 (t % 16)), and from the swizzled one.
+  const std::string row_major = lesson::quoted_picture(WarpRequest::from_lanes(
+      16, Op::kLoad, [](int t) { return 1024 * (t % 16) + 16 * (t / 16); }));
+  CHECK(text.find(row_major.substr(0, row_major.find(" w3 "))) != std::string::npos);
+  // Section 3's worked swizzle: chunk c of 8 consecutive 128-byte rows per group, plain 32
+  // wavefronts, with c ^ (r % 8) the ideal 4; a row store of the swizzled tile stays ideal.
+  CHECK(lesson::wavefronts_of(16, [](int t) { return 128LL * t; }) == 32);
+  CHECK(lesson::wavefronts_of(16, [](int t) { return 128LL * t + 16 * (t % 8); }) == 4);
+  for (int r = 0; r < 8; ++r) {
+    CHECK(smem::analyze(WarpRequest::from_lanes(16, Op::kStore, [r](int t) {
+            return 128LL * (r + 8 * (t / 8)) + 16 * ((t % 8) ^ r);
+          })).excess == 0);
+  }
+  // float tile[32][33] rows are aligned every 4th row.
+  for (int r = 0; r < 8; ++r) CHECK(((132 * r) % 16 == 0) == (r % 4 == 0));
+  // No uniform padding with aligned rows removes the block load's conflict.
+  for (int pitch = 64; pitch <= 128; pitch += 4) {
+    INFO("pitch " << pitch << " floats");
+    CHECK(lesson::wavefronts_of(
+              16, [pitch](int t) { return 4LL * (pitch * 4 * (t % 16) + 4 * (t / 16)); }) > 4);
+  }
+
+  lesson::Figures figures;
+  // Section 1: stores never merge; with lanes 16-31 off, an unmerged 8-byte load has ideal 1.
+  const auto same_double = [](int) { return 64; };
+  figures.add("double_store.wavefronts",
+              smem::analyze(WarpRequest::from_lanes(8, Op::kStore, same_double)).wavefronts,
+              "the bank model");
+  figures.add("double_load.wavefronts",
+              smem::analyze(WarpRequest::from_lanes(8, Op::kLoad, same_double)).wavefronts,
+              "the bank model");
+  const WarpRequest lower_half = WarpRequest::from_lanes(
+      8, Op::kLoad, [](int t) { return t < 16 ? 16 * t : smem::kInactive; });
+  CHECK_FALSE(smem::pairs_merge(lower_half));
+  figures.add("lower_half.ideal", smem::analyze(lower_half).ideal, "the bank model");
+  // Section 3 and 4: the H200 numbers.
+  figures.measured("wide.fraction_of_copy", kMeasurementFile, "transpose.fraction_of_copy");
+  figures.measured("swizzled.fraction_of_copy", "ch07_swizzled_transpose",
+                   "transpose.fraction_of_copy");
+  figures.measured("naive.fraction_of_copy", kMeasurementFile, "transpose.naive_fraction_of_copy");
+  CHECK(lesson::h200(kMeasurementFile, "counted.store_wavefronts") == 4);  // "no wavefront
+  CHECK(lesson::h200(kMeasurementFile, "counted.load_wavefronts") == 4);   // beyond the ideal"
+  figures.measured("row_major_tile.fraction_of_copy",
+                   "ch08_wide_accesses/wrong_answers/row_major_tile_on_gpu",
+                   "transpose.fraction_of_copy");
+  figures.threshold(threshold("speedup_over_naive"));
+  lesson::check_figures(figures, text);
+}
+
+TEST_CASE("ch08 lesson: it leaves the layout and the four predictions to the student", "[lesson]") {
+  // The reference layout's chunk swizzle, its pictures, and the two predictions that are not
+  // the chunk layout's own: the chunk-padded load, and the pairs store.
+  const auto padded_load = WarpRequest::from_lanes(
+      16, Op::kLoad, [](int t) { return 4LL * (68 * 4 * (t % 16) + 4 * (t / 16)); });
+  // Warp 0's first block load (thread x = t % 16 reads row 4 x, chunk y = t / 16) through the
+  // reference layout (this file is built with the solution).
+  const auto swizzled_load = WarpRequest::from_lanes(
+      16, Op::kLoad, [](int t) { return 4LL * ch08::tile_chunk_offset(4 * (t % 16), t / 16); });
+  const auto pairs_store =
+      WarpRequest::from_lanes(8, Op::kStore, [](int t) { return 8LL * (t / 2); });
+  lesson::check_not_printed(
+      {{"tile_chunk_offset (exercise 1)",
+        {"(r / 4) % 8", "(row / 4) % 8", "((r / 4) & 7)", "(row >> 2) & 7", "(r >> 2) & 7"},
+        {swizzled_load}},
+       {"predicted_tile_load_wavefronts()", {"4.00 per tile load"}, {swizzled_load}},
+       {"predicted_padded_load_wavefronts()", {"16 wavefronts"}, {padded_load}},
+       {"predicted_float2_pairs_store_wavefronts()", {}, {pairs_store}}},
+      lesson::read_lesson(grader::chapter::kFolder));
+}

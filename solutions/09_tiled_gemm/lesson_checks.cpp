@@ -1,0 +1,82 @@
+// Chapter 09 lesson checks (`<grader> lesson`, solution mode): the classic kernel's table
+// against the model and the H200's counters, the quoted picture, the H200 numbers, and that
+// the lesson leaves the graded answers to the student.
+#include <string>
+#include <vector>
+
+#include "grader/09_tiled_gemm/gemm_spec.hpp"
+#include "grader/harness/lesson_checks.hpp"
+
+namespace {
+using ch09::Access;
+using grader::chapter::kMeasurementFile;
+using grader::chapter::threshold;
+using smem::Op;
+using smem::WarpRequest;
+
+}  // namespace
+
+TEST_CASE("ch09 lesson: the classic kernel's table, the model and the H200", "[lesson]") {
+  // "The answer does not depend on k" (nor on the warp), for every tile the chapter uses.
+  for (int tile : {32, 16, 8}) {
+    for (Access a : ch09::kAllAccesses) {
+      const int first = smem::analyze(ch09::spec::classic_request(a, tile, 0, 0)).wavefronts;
+      for (int warp = 0; warp < tile * tile / 32; ++warp) {
+        for (int k = 0; k < tile; ++k) {
+          INFO("tile " << tile << ", " << ch09::spec::name(a) << ", warp " << warp << ", k " << k);
+          CHECK(smem::analyze(ch09::spec::classic_request(a, tile, warp, k)).wavefronts == first);
+        }
+      }
+    }
+  }
+  lesson::Figures figures;
+  for (Access a : ch09::kAllAccesses) {
+    // The table quotes the counters; the model agrees with them.
+    const std::string quantity = std::string("counted.tile32.") + ch09::spec::short_name(a);
+    figures.measured(std::string("counted.") + ch09::spec::short_name(a), kMeasurementFile,
+                     quantity);
+    CHECK(lesson::h200(kMeasurementFile, quantity) ==
+          smem::analyze(ch09::spec::classic_request(a, 32)).wavefronts);
+  }
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  // Section 2's picture: the Bs read of a contiguous 8 x 8 mapping, its first group.
+  const std::string contiguous = lesson::quoted_picture(
+      WarpRequest::from_lanes(16, Op::kLoad, [](int t) { return 32LL * (t % 16); }));
+  CHECK(text.find(contiguous.substr(0, contiguous.find("group of lanes 8-15"))) !=
+        std::string::npos);
+  // Section 2: 16 shared loads (4 float4 loads) for 64 multiply-adds.
+  static_assert(8 + 8 == 16 && 8 * 8 == 64);
+
+  figures.measured("classic.fraction_of_cublas", kMeasurementFile,
+                   "gemm.classic_fraction_of_cublas");
+  figures.measured("cublas.tflops", kMeasurementFile, "gemm.cublas_tflops");
+  figures.measured("reference.fraction_of_cublas", kMeasurementFile, "gemm.fraction_of_cublas");
+  figures.measured("reference.speedup_over_classic", kMeasurementFile, "gemm.speedup_over_classic");
+  figures.measured("plain.fraction_of_cublas",
+                   "ch09_tiled_gemm/wrong_answers/plain_transposed_store_on_gpu",
+                   "gemm.fraction_of_cublas");
+  figures.threshold(threshold("speedup_over_classic"));
+  lesson::check_figures(figures, text);
+}
+
+TEST_CASE("ch09 lesson: it leaves the graded answers to the student", "[lesson]") {
+  std::vector<lesson::Graded> graded;
+  for (int tile : ch09::kGradedTiles) {
+    for (Access a : ch09::kAllAccesses) {
+      graded.push_back(
+          {"predicted_wavefronts(" + ch09::spec::name(a) + ", " + std::to_string(tile) + ")",
+           {"TILE = " + std::to_string(tile) + ": " + ch09::spec::short_name(a)},
+           {ch09::spec::classic_request(a, tile)}});
+    }
+  }
+  // Exercise 2: the reference's layout and mapping (this file is built with the solution), in
+  // words or in pictures.
+  graded.push_back({"as_offset (exercise 2a)",
+                    {"k * 132", "132 * k", "kBlockM + 4", "pitch of 132", "rows of 132"},
+                    {ch09::spec::transposed_store(ch09::as_offset, 0, 0)}});
+  graded.push_back({"thread_row / thread_col (exercise 2b)",
+                    {"4 * (thread % 16)", "64 * half", "4 tx + 64", "64 apart"},
+                    {ch09::spec::b_read(ch09::thread_col, 0, 0, 0),
+                     ch09::spec::a_read(ch09::as_offset, ch09::thread_row, 0, 0, 0)}});
+  lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
+}

@@ -1,0 +1,194 @@
+"""Points, scores and the files a course platform takes: Gradescope's results.json, a gradebook
+CSV row, JUnit XML, and a report for the student."""
+import csv
+import io
+import json
+import os
+import sys
+from xml.sax.saxutils import escape, quoteattr
+
+# Gradescope's documented fields (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
+# the tool writes no other, and its tests hold it to these.
+GRADESCOPE_TOP = {"score", "execution_time", "output", "output_format", "test_output_format",
+                  "test_name_format", "visibility", "stdout_visibility", "extra_data", "tests",
+                  "leaderboard"}
+GRADESCOPE_TEST = {"score", "max_score", "status", "name", "name_format", "number", "output",
+                   "output_format", "tags", "visibility", "extra_data"}
+GRADESCOPE_VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+GRADESCOPE_STATUS = {"passed", "failed"}
+
+
+# The points files' format is the grader's (grader/tools/points.py): one reader of it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__))))), "grader", "tools"))
+import points as points_file  # noqa: E402
+
+PointsError = points_file.PointsError
+number = points_file.number
+
+
+def load_points(root, chapter):
+    """The checks of chapter `chapter` of the workbook at `root`: its points.tsv, and the hidden
+    checks where the tree has them (grader/tools/points.py)."""
+    return points_file.chapter_checks(root, chapter)
+
+
+def score_chapter(chapter, points, modes, reported, reasons):
+    """The tests of one chapter. `reported[mode]` is {check: (status, message)} from the
+    grader's XML, or None when that mode did not run at all; `reasons[mode]` says why a check
+    that did not report is missing (the run's end: exit status, timeout, build failure)."""
+    tests = []
+    for check in points:
+        mode, value, name = check.mode, check.points, check.name
+        if mode not in modes:
+            continue
+        results = reported.get(mode)
+        if results is not None and name in results:
+            status, message = results[name]
+        else:
+            status, message = "not reported", reasons.get(mode) or "the check did not report"
+        tests.append({"chapter": chapter, "mode": mode, "name": name, "max_score": value,
+                      "score": value if status == "passed" else 0.0, "status": status,
+                      "output": message, "hidden": check.hidden})
+    return tests
+
+
+def gradescope(result, visibility="visible"):
+    tests = []
+    for number, t in enumerate(result["tests"], 1):
+        output = t["output"]
+        if t["status"] == "skipped":
+            output = "not run: " + output
+        elif t["status"] == "not reported":
+            output = "no result: " + output
+        tests.append({"name": t["name"], "number": str(number), "score": t["score"],
+                      "max_score": t["max_score"],
+                      "status": "passed" if t["status"] == "passed" else "failed",
+                      "output": output, "visibility": visibility,
+                      "tags": [t["chapter"], t["mode"]] + (["hidden"] if t.get("hidden") else [])})
+    return {"score": result["score"], "execution_time": round(result["seconds"]),
+            "output": summary_text(result), "visibility": visibility,
+            "stdout_visibility": "hidden", "tests": tests}
+
+
+def validate_gradescope(data):
+    """Problems with `data` as a Gradescope results.json: unknown fields, wrong types."""
+    problems = []
+    for key in data:
+        if key not in GRADESCOPE_TOP:
+            problems.append(f"unknown top-level field {key}")
+    if not isinstance(data.get("score"), (int, float)):
+        problems.append("score must be a number")
+    if data.get("visibility", "visible") not in GRADESCOPE_VISIBILITY:
+        problems.append("visibility must be one of " + ", ".join(sorted(GRADESCOPE_VISIBILITY)))
+    for t in data.get("tests", []):
+        for key in t:
+            if key not in GRADESCOPE_TEST:
+                problems.append(f"unknown test field {key}")
+        for key in ("score", "max_score"):
+            if not isinstance(t.get(key), (int, float)):
+                problems.append(f"test {t.get('name')}: {key} must be a number")
+        if t.get("status") not in GRADESCOPE_STATUS:
+            problems.append(f"test {t.get('name')}: status must be passed or failed")
+        if t.get("visibility", "visible") not in GRADESCOPE_VISIBILITY:
+            problems.append(f"test {t.get('name')}: bad visibility")
+        if not isinstance(t.get("name"), str) or not isinstance(t.get("output", ""), str):
+            problems.append("test name and output must be strings")
+    total = sum(t.get("score", 0) for t in data.get("tests", []))
+    if abs(total - data.get("score", 0)) > 1e-9:
+        problems.append("score is not the sum of the tests' scores")
+    return problems
+
+
+def chapter_scores(result, chapters):
+    scores = {c: 0.0 for c in chapters}
+    for t in result["tests"]:
+        scores[t["chapter"]] = scores.get(t["chapter"], 0.0) + t["score"]
+    return scores
+
+
+def csv_header(chapters):
+    return ["submission", "score", "max_score"] + [f"ch{c[:2]}" for c in chapters] + ["notes"]
+
+
+def csv_row(result, chapters):
+    scores = chapter_scores(result, chapters)
+    notes = "; ".join(result["notes"])
+    return [result["submission"], number(result["score"]), number(result["max_score"])] + \
+        [number(scores[c]) for c in chapters] + [notes]
+
+
+def write_csv(path, rows):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerows(rows)
+    write_atomically(path, buffer.getvalue())
+
+
+def junit(result):
+    cases = []
+    for t in result["tests"]:
+        kind = t['chapter'] + '.' + t['mode'] + ('.hidden' if t.get('hidden') else '')
+        attributes = f"classname={quoteattr(kind)} name={quoteattr(t['name'])}"
+        if t["status"] == "passed":
+            cases.append(f"    <testcase {attributes}/>")
+        elif t["status"] == "skipped":
+            cases.append(f"    <testcase {attributes}><skipped message={quoteattr(t['output'])}/>"
+                         f"</testcase>")
+        else:
+            cases.append(f"    <testcase {attributes}><failure message="
+                         f"{quoteattr(t['status'])}>{escape(t['output'])}</failure></testcase>")
+    failures = sum(t["status"] in ("failed", "not reported") for t in result["tests"])
+    skipped = sum(t["status"] == "skipped" for t in result["tests"])
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n'
+            f"  <testsuite name={quoteattr(result['submission'])} tests=\"{len(result['tests'])}\" "
+            f"failures=\"{failures}\" skipped=\"{skipped}\" time=\"{result['seconds']:.1f}\">\n"
+            + "\n".join(cases) + "\n  </testsuite>\n</testsuites>\n")
+
+
+def summary_text(result):
+    lines = [f"{result['submission']}: {number(result['score'])} of "
+             f"{number(result['max_score'])} points ({result['mode']} checks)."]
+    lines += result["notes"]
+    if result["ignored"]:
+        shown = result["ignored"][:50]
+        more = len(result["ignored"]) - len(shown)
+        lines.append("Ignored (only the exercise files are graded): " + ", ".join(shown)
+                     + (f", and {more} more" if more > 0 else "") + ".")
+    return "\n".join(lines)
+
+
+def report(result):
+    lines = ["# " + summary_text(result).replace("\n", "\n\n"), ""]
+    chapter = None
+    for t in result["tests"]:
+        if t["chapter"] != chapter:
+            chapter = t["chapter"]
+            lines += ["", f"## {chapter}", ""]
+        mark = {"passed": "passed", "failed": "FAILED", "skipped": "not run",
+                "not reported": "NO RESULT"}[t["status"]]
+        hidden = " [hidden check: a case the hand-out does not run]" if t.get("hidden") else ""
+        lines.append(f"- {mark} ({number(t['score'])}/{number(t['max_score'])}) {t['name']}{hidden}")
+        if t["status"] != "passed" and t["output"]:
+            for line in t["output"].splitlines()[:12]:
+                lines.append("    " + line)
+    return "\n".join(lines) + "\n"
+
+
+def write_atomically(path, text):
+    temporary = path + ".partial"
+    with open(temporary, "w") as f:
+        f.write(text)
+    os.replace(temporary, path)
+
+
+def write_outputs(directory, result, chapters):
+    """results.json (Gradescope), gradebook.csv (one row), junit.xml, report.md, and the
+    tool's own result.json, written last: its presence marks the submission as graded."""
+    write_atomically(os.path.join(directory, "results.json"),
+                     json.dumps(gradescope(result), indent=2) + "\n")
+    write_csv(os.path.join(directory, "gradebook.csv"),
+              [csv_header(chapters), csv_row(result, chapters)])
+    write_atomically(os.path.join(directory, "junit.xml"), junit(result))
+    write_atomically(os.path.join(directory, "report.md"), report(result))
+    write_atomically(os.path.join(directory, "result.json"), json.dumps(result, indent=2) + "\n")

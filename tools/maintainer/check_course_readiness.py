@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Runs the workbook the way a class meets it, and checks what a student and an instructor see.
+
+    tools/maintainer/check_course_readiness.py [--gpu-target NN] [--keep DIR]
+
+1. The hand-out (tools/instructor/make_handout.py) holds no solutions, configures, builds, and fails every
+   chapter as a skeleton should (check_student_mode.py).
+2. A student follows the README: `meson setup build`, then `meson test -C build --suite chNN`
+   for the first chapter, on a fresh build. That builds the analyser the lessons send them to; the run fails, as the
+   README says; meson shows each grader's closing summary and, without a GPU, why the GPU
+   checks were skipped; and no answer is given away.
+3. Solution mode in the hand-out stops with the reason as meson's own message.
+4. An instructor who filled in an exercise in a checkout of the workbook still has the shipped
+   skeleton rejected by the self-tests.
+Exit 0 when all of that holds. CI runs it (.ci/run).
+"""
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import meson_testlog  # noqa: E402
+
+GIVEAWAYS = ["the request takes", "The bank model says", "The GPU counted 2 wavefronts"]
+problems = []
+
+
+def check(condition, what):
+    print(("  ok   " if condition else "  BAD  ") + what)
+    if not condition:
+        problems.append(what)
+
+
+def run(command, cwd):
+    return subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gpu-target", default="75")
+    parser.add_argument("--keep", help="work here and keep it (default: a temporary folder)")
+    args = parser.parse_args()
+    work = args.keep or tempfile.mkdtemp(prefix="workbook-course-")
+    os.makedirs(work, exist_ok=True)
+    target = "-Dgpu_targets=" + args.gpu_target
+
+    print("The hand-out:")
+    archive = os.path.join(work, "handout.tar.gz")
+    made = run([sys.executable, os.path.join(ROOT, "tools", "instructor", "make_handout.py"), ROOT, archive], ROOT)
+    check(made.returncode == 0, "tools/instructor/make_handout.py writes the archive")
+    if made.returncode != 0:
+        print(made.stdout)
+        return 1
+    with tarfile.open(archive) as t:
+        names = t.getnames()
+        t.extractall(work)
+    handout = os.path.join(work, "workbook")
+    check(not any(n.startswith("workbook/solutions/") for n in names), "no solutions/")
+    check(not any(n.endswith(("wrong_answers.ini", "lesson_checks.cpp")) for n in names),
+          "no wrong answers or lesson checks (they quote the answers)")
+    check(not any("/.git/" in n or "/build" in n.split("workbook/")[1][:6] for n in names),
+          "no history and no build output")
+    readme = open(os.path.join(handout, "README.md")).read()
+    check("<!-- instructors -->" not in readme and "For instructors" not in readme
+          and "-Dkernels=solution" not in readme,
+          "the README is the students' (no instructors' sections)")
+
+    print("A student follows the README on the hand-out:")
+    chapter = sorted(d for d in os.listdir(os.path.join(handout, "chapters")) if d[:2].isdigit())[0]
+    suite = "ch" + chapter[:2]
+    setup = run(["meson", "setup", "build", target], handout)
+    check(setup.returncode == 0, "meson setup build")
+    first = run(["meson", "test", "-C", "build", "--suite", suite], handout)
+    out = first.stdout
+    check(first.returncode != 0, f"the untouched chapter {chapter} fails, as the README says")
+    check(os.path.isfile(os.path.join(handout, "build", "tools", "analyze_smem_access")),
+          "build/tools/analyze_smem_access exists after that first meson test")
+    summary = out[out.rfind("==== Summary (host checks) ===="):].splitlines()
+    check(summary[0].startswith("==== Summary") and any("FAILED   " in l for l in summary),
+          "meson shows the grader's closing summary, one line per check")
+    reasons = [summary[i + 1] for i, l in enumerate(summary[:-1]) if l.startswith("  FAILED   ")]
+    check(reasons and all(r.startswith("           ") and r.strip() for r in reasons),
+          "the summary gives each failure's reason in one line")
+    gpu_shown = "SKIP: GPU checks not run:" in out or "GPU checks on " in out
+    check(gpu_shown, "meson shows why the GPU checks were skipped (or that they ran)")
+    for text in GIVEAWAYS:
+        check(text not in out, f"no answer given away ({text!r} is not printed)")
+    solution = run(["meson", "setup", "build-solution", "-Dkernels=solution", target], handout)
+    check(solution.returncode != 0 and
+          f"has no folder solutions/{chapter}" in solution.stdout,
+          "solution mode in the hand-out stops, naming the missing solutions folder")
+
+    print("The whole hand-out in student mode:")
+    built = run(["ninja", "-C", "build"], handout)
+    check(built.returncode == 0, "the hand-out builds")
+    run(["meson", "test", "-C", "build", "--num-processes", "2"], handout)
+    student = run([sys.executable, os.path.join(HERE, "check_student_mode.py"),
+                   os.path.join(handout, "build", "meson-logs", "testlog.json")], handout)
+    print(student.stdout.rstrip())
+    check(student.returncode == 0, "every chapter of the hand-out fails as a skeleton")
+
+    print(f"An instructor who filled in chapter {chapter} in a checkout:")
+    checkout = os.path.join(work, "checkout")
+    shutil.rmtree(checkout, ignore_errors=True)
+    cloned = run(["git", "clone", "-q", ROOT, checkout], work)
+    check(cloned.returncode == 0, "git clone of the workbook")
+    if cloned.returncode == 0:
+        exercise = glob.glob(os.path.join(checkout, "solutions", chapter, "*_exercise.cu"))[0]
+        shutil.copy(exercise, os.path.join(checkout, "chapters", chapter))
+        run(["meson", "setup", "build", "-Dkernels=solution", "-Dchapters=" + chapter,
+             "-Ddocs=disabled", target], checkout)
+        rejected = run(["meson", "test", "-C", "build", suite + " rejects skeleton"], checkout)
+        check(rejected.returncode == 0,
+              "the self-test still rejects the shipped skeleton, not the filled-in file")
+        if rejected.returncode != 0:
+            print(rejected.stdout[-2000:])
+
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    print("course readiness: " + ("all checks hold" if not problems
+                                  else f"{len(problems)} problems"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

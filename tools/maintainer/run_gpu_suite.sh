@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Runs the whole workbook on a GPU machine in fresh build directories and collects the logs:
+#   solution mode: every check, including the GPU ones, the reference's own checks and the grader
+#                  self-tests, must pass;
+#   student mode:  every chapter's checks must fail (the skeletons are not done);
+#   the chapter template: a scratch chapter's skeleton fails, its solution passes.
+# The measurements the GPU checks wrote are copied into the source tree, where they are committed
+# with the instructors' material: each chapter's to solutions/NN_slug/measurements/NAME.tsv (and
+# what its wrong answers measured to .../wrong_answers/), the rest to
+# tools/maintainer/measurements/NAME/. Only then do the checks that read committed measurements
+# run (suite `measured`: the lesson checks, the thresholds' headroom, the suite's time), so that
+# they check this run's numbers, not the last one's.
+#
+#   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME]   defaults: ./gpu-run-logs h200
+set -u
+cd "$(dirname "$0")/../.."
+out=${1:-gpu-run-logs}
+name=${2:-h200}
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d .)
+arch=${arch:-90}
+mkdir -p "$out"
+status=0
+{
+  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm --format=csv
+  nvcc --version | tail -n1
+  meson --version
+} >"$out/machine.txt" 2>&1
+
+build() {  # build DIR MODE
+  rm -rf "$1"
+  meson setup "$1" -Dkernels="$2" -Dgpu_targets="$arch" >"$out/setup-$2.log" 2>&1 &&
+    ninja -C "$1" >"$out/build-$2.log" 2>&1
+}
+
+# Copies what a solution-mode run measured into the source tree (see the top of this file).
+copy_measurements() {  # copy_measurements BUILD
+  local chapter folder file test answer
+  shared="tools/maintainer/measurements/$name"
+  mkdir -p "$shared"
+  for file in "$1"/measurements/ch[0-9][0-9]_*.tsv; do
+    [ -f "$file" ] || continue
+    chapter=$(basename "$file" .tsv)   # chNN_slug
+    folder=${chapter#ch}               # NN_slug
+    [ -d "solutions/$folder" ] || continue
+    mkdir -p "solutions/$folder/measurements"
+    cp "$file" "solutions/$folder/measurements/$name.tsv"
+    cp "$file" "$out/"
+  done
+  [ -f "$1/measurements/smem-cases.tsv" ] && cp "$1/measurements/smem-cases.tsv" "$shared/"
+  # What the wrong answers measured (only those timed before they were rejected):
+  # <build>/measurements/wrong_answers/chNN_answer/chNN_slug.tsv.
+  for folder in solutions/[0-9][0-9]_*/; do
+    rm -rf "${folder}measurements/wrong_answers"
+  done
+  for file in "$1"/measurements/wrong_answers/*/ch[0-9][0-9]_*.tsv; do
+    [ -f "$file" ] || continue
+    test=$(basename "$(dirname "$file")")   # chNN_answer
+    chapter=$(basename "$file" .tsv)        # chNN_slug
+    answer=${test#ch[0-9][0-9]_}
+    folder=${chapter#ch}
+    mkdir -p "solutions/$folder/measurements/wrong_answers"
+    cp "$file" "solutions/$folder/measurements/wrong_answers/$answer.tsv"
+  done
+}
+
+if build build-gpu-solution solution; then
+  # Everything but the checks of committed measurements, which wait for this run's.
+  meson test -C build-gpu-solution --print-errorlogs --num-processes 4 --no-suite measured \
+    >"$out/test-solution.log" 2>&1 || status=1
+  cp build-gpu-solution/meson-logs/testlog.txt "$out/testlog-solution.txt"
+  cp build-gpu-solution/meson-logs/testlog.json "$out/testlog-solution.json"
+  gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n1)
+  mkdir -p "tools/maintainer/measurements/$name"
+  python3 tools/maintainer/gpu_suite_times.py build-gpu-solution/meson-logs/testlog.json \
+    "${gpu:-unknown GPU}" >"$out/gpu-suite-seconds.tsv" &&
+    cp "$out/gpu-suite-seconds.tsv" "tools/maintainer/measurements/$name/"
+  copy_measurements build-gpu-solution
+  tail -n 12 "$out/test-solution.log"
+  # The lessons, thresholds and suite time against what this run just measured.
+  meson test -C build-gpu-solution --print-errorlogs --suite measured \
+    >"$out/test-measured.log" 2>&1 || status=1
+  cp build-gpu-solution/meson-logs/testlog.txt "$out/testlog-measured.txt"
+  tail -n 8 "$out/test-measured.log"
+else
+  echo "solution build failed"; tail -n 40 "$out/build-solution.log" "$out/setup-solution.log"; status=1
+fi
+
+if build build-gpu-student student; then
+  meson test -C build-gpu-student --print-errorlogs >"$out/test-student.log" 2>&1
+  cp build-gpu-student/meson-logs/testlog.txt "$out/testlog-student.txt"
+  # Every chapter's host and GPU checks must fail in student mode.
+  python3 tools/maintainer/check_student_mode.py build-gpu-student/meson-logs/testlog.json || status=1
+else
+  echo "student build failed"; tail -n 40 "$out/build-student.log"; status=1
+fi
+# The chapter template on this GPU: a scratch chapter's skeleton fails, its solution passes.
+python3 tools/maintainer/check_chapter_template.py --gpu-target "$arch" \
+  >"$out/chapter-template.log" 2>&1 || status=1
+tail -n 1 "$out/chapter-template.log"
+exit $status

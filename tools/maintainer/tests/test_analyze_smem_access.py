@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Tests of analyze_smem_access: the seed patterns, pictures, JSON, SVG, batch mode, and the
+errors it gives for bad input.
+
+    test_analyze_smem_access.py ANALYZER SOURCE_ROOT
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+
+analyzer, root = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def run(*args):
+    return subprocess.run([analyzer, *args], capture_output=True, text=True, timeout=60)
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def analysis(*args):
+    r = run("--json", *args)
+    check(r.returncode == 0, f"{args}: exit {r.returncode}: {r.stderr}")
+    return json.loads(r.stdout) if r.returncode == 0 else {}
+
+
+# The seed patterns: (arguments, wavefronts, ideal, conflicts, busiest bank or None).
+SEEDS = [
+    (["t*4"], 1, 1, 0, None),                                   # stride 1
+    (["t*8"], 2, 1, 1, 0),                                      # stride 2
+    (["t*128"], 32, 1, 31, 0),                                  # stride 32
+    (["t*33*4"], 1, 1, 0, None),                                # stride 33
+    (["28"], 1, 1, 0, None),                                    # broadcast
+    (["t*32*4 + 5*4"], 32, 1, 31, 5),                           # column of float[32][32]
+    (["t*33*4 + 5*4"], 1, 1, 0, None),                          # column of float[32][33]
+    (["--width", "16", "t*16"], 4, 4, 0, None),                 # float4 contiguous
+    (["--op", "ldmatrix.x4", "(t%8)*128 + (t/8)*16"], 32, 4, 28, 0),   # ldmatrix rows
+    (["--op", "ldmatrix.x4", "(t%8)*128 + ((t/8 ^ t%8) & 7)*16"], 4, 4, 0, None),  # swizzled
+    (["--width", "8", "--active", "0-15", "t*8"], 1, 1, 0, None),
+    (["--store", "t*8"], 2, 1, 1, 0),
+    # Ideal counts the groups that hold an active lane: two half-warps of 8 lanes, no conflict.
+    (["--width", "8", "--active", "0-7,16-23", "t*16"], 2, 2, 0, None),
+    # Stores never merge lane pairs: a double stored by every lane to one address is two groups.
+    (["--width", "8", "--store", "64"], 2, 2, 0, None),
+    (["--width", "8", "64"], 1, 1, 0, None),
+]
+for args, wavefronts, ideal, conflicts, busiest in SEEDS:
+    a = analysis(*args)
+    got = (a.get("wavefronts"), a.get("ideal"), a.get("conflicts"))
+    check(got == (wavefronts, ideal, conflicts), f"{args}: (wavefronts, ideal, conflicts) = {got}, "
+          f"expected {(wavefronts, ideal, conflicts)}")
+    if busiest is not None and a:
+        g = a["group_detail"][0]
+        counts = [len(words) for words in g["banks"]]
+        check(counts[busiest] == g["wavefronts"], f"{args}: bank {busiest} is not the busiest")
+
+# merged_pairs says whether the lane pairs of an 8- or 16-byte load merged.
+check(analysis("--width", "8", "64").get("merged_pairs") is True, "broadcast double load: pairs merge")
+check(analysis("--width", "8", "--store", "64").get("merged_pairs") is False,
+      "broadcast double store: pairs never merge")
+check(analysis("--width", "16", "--active", "0,2,4,6", "t*8").get("merged_pairs") is True,
+      "16-byte load, odd lanes off: every active lane's partner t ^ 1 is off, so pairs merge")
+
+# The text picture: one row per wavefront, the busiest bank marked, colour only when asked.
+r = run("--no-colour", "t*32*4 + 5*4")
+lines = r.stdout.splitlines()
+check(any(line.startswith(" w32 ") for line in lines), "32-way column: no row w32")
+marks = [line for line in lines if line.strip() == "^"]
+check(len(marks) == 1 and marks[0].index("^") == 5 + 3 * 5 + 1, "32-way column: ^ not under bank 5")
+check("\x1b[" not in r.stdout, "--no-colour printed colours")
+check("\x1b[" in run("--colour", "t*8").stdout, "--colour printed no colours")
+
+# The documentation's text example is what the tool prints.
+doc = open(os.path.join(root, "docs", "analyzer.md")).read()
+example = run("--no-colour", "t*8").stdout
+check(example in doc, "docs/analyzer.md: the stride-2 example is not the tool's output")
+
+# SVG: well-formed, one cell per bank and word row, the busiest banks drawn red.
+with tempfile.TemporaryDirectory() as folder:
+    svg_path = os.path.join(folder, "stride2.svg")
+    check(run("--svg", svg_path, "t*8").returncode == 0, "--svg failed")
+    tree = ElementTree.parse(svg_path)
+    rects = [e for e in tree.iter() if e.tag.endswith("rect")]
+    cells = [e for e in rects if e.get("class") in ("empty", "used", "shared", "worst")]
+    check(len(cells) == 2 * 32, f"stride-2 SVG has {len(cells)} cells, expected 64")
+    check(sum(e.get("class") == "worst" for e in cells) == 32, "stride-2 SVG: 32 red cells expected")
+
+# Explicit addresses, and inactive lanes given as -1.
+addresses = " ".join(str(128 * t if t % 2 == 0 else -1) for t in range(32))
+a = analysis("--addresses", addresses)
+check(a.get("wavefronts") == 16, f"--addresses with inactive lanes: {a.get('wavefronts')} wavefronts")
+
+# Bad input: exit 2 and a message that names the problem.
+BAD = [
+    (["t*4 + )"], "at position 7"),
+    (["(t*4"], "'(' is never closed at position 1"),
+    (["t*6"], "lane 1: address 6 is not aligned to the access width of 4 bytes"),
+    (["--shared-bytes", "1024", "t*64"], "ends beyond the shared-memory size of 1024 bytes"),
+    (["--addresses", "1 2 3"], "3 numbers given; a warp needs exactly 32"),
+    (["--width", "3", "t*4"], "access width 3 bytes is not one of 1, 2, 4, 8, 16"),
+    (["--op", "fetch", "t*4"], "operation 'fetch' is not one of"),
+    (["--active", "0-40", "t*4"], "not a lane or a range of lanes within 0-31"),
+    (["--frobnicate"], "unknown option --frobnicate"),
+    (["t*4", "t*8"], "more than one expression given"),
+    (["-t*4"], "lane 1: the expression gives -4, a negative address"),
+    (["t - 1"], "lane 0: the expression gives -1, a negative address"),
+    (["4*(t/(3-t))"], "division by zero in / for lane t = 3"),
+    ([], "give lane t's byte address as an expression of t"),
+    ([""], "the expression is empty"),
+    (["--active", "", "t*4"], "--active is empty"),
+    (["--addresses", " ".join(["0"] * 32), "t*4"], "give either an expression of t or --addresses, not both"),
+    (["--addresses", " ".join(["-5"] * 32)], "lane 0: address -5 is negative"),
+]
+for args, message in BAD:
+    r = run(*args)
+    check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2")
+    check(message in r.stderr, f"{args}: stderr lacks {message!r}: {r.stderr.strip()[:200]}")
+r = run("t*4 + )")
+check("  t*4 + )\n        ^" in r.stderr, "the caret does not point at the ')'")
+# An unwritable --svg path: one line naming it, not the usage text.
+r = run("--svg", "/nonexistent-folder/x.svg", "t*4")
+check(r.returncode == 2 and r.stderr.strip() ==
+      "error: cannot write the SVG picture to /nonexistent-folder/x.svg",
+      f"unwritable --svg: {r.stderr.strip()[:200]}")
+
+# Batch mode: agreement, a mismatch, a malformed file.
+r = run("--batch", os.path.join(root, "tools", "maintainer", "measurements", "h200",
+                                "reference-smem-cases.tsv"))
+check(r.returncode == 0 and "0 mismatches" in r.stdout, "batch: the shared H200 cases do not all match")
+with tempfile.TemporaryDirectory() as folder:
+    wrong = os.path.join(folder, "wrong.tsv")
+    with open(wrong, "w") as f:
+        f.write("bcast_as_32\t4\tload\t32\t31\t" + " ".join(["0"] * 32) + "\n")
+    r = run("--batch", wrong)
+    check(r.returncode == 1 and "MISMATCH: expected wavefronts 32 conflicts 31 (line 1)" in r.stdout,
+          f"batch: a wrong expectation is not flagged: {r.stdout}")
+    with open(wrong, "w") as f:
+        f.write("short\t4\tload\t1 2 3\n")
+    r = run("--batch", wrong)
+    check(r.returncode == 2 and "wrong.tsv:1:" in r.stderr, "batch: a malformed line is not refused")
+
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)

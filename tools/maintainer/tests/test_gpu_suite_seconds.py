@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Host test: the committed H200 GPU suite, every chapter included, took under a minute.
+
+    test_gpu_suite_seconds.py SOURCE_ROOT
+
+tools/maintainer/run_gpu_suite.sh writes tools/maintainer/measurements/h200/gpu-suite-seconds.tsv
+from the run's test log. A chapter added since the last H200 run has no row, and this fails until
+the suite is run on the H200 and committed again.
+"""
+import os
+import re
+import sys
+
+root = sys.argv[1]
+path = os.path.join(root, "tools", "maintainer", "measurements", "h200", "gpu-suite-seconds.tsv")
+seconds = {}
+for line in open(path, encoding="utf-8"):
+    if line.strip() and not line.startswith("#"):
+        name, value = line.split("\t")[:2]
+        seconds[name] = float(value)
+problems = []
+for chapter in sorted(os.listdir(os.path.join(root, "chapters"))):
+    if re.fullmatch(r"\d\d_[a-z0-9_]+", chapter) and \
+            f"seconds.ch{chapter[:2]} GPU checks" not in seconds:
+        problems.append(f"ch{chapter[:2]} has no time in {path}: run "
+                        f"tools/maintainer/run_gpu_suite.sh on the H200 and commit its files")
+total = seconds.get("seconds.GPU suite")
+if total is None or total >= 60:
+    problems.append(f"the GPU suite took {total} s on the H200; it must take under 60")
+for p in problems:
+    print(p)
+print(f"GPU suite on the H200: {total} s, {len(seconds) - 1} timed tests")
+sys.exit(1 if problems else 0)

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Tests of meson_testlog.py: both of meson's name formats, suites, counts, and the two scripts
+that read a log through it (check_student_mode.py, gpu_suite_times.py).
+
+    test_meson_testlog.py SOURCE_ROOT
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+root = sys.argv[1]
+sys.path.insert(0, os.path.join(root, "tools", "maintainer"))
+import meson_testlog  # noqa: E402
+
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+check(meson_testlog.parse_name("proj:ch42+host / ch42 host checks") == (["ch42", "host"],
+                                                                       "ch42 host checks"),
+      "meson 1.0 name format")
+check(meson_testlog.parse_name("ch42+gpu - proj:ch42 GPU checks") == (["ch42", "gpu"],
+                                                                     "ch42 GPU checks"),
+      "meson 1.12 name format")
+
+
+def log(rows):
+    f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    for name, result, seconds in rows:
+        f.write(json.dumps({"name": name, "result": result, "duration": seconds}) + "\n")
+    f.close()
+    return f.name
+
+
+student = log([("ch42+host - p:ch42 host checks", "FAIL", 0.1),
+               ("ch42+gpu - p:ch42 GPU checks", "SKIP", 0.2),
+               ("common+host - p:bank model host checks", "OK", 0.3)])
+tests = meson_testlog.read(student)
+check([t.chapter for t in tests] == ["ch42", "ch42", None], "chapter of each test")
+check(meson_testlog.counts(tests) == (1, 1, 1), "counts: passed, failed, skipped")
+script = os.path.join(root, "tools", "maintainer", "check_student_mode.py")
+run = subprocess.run([sys.executable, script, student], capture_output=True, text=True)
+check(run.returncode == 0 and "2 of 2 chapter checks fail" in run.stdout,
+      f"student mode accepts failing skeletons: {run.stdout}")
+passing = log([("ch42+host - p:ch42 host checks", "OK", 0.1)])
+run = subprocess.run([sys.executable, script, passing], capture_output=True, text=True)
+check(run.returncode == 1 and "BAD" in run.stdout, "student mode rejects a passing skeleton")
+
+timed = log([("ch42+gpu - p:ch42 GPU checks", "OK", 2.5),
+             ("common+gpu - p:counters GPU checks", "OK", 1.0),
+             ("ch42+host - p:ch42 host checks", "OK", 0.1)])
+run = subprocess.run([sys.executable, os.path.join(root, "tools", "maintainer", "gpu_suite_times.py"), timed,
+                      "a GPU"], capture_output=True, text=True)
+check(run.returncode == 0 and "seconds.ch42 GPU checks\t2.50\ts" in run.stdout
+      and "seconds.chapter GPU checks\t2.50\ts" in run.stdout
+      and "seconds.GPU suite\t3.50\ts" in run.stdout, f"suite times: {run.stdout}{run.stderr}")
+
+for path in (student, passing, timed):
+    os.unlink(path)
+print(f"{len(failures)} failed" if failures else "all passed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Writes each lesson's table of checks from its chapter's points file, so that the grader's
+checks (their TEST_CASE names), their points and the lesson's "What the grader checks" cannot
+drift apart: the test `lessons' tables of checks are their points files` holds the three to one
+source, grader/NN_slug/points.tsv (with solutions/NN_slug/hidden_points.tsv for the line about
+official grading's hidden checks), and the points test holds that file to the grader.
+
+    write_check_tables.py SOURCE_ROOT            rewrite every lesson's table
+    write_check_tables.py SOURCE_ROOT --check    fail, naming the lesson, where one differs
+
+In a lesson the table sits between `<!-- checks: ... -->` and `<!-- /checks -->`; the first run
+on a lesson without the markers replaces the table that follows its "What the grader checks"
+heading.
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "grader", "tools"))
+import points  # noqa: E402
+
+BEGIN = "<!-- checks: made from grader/{folder}/points.tsv; edit that file, not this table -->"
+END = "<!-- /checks -->"
+
+
+def table_block(root, folder):
+    checks = points.chapter_checks(root, folder)
+    return BEGIN.format(folder=folder) + "\n" + points.lesson_table(checks, "ch" + folder[:2]) + \
+        "\n" + END
+
+
+def replace(text, block, folder):
+    """The lesson with its table of checks replaced by `block`, or None when the lesson has no
+    place for one."""
+    marked = re.compile(r"<!-- checks:.*?-->.*?" + re.escape(END), re.S)
+    if marked.search(text):
+        return marked.sub(lambda _: block, text, count=1)
+    heading = re.search(r"^## \d+\. What the grader checks\n\n", text, re.M)
+    if not heading:
+        return None
+    start = heading.end()
+    lines = text[start:].split("\n")
+    count = 0
+    while count < len(lines) and lines[count].startswith("|"):
+        count += 1
+    if count == 0:
+        return None
+    rest = "\n".join(lines[count:])
+    return text[:start] + block + ("\n" + rest if rest else "\n")
+
+
+def main():
+    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--check"):
+        sys.exit(__doc__)
+    root, check = sys.argv[1], len(sys.argv) == 3
+    folders = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
+                     if re.fullmatch(r"\d\d_[a-z0-9_]+", d))
+    problems = []
+    for folder in folders:
+        path = os.path.join(root, "chapters", folder, "README.md")
+        text = open(path, encoding="utf-8").read()
+        try:
+            block = table_block(root, folder)
+        except points.PointsError as e:
+            problems.append(str(e))
+            continue
+        new = replace(text, block, folder)
+        if new is None:
+            problems.append(f"{path}: no '## N. What the grader checks' section with a table "
+                            f"(or the {BEGIN.split(':')[0]}: ... --> markers) to hold the checks")
+        elif new != text:
+            if check:
+                problems.append(f"{path}: its table of checks is not grader/{folder}/points.tsv's;"
+                                f" run tools/maintainer/write_check_tables.py {root}")
+            else:
+                open(path, "w", encoding="utf-8").write(new)
+                print(f"wrote the table of checks of {path}")
+    for p in problems:
+        print(p)
+    if check and not problems:
+        print(f"{len(folders)} lessons: each table of checks is its points file's")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
