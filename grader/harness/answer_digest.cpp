@@ -49,8 +49,9 @@ std::string answer_digest_header(
       "// (CASE#slip), for the host checks (grader/harness/answer_digest.hpp). Written by the\n"
       "// answer key, solutions/" +
       folder +
-      "/answer_key.cpp, in a maintainers' build (ninja -C <build> answer-digests),\n"
-      "// which also holds it to the reference solution; do not edit.\n"
+      "/answer_key.cpp,\n"
+      "// in a maintainers' build (ninja -C <build> answer-digests), which also holds it to the\n"
+      "// reference solution; do not edit.\n"
       "#pragma once\n\n#include <vector>\n\n#include \"grader/harness/answer_digest.hpp\"\n\n"
       "namespace grader::chapter {\n\ninline const std::vector<AnswerDigest> kAnswerDigests = {\n";
   for (const auto& [name, value] : digests) {

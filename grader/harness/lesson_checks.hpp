@@ -22,10 +22,14 @@ inline void check_figures(const Figures& figures, const std::string& text) {
   for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
 }
 
-/// Fails the running check once for every graded answer the lesson `text` gives away.
+/// Fails the running check once for every graded answer the lesson `text` gives away: a phrase,
+/// a picture, or an analyser example of the lesson or of its figure list that draws a graded
+/// request (or that cannot be drawn as written).
 inline void check_not_printed(const std::vector<Graded>& graded, const std::string& text) {
   CHECK(!graded.empty());  // a chapter with graded answers lists them
-  for (const std::string& problem : printed_answers(text, graded)) FAIL_CHECK(problem);
+  const std::string figures = read_source_file(std::string("chapters/") + grader::chapter::kFolder +
+                                               "/figures/figures.tsv");
+  for (const std::string& problem : printed_answers(text, graded, figures)) FAIL_CHECK(problem);
 }
 
 /// Fails the running check once for every line of the code the lesson `text` quotes (its

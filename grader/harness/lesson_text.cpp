@@ -7,7 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/model/access_arguments.hpp"
 #include "common/model/case_file.hpp"
+#include "common/model/lane_expression.hpp"
 #include "common/model/warp_picture.hpp"
 #include "grader/harness/measurements.hpp"
 
@@ -63,9 +65,138 @@ std::string without_spaces(const std::string& text) {
 }
 }  // namespace
 
+namespace {
+
+// Shell words of `text`: whitespace separates them, single or double quotes group them.
+std::vector<std::string> shell_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (const char c : text) {
+    if (quote) {
+      if (c == quote) {
+        quote = 0;
+      } else {
+        word += c;
+      }
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == ' ' || c == '\t') {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+AnalyserExample draw_example(const std::string& where, const std::string& command) {
+  AnalyserExample e;
+  e.where = where;
+  e.command = command;
+  try {
+    const smem::AccessArguments a = smem::parse_access_arguments(shell_words(command));
+    if (a.help || !a.batch_path.empty()) {
+      e.error = "it draws no request";
+      return e;
+    }
+    e.request = a.request;
+    e.drawn = true;
+  } catch (const std::exception& ex) {
+    e.error = ex.what();
+  }
+  return e;
+}
+
+// The analyser's arguments in a line of the lesson, from `from` on: up to the end of the code
+// span (a backtick) or of the line.
+std::string arguments_from(const std::string& line, std::size_t from) {
+  const std::size_t end = line.find('`', from);
+  std::string args = line.substr(from, end == std::string::npos ? std::string::npos : end - from);
+  while (!args.empty() && (args.back() == ' ' || args.back() == '.' || args.back() == ',')) {
+    args.pop_back();
+  }
+  return args;
+}
+
+// A request's addresses, for a message.
+std::string lanes_of(const smem::WarpRequest& r) {
+  std::string out = r.describe() + ", lanes 0-3 at";
+  for (int t = 0; t < 4; ++t) out += " " + std::to_string(r.address[t]);
+  return out;
+}
+
+}  // namespace
+
+std::vector<AnalyserExample> analyser_examples(const std::string& lesson_text,
+                                               const std::string& figures_tsv) {
+  std::vector<AnalyserExample> examples;
+  std::istringstream lines(lesson_text);
+  std::string line;
+  int number = 0;
+  const std::string tool = "analyze_smem_access";
+  while (std::getline(lines, line)) {
+    ++number;
+    const std::string where = "line " + std::to_string(number) + " of the lesson";
+    for (std::size_t at = line.find(tool); at != std::string::npos; at = line.find(tool, at + 1)) {
+      const std::string args = arguments_from(line, at + tool.size());
+      // A mention of the tool with no expression to draw is not an example.
+      if (args.find('\'') == std::string::npos) continue;
+      examples.push_back(draw_example(where, args));
+    }
+    // A code span that goes on with more arguments, `--width 1 't*128'`, or that is an
+    // expression alone, `'(t%16)*32'`.
+    for (const char* start : {"`--", "`'"}) {
+      for (std::size_t at = line.find(start); at != std::string::npos;
+           at = line.find(start, at + 1)) {
+        const std::string args = arguments_from(line, at + 1);
+        if (args.find('\'') == std::string::npos) continue;
+        examples.push_back(draw_example(where, args));
+      }
+    }
+  }
+  std::istringstream rows(figures_tsv);
+  number = 0;
+  while (std::getline(rows, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::stringstream split(line);
+    for (std::string cell; std::getline(split, cell, '\t');) cells.push_back(cell);
+    for (std::size_t k = 2; k < cells.size(); k += 2) {
+      examples.push_back(draw_example("figures.tsv line " + std::to_string(number), cells[k]));
+    }
+  }
+  return examples;
+}
+
 std::vector<std::string> printed_answers(const std::string& lesson_text,
-                                         const std::vector<Graded>& graded) {
+                                         const std::vector<Graded>& graded,
+                                         const std::string& figures_tsv) {
   std::vector<std::string> found;
+  for (const AnalyserExample& e : analyser_examples(lesson_text, figures_tsv)) {
+    if (!e.drawn) {
+      found.push_back("the lesson's analyser example `" + e.command + "` (" + e.where +
+                      ") cannot be drawn as written: " + e.error +
+                      ". Write a concrete access, one no exercise grades.");
+      continue;
+    }
+    for (const Graded& g : graded) {
+      for (const smem::WarpRequest& request : g.requests) {
+        if (smem::same_access(e.request, request)) {
+          found.push_back("the lesson's analyser example `" + e.command + "` (" + e.where +
+                          ") is the request of " + g.what + " (" + lanes_of(request) +
+                          "): work a neighbour instead, another width, row, mode or pitch");
+        }
+      }
+    }
+  }
   const std::string squeezed = without_spaces(lesson_text);
   for (const Graded& g : graded) {
     for (const std::string& phrase : g.phrases) {
@@ -114,8 +245,9 @@ void Figures::measured(const std::string& name, const std::string& file,
   try {
     add(name, h200(file, quantity), source);
   } catch (const std::runtime_error& e) {
-    missing_.push_back("figure '" + name + "' has no value: " + e.what() +
-                       " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
+    missing_.push_back(
+        "figure '" + name + "' has no value: " + e.what() +
+        " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
     add(name, std::nan(""), source);
   }
 }
@@ -133,8 +265,9 @@ void Figures::measured_case(const std::string& name, const std::string& case_nam
     }
     throw std::runtime_error("no measured case " + case_name + " in " + file);
   } catch (const std::runtime_error& e) {
-    missing_.push_back("figure '" + name + "' has no value: " + e.what() +
-                       " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
+    missing_.push_back(
+        "figure '" + name + "' has no value: " + e.what() +
+        " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
     add(name, std::nan(""), source);
   }
 }

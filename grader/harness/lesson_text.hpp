@@ -52,9 +52,28 @@ struct Graded {
 };
 
 /// Every graded answer that `lesson_text` gives away: a phrase it holds (compared without
-/// spaces, so `a[8 * lane]` also finds `a[8*lane]`), or the bank rows of a request's picture.
+/// spaces, so `a[8 * lane]` also finds `a[8*lane]`), the bank rows of a request's picture, or an
+/// analyser example (analyser_examples()) that draws a graded request.
 std::vector<std::string> printed_answers(const std::string& lesson_text,
-                                         const std::vector<Graded>& graded);
+                                         const std::vector<Graded>& graded,
+                                         const std::string& figures_tsv = "");
+
+/// One access a lesson tells the student to draw with the analyser.
+struct AnalyserExample {
+  std::string where;    ///< "line 58 of the lesson", "figures.tsv line 3".
+  std::string command;  ///< The analyser's arguments, as the lesson writes them.
+  bool drawn = false;   ///< The arguments make a request (else `error` says why not).
+  smem::WarpRequest request;
+  std::string error;
+};
+
+/// Every analyser example of a lesson: each `analyze_smem_access ARGUMENTS` (in a code span or
+/// a code block; a span that goes on with more arguments, `--width 1 't*128'`, or that is a
+/// quoted expression alone, `'(t%16)*32'`, is one too), and
+/// each request of its figure list `figures_tsv` (chapters/NN_slug/figures/figures.tsv). An
+/// example written with a placeholder (`'(t%16)*ROW'`) is not drawn, and says so.
+std::vector<AnalyserExample> analyser_examples(const std::string& lesson_text,
+                                               const std::string& figures_tsv);
 
 /// One figure a lesson quotes by marker.
 struct Figure {

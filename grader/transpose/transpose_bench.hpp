@@ -6,6 +6,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/counters/smem_counters.hpp"
 #include "grader/harness/feedback_message.hpp"
@@ -29,6 +31,13 @@ struct Contract {
 /// element exactly. Returns the feedback for the first wrong one.
 std::optional<grader::Feedback> check_correct(const Launch& launch, const std::string& kernel,
                                               std::uint64_t seed, const Contract& contract = {});
+
+/// The same check on the given shapes (rows, cols), each a multiple of `contract.multiple_of`:
+/// official grading's hidden checks try shapes the hand-out's checks do not.
+std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std::string& kernel,
+                                                 std::uint64_t seed,
+                                                 const std::vector<std::pair<int, int>>& shapes,
+                                                 const Contract& contract = {});
 
 /// The shared-memory counters of `launch` transposing one `side` x `side` tile (one block).
 gpu::SmemCounters count_one_tile(const Launch& launch, int side);

@@ -3,19 +3,27 @@
 
     tools/maintainer/check_course_readiness.py [--gpu-target NN] [--keep DIR]
 
-1. The hand-out (tools/instructor/make_handout.py) holds no solutions, configures, builds, and fails every
-   chapter as a skeleton should (check_student_mode.py).
+1. The hand-out (tools/instructor/make_handout.py): what it holds, by folder, is printed; it
+   holds no instructors' folder (solutions/, tools/instructor/, tools/maintainer/,
+   docs/instructors/); it configures, builds, and fails every chapter as a skeleton should
+   (check_student_mode.py).
 2. A student follows the README: `meson setup build`, then `meson test -C build --suite chNN`
-   for the first chapter, on a fresh build. That builds the analyser the lessons send them to; the run fails, as the
-   README says; meson shows each grader's closing summary and, without a GPU, why the GPU
-   checks were skipped; and no answer is given away.
+   for the first chapter, on a fresh build. That builds the analyser the lessons send them to;
+   the run fails, as the README says; meson shows each grader's closing summary and, without a
+   GPU, why the GPU checks were skipped; and no answer is given away.
 3. Solution mode in the hand-out stops with the reason as meson's own message.
-4. An instructor who filled in an exercise in a checkout of the workbook still has the shipped
+4. Copy attacks (copy_attacks.py): exercises that take their answers from what the hand-out
+   ships (its tables, its grader and library code, its lessons' examples) find nothing, and,
+   graded as a class by tools/instructor/grade, score zero on every check they attack; a control
+   made from a hand-out doctored with one leak of each kind finds each leak and scores the
+   points it attacks, which shows that the attacks would see what a leak gives away.
+5. An instructor who filled in an exercise in a checkout of the workbook still has the shipped
    skeleton rejected by the self-tests.
 Exit 0 when all of that holds. CI runs it (.ci/run).
 """
 import argparse
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -26,14 +34,18 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-import meson_testlog  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tools", "instructor"))
+import meson_testlog  # noqa: E402,F401
+from make_handout import listing  # noqa: E402
 
 GIVEAWAYS = ["the request takes", "The bank model says", "The GPU counted 2 wavefronts"]
+INSTRUCTORS_FOLDERS = ("solutions/", "tools/instructor/", "tools/maintainer/",
+                       "docs/instructors/", ".ci/")
 problems = []
 
 
 def check(condition, what):
-    print(("  ok   " if condition else "  BAD  ") + what)
+    print(("  ok   " if condition else "  BAD  ") + what, flush=True)
     if not condition:
         problems.append(what)
 
@@ -41,6 +53,58 @@ def check(condition, what):
 def run(command, cwd):
     return subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, errors="replace")
+
+
+def copy_attacks(work, handout, target):
+    """Step 4: the attacks, their grading as a class, and the control."""
+    analyzer = os.path.join(handout, "build", "tools", "analyze_smem_access")
+    out = os.path.join(work, "copy-attacks")
+    made = run([sys.executable, os.path.join(HERE, "copy_attacks.py"), ROOT, handout, analyzer,
+                out, "--control"], ROOT)
+    print(made.stdout.rstrip())
+    check(made.returncode == 0, "copy_attacks.py writes the attacks and the control")
+    if made.returncode != 0:
+        return
+    report = json.load(open(os.path.join(out, "attacks.json")))
+    leaks = [(kind, chapter, e) for kind, found in report["attacks"].items()
+             for chapter, entries in found.items() for e in entries]
+    check(not leaks, "no copy attack finds an answer in the hand-out"
+          + "".join(f"\n         {k} {c}: {e['item']}: {'; '.join(e['found'])}"
+                    for k, c, e in leaks))
+    control = report["control"]
+    kinds = {e["attack"] for e in control["found"]}
+    check(kinds == set(report["attacks"]),
+          f"the control's leaks are each found by their attack (found by: {sorted(kinds)})")
+    # The attacks as a class, on every chapter an attack changed (and the control's).
+    chapters = report["planted_chapters"]
+    grades = os.path.join(work, "copy-attack-grades")
+    graded = run([sys.executable, os.path.join(ROOT, "tools", "instructor", "grade"), "--class",
+                  out, "--out", grades, "--chapters", ",".join(chapters), "--gpu-targets", target,
+                  "--time-limit", "600"], ROOT)
+    print("\n".join(graded.stdout.rstrip().splitlines()[-6:]))
+    check(graded.returncode == 0, f"tools/instructor/grade grades the attacks as a class on "
+                                  f"{', '.join(chapters)}")
+    attacked = {e["check"] for found in report["attacks"].values()
+                for entries in found.values() for e in entries}
+    for kind in report["attacks"]:
+        try:
+            result = json.load(open(os.path.join(grades, kind, "result.json")))
+        except (OSError, ValueError) as e:
+            check(False, f"the {kind} attack has a result ({e})")
+            continue
+        scored = [t for t in result["tests"] if t["score"] > 0 and t["name"] in attacked]
+        check(not scored, f"the {kind} attack scores zero on the checks the attacks aim at"
+              + "".join(f"\n         {t['name']}: {t['score']}" for t in scored))
+        check(result["score"] == 0, f"the {kind} attack scores 0 in all "
+                                    f"({result['score']} of {result['max_score']})")
+    try:
+        result = json.load(open(os.path.join(grades, "control", "result.json")))
+        lost = [t["name"] for t in result["tests"]
+                if t["name"] in control["checks"] and t["score"] < t["max_score"]]
+        check(not lost, "the control, made from leaks, scores every check its leaks answer"
+              + "".join(f"\n         lost: {n}" for n in lost))
+    except (OSError, ValueError) as e:
+        check(False, f"the control has a result ({e})")
 
 
 def main():
@@ -54,19 +118,26 @@ def main():
 
     print("The hand-out:")
     archive = os.path.join(work, "handout.tar.gz")
-    made = run([sys.executable, os.path.join(ROOT, "tools", "instructor", "make_handout.py"), ROOT, archive], ROOT)
+    made = run([sys.executable, os.path.join(ROOT, "tools", "instructor", "make_handout.py"),
+                ROOT, archive], ROOT)
     check(made.returncode == 0, "tools/instructor/make_handout.py writes the archive")
     if made.returncode != 0:
         print(made.stdout)
         return 1
+    shutil.rmtree(os.path.join(work, "workbook"), ignore_errors=True)
     with tarfile.open(archive) as t:
         names = t.getnames()
         t.extractall(work)
     handout = os.path.join(work, "workbook")
-    check(not any(n.startswith("workbook/solutions/") for n in names), "no solutions/")
-    check(not any(n.endswith(("wrong_answers.ini", "lesson_checks.cpp")) for n in names),
-          "no wrong answers or lesson checks (they quote the answers)")
-    check(not any("/.git/" in n or "/build" in n.split("workbook/")[1][:6] for n in names),
+    print("  What the hand-out holds, by folder:")
+    print(listing(names))
+    inside = [n[len("workbook/"):] for n in names]
+    kept_back = sorted({n for n in inside if n.startswith(INSTRUCTORS_FOLDERS)})
+    check(not kept_back, "no instructors' folder in the hand-out"
+          + "".join(f"\n         {n}" for n in kept_back[:10]))
+    check(not any(n.endswith("_exercise.cu") and not n.startswith("chapters/") for n in inside),
+          "no exercise file but the skeletons in chapters/")
+    check(not any("/.git/" in n or n.startswith("build") for n in inside),
           "no history and no build output")
     readme = open(os.path.join(handout, "README.md")).read()
     check("<!-- instructors -->" not in readme and "For instructors" not in readme
@@ -106,6 +177,9 @@ def main():
                    os.path.join(handout, "build", "meson-logs", "testlog.json")], handout)
     print(student.stdout.rstrip())
     check(student.returncode == 0, "every chapter of the hand-out fails as a skeleton")
+
+    print("Copy attacks on the hand-out, graded as a class:")
+    copy_attacks(work, handout, args.gpu_target)
 
     print(f"An instructor who filled in chapter {chapter} in a checkout:")
     checkout = os.path.join(work, "checkout")

@@ -6,14 +6,13 @@
 //
 // Exit status: 0 done; 1 batch mode found a case whose expected cost the model does not give;
 // 2 bad input (the message says what and where).
-#include <cstdint>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/model/access_arguments.hpp"
 #include "common/model/bank_model.hpp"
 #include "common/model/case_file.hpp"
 #include "common/model/lane_expression.hpp"
@@ -21,9 +20,6 @@
 #include "common/model/warp_picture.hpp"
 
 namespace {
-
-// The largest shared memory one block can have on sm_90 (227 KiB): the default bound.
-constexpr std::int64_t kDefaultSharedBytes = 227 * 1024;
 
 const char* const kUsage = R"(usage:
   analyze_smem_access [options] 'EXPRESSION'        lane t accesses byte address EXPRESSION
@@ -44,53 +40,10 @@ options:
   --colour, --no-colour   force colours on or off (default: on for a terminal, unless NO_COLOR)
 )";
 
-struct BadInput : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 // A file that cannot be written: reported in one line, without the usage text.
 struct OutputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-std::int64_t parse_integer(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  long long value = 0;
-  try {
-    value = std::stoll(text, &used, 0);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty()) {
-    throw BadInput(what + ": '" + text + "' is not a whole number");
-  }
-  return value;
-}
-
-// "0xffff" or "0-15,20,24-31" -> lane mask.
-std::uint32_t parse_active(const std::string& text) {
-  if (text.find_first_not_of(" \t") == std::string::npos) {
-    throw BadInput("--active is empty: give a mask (0x0000ffff) or lanes and ranges (0-15,20)");
-  }
-  if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) {
-    const std::int64_t mask = parse_integer(text, "--active");
-    if (mask < 0 || mask > 0xffffffffLL) throw BadInput("--active: mask wider than 32 lanes");
-    return static_cast<std::uint32_t>(mask);
-  }
-  std::uint32_t mask = 0;
-  std::stringstream parts(text);
-  for (std::string part; std::getline(parts, part, ',');) {
-    const std::size_t dash = part.find('-');
-    const std::int64_t first = parse_integer(part.substr(0, dash), "--active lane");
-    const std::int64_t last =
-        dash == std::string::npos ? first : parse_integer(part.substr(dash + 1), "--active lane");
-    if (first < 0 || last > 31 || first > last) {
-      throw BadInput("--active: '" + part + "' is not a lane or a range of lanes within 0-31");
-    }
-    for (std::int64_t t = first; t <= last; ++t) mask |= 1u << t;
-  }
-  return mask;
-}
 
 std::string json_request(const smem::WarpRequest& r, const smem::Analysis& a) {
   std::ostringstream out;
@@ -151,93 +104,18 @@ int run_batch(const std::string& path) {
 }
 
 int run(int argc, char** argv) {
-  smem::WarpRequest request;
-  std::string expression, addresses, svg_path, batch_path, op = "load";
-  bool expression_given = false;
-  std::uint32_t active = 0xffffffffu;
-  std::int64_t shared_bytes = kDefaultSharedBytes;
-  bool json = false, colour = smem::stdout_wants_colour();
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw BadInput(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "-h" || arg == "--help") {
-      std::cout << kUsage;
-      return 0;
-    } else if (arg == "--width") {
-      request.width_bytes = static_cast<int>(parse_integer(value(), "--width"));
-    } else if (arg == "--op") {
-      op = value();
-    } else if (arg == "--store") {
-      op = "store";
-    } else if (arg == "--active") {
-      active = parse_active(value());
-    } else if (arg == "--shared-bytes") {
-      shared_bytes = parse_integer(value(), "--shared-bytes");
-      if (shared_bytes <= 0) throw BadInput("--shared-bytes must be positive");
-    } else if (arg == "--addresses") {
-      addresses = value();
-    } else if (arg == "--svg") {
-      svg_path = value();
-    } else if (arg == "--batch") {
-      batch_path = value();
-    } else if (arg == "--json") {
-      json = true;
-    } else if (arg == "--colour" || arg == "--color") {
-      colour = true;
-    } else if (arg == "--no-colour" || arg == "--no-color") {
-      colour = false;
-    } else if (arg.size() > 2 && arg[0] == '-' && arg[1] == '-') {
-      throw BadInput("unknown option " + arg);
-    } else if (!expression_given) {
-      expression = arg;
-      expression_given = true;
-    } else {
-      throw BadInput("more than one expression given ('" + expression + "' and '" + arg +
-                     "'); quote an expression that contains spaces");
-    }
+  const smem::AccessArguments args =
+      smem::parse_access_arguments(std::vector<std::string>(argv + 1, argv + argc));
+  if (args.help) {
+    std::cout << kUsage;
+    return 0;
   }
-  if (!batch_path.empty()) return run_batch(batch_path);
-  if (expression_given && expression.find_first_not_of(" \t") == std::string::npos) {
-    throw BadInput("the expression is empty: give lane t's byte address, for example 't*4'");
-  }
-  if (expression_given == !addresses.empty()) {
-    throw BadInput(expression_given ? "give either an expression of t or --addresses, not both"
-                                    : "give lane t's byte address as an expression of t (for "
-                                      "example 't*4'), or 32 addresses with --addresses");
-  }
-  if (op == "ldmatrix.x1" || op == "ldmatrix.x2" || op == "ldmatrix.x4") request.width_bytes = 16;
-  smem::parse_op(op, request);
-
-  if (!expression.empty()) {
-    const smem::LaneExpression e = smem::LaneExpression::parse(expression);
-    for (int t = 0; t < smem::kWarpSize; ++t) {
-      request.address[t] = e.evaluate(t);
-      if (request.address[t] < 0) {
-        throw BadInput("lane " + std::to_string(t) + ": the expression gives " +
-                       std::to_string(request.address[t]) +
-                       ", a negative address (switch lanes off with --active, not with a "
-                       "negative address)");
-      }
-    }
-  } else {
-    std::istringstream in(addresses);
-    std::vector<std::string> tokens;
-    for (std::string token; in >> token;) tokens.push_back(token);
-    if (tokens.size() != smem::kWarpSize) {
-      throw BadInput("--addresses: " + std::to_string(tokens.size()) +
-                     " numbers given; a warp needs exactly 32 (use -1 for an inactive lane)");
-    }
-    for (int t = 0; t < smem::kWarpSize; ++t) {
-      request.address[t] = parse_integer(tokens[t], "--addresses, lane " + std::to_string(t));
-    }
-  }
-  for (int t = 0; t < smem::kWarpSize; ++t) {
-    if (!(active >> t & 1u)) request.address[t] = smem::kInactive;
-  }
-  smem::validate(request, shared_bytes);
+  if (!args.batch_path.empty()) return run_batch(args.batch_path);
+  const smem::WarpRequest& request = args.request;
+  const std::string& expression = args.expression;
+  const std::string& svg_path = args.svg_path;
+  const bool json = args.json;
+  const bool colour = args.colour.value_or(smem::stdout_wants_colour());
   const smem::Analysis analysis = smem::analyze(request);
 
   const std::string svg_title = expression.empty() ? "" : "address = " + expression;
@@ -276,7 +154,7 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
   } catch (const smem::CaseFileError& e) {
     std::cerr << "error: " << e.what() << "\n";
-  } catch (const BadInput& e) {
+  } catch (const smem::ArgumentError& e) {
     std::cerr << "error: " << e.what() << "\n\n" << kUsage;
   } catch (const OutputError& e) {
     std::cerr << "error: " << e.what() << "\n";

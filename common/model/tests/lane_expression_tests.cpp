@@ -67,8 +67,8 @@ Generated generate(std::mt19937_64& rng, std::int64_t t, int depth) {
   return {"(" + a.text + " " + op + " " + b.text + ")", v};
 }
 
-// What two minutes of libFuzzer (common/model/tests/fuzz/) turned up: no crash, but these inputs, the
-// shortest it found for each kind of error, made two messages unclear (a missing operator
+// What two minutes of libFuzzer (common/model/tests/fuzz/) turned up: no crash, but these inputs,
+// the shortest it found for each kind of error, made two messages unclear (a missing operator
 // reported as a bare "unexpected '1'", a negative left operand of << as an overflow). They are
 // kept with the message each must give.
 struct Found {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/cuda/event_timer.hpp"
+#include "common/model/access_arguments.hpp"
 #include "grader/harness/catch.hpp"
 #include "grader/harness/lesson_text.hpp"
 #include "grader/harness/line_fit.hpp"
@@ -102,6 +103,32 @@ TEST_CASE("lesson figures: a measurement that is not committed yet says what to 
   REQUIRE(p.size() == 1);
   CHECK(p[0].find("figure 'new.speedup' has no value") != std::string::npos);
   CHECK(p[0].find("run tools/maintainer/run_gpu_suite.sh on the H200") != std::string::npos);
+}
+
+TEST_CASE("lesson examples: an analyser example that draws a graded request is found",
+          "[host][harness]") {
+  const smem::WarpRequest graded_column =
+      smem::WarpRequest::from_lanes(16, smem::Op::kLoad, [](int t) { return 128LL * t; });
+  const std::vector<lesson::Graded> graded = {{"the chunk column", {}, {graded_column}}};
+  const std::string text =
+      "Draw it: `build/tools/analyze_smem_access --width 16 't*128'` and `--width 4 't*132'`.\n"
+      "```\n> build/tools/analyze_smem_access --op ldmatrix.x4 '(t%16)*ROW + (t/16)*16'\n```\n"
+      "A mention of `analyze_smem_access` alone draws nothing.\n";
+  const std::vector<lesson::AnalyserExample> examples = lesson::analyser_examples(
+      text, "# comment\nx.svg\tleft\t--width 16 t*256\tright\t--width 16 t*144\n");
+  REQUIRE(examples.size() == 5);
+  CHECK(examples[0].drawn);
+  CHECK(smem::same_access(examples[0].request, graded_column));
+  CHECK(examples[1].drawn);
+  CHECK_FALSE(smem::same_access(examples[1].request, graded_column));
+  CHECK_FALSE(examples[2].drawn);  // a placeholder is no example
+  CHECK(examples[3].where == "figures.tsv line 2");
+  const std::vector<std::string> found = lesson::printed_answers(text, graded);
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].find("is the request of the chunk column") != std::string::npos);
+  CHECK(found[1].find("cannot be drawn as written") != std::string::npos);
+  // The same lesson with a neighbour (another pitch) and no placeholder gives nothing away.
+  CHECK(lesson::printed_answers("`analyze_smem_access --width 16 't*144'`", graded).empty());
 }
 
 TEST_CASE("feedback: the answer only with WORKBOOK_REVEAL, the hint always", "[host][harness]") {

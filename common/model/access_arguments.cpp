@@ -1,0 +1,153 @@
+#include "common/model/access_arguments.hpp"
+
+#include <sstream>
+
+#include "common/model/lane_expression.hpp"
+
+namespace smem {
+
+namespace {
+
+std::int64_t parse_integer(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used, 0);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty()) {
+    throw ArgumentError(what + ": '" + text + "' is not a whole number");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::uint32_t parse_active_lanes(const std::string& text) {
+  if (text.find_first_not_of(" \t") == std::string::npos) {
+    throw ArgumentError(
+        "--active is empty: give a mask (0x0000ffff) or lanes and ranges (0-15,20)");
+  }
+  if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) {
+    const std::int64_t mask = parse_integer(text, "--active");
+    if (mask < 0 || mask > 0xffffffffLL) throw ArgumentError("--active: mask wider than 32 lanes");
+    return static_cast<std::uint32_t>(mask);
+  }
+  std::uint32_t mask = 0;
+  std::stringstream parts(text);
+  for (std::string part; std::getline(parts, part, ',');) {
+    const std::size_t dash = part.find('-');
+    const std::int64_t first = parse_integer(part.substr(0, dash), "--active lane");
+    const std::int64_t last =
+        dash == std::string::npos ? first : parse_integer(part.substr(dash + 1), "--active lane");
+    if (first < 0 || last > 31 || first > last) {
+      throw ArgumentError("--active: '" + part + "' is not a lane or a range of lanes within 0-31");
+    }
+    for (std::int64_t t = first; t <= last; ++t) mask |= 1u << t;
+  }
+  return mask;
+}
+
+AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
+  AccessArguments a;
+  std::string addresses, op = "load";
+  bool expression_given = false;
+  std::uint32_t active = 0xffffffffu;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw ArgumentError(arg + " needs a value");
+      return args[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      a.help = true;
+      return a;
+    } else if (arg == "--width") {
+      a.request.width_bytes = static_cast<int>(parse_integer(value(), "--width"));
+    } else if (arg == "--op") {
+      op = value();
+    } else if (arg == "--store") {
+      op = "store";
+    } else if (arg == "--active") {
+      active = parse_active_lanes(value());
+    } else if (arg == "--shared-bytes") {
+      a.shared_bytes = parse_integer(value(), "--shared-bytes");
+      if (a.shared_bytes <= 0) throw ArgumentError("--shared-bytes must be positive");
+    } else if (arg == "--addresses") {
+      addresses = value();
+    } else if (arg == "--svg") {
+      a.svg_path = value();
+    } else if (arg == "--batch") {
+      a.batch_path = value();
+    } else if (arg == "--json") {
+      a.json = true;
+    } else if (arg == "--colour" || arg == "--color") {
+      a.colour = true;
+    } else if (arg == "--no-colour" || arg == "--no-color") {
+      a.colour = false;
+    } else if (arg.size() > 2 && arg[0] == '-' && arg[1] == '-') {
+      throw ArgumentError("unknown option " + arg);
+    } else if (!expression_given) {
+      a.expression = arg;
+      expression_given = true;
+    } else {
+      throw ArgumentError("more than one expression given ('" + a.expression + "' and '" + arg +
+                          "'); quote an expression that contains spaces");
+    }
+  }
+  if (!a.batch_path.empty()) return a;
+  if (expression_given && a.expression.find_first_not_of(" \t") == std::string::npos) {
+    throw ArgumentError("the expression is empty: give lane t's byte address, for example 't*4'");
+  }
+  if (expression_given == !addresses.empty()) {
+    throw ArgumentError(expression_given
+                            ? "give either an expression of t or --addresses, not both"
+                            : "give lane t's byte address as an expression of t (for example "
+                              "'t*4'), or 32 addresses with --addresses");
+  }
+  WarpRequest& request = a.request;
+  if (op == "ldmatrix.x1" || op == "ldmatrix.x2" || op == "ldmatrix.x4") request.width_bytes = 16;
+  parse_op(op, request);
+  if (!a.expression.empty()) {
+    const LaneExpression e = LaneExpression::parse(a.expression);
+    for (int t = 0; t < kWarpSize; ++t) {
+      request.address[t] = e.evaluate(t);
+      if (request.address[t] < 0) {
+        throw ArgumentError("lane " + std::to_string(t) + ": the expression gives " +
+                            std::to_string(request.address[t]) +
+                            ", a negative address (switch lanes off with --active, not with a "
+                            "negative address)");
+      }
+    }
+  } else {
+    std::istringstream in(addresses);
+    std::vector<std::string> tokens;
+    for (std::string token; in >> token;) tokens.push_back(token);
+    if (tokens.size() != kWarpSize) {
+      throw ArgumentError("--addresses: " + std::to_string(tokens.size()) +
+                          " numbers given; a warp needs exactly 32 (use -1 for an inactive lane)");
+    }
+    for (int t = 0; t < kWarpSize; ++t) {
+      request.address[t] = parse_integer(tokens[t], "--addresses, lane " + std::to_string(t));
+    }
+  }
+  for (int t = 0; t < kWarpSize; ++t) {
+    if (!(active >> t & 1u)) request.address[t] = kInactive;
+  }
+  validate(request, a.shared_bytes);
+  return a;
+}
+
+bool same_access(const WarpRequest& a, const WarpRequest& b) {
+  if (a.op != b.op || a.width_bytes != b.width_bytes ||
+      (a.op == Op::kLdmatrix && a.matrices != b.matrices)) {
+    return false;
+  }
+  for (int t = 0; t < kWarpSize; ++t) {
+    if (a.active(t) != b.active(t) || (a.active(t) && a.address[t] != b.address[t])) return false;
+  }
+  return true;
+}
+
+}  // namespace smem

@@ -1,0 +1,31 @@
+"""Chapter 01's graded items, for the copy attacks (tools/maintainer/copy_attacks.py): what an
+answer taken from the hand-out would look like, and where it would go in the skeleton."""
+from copy_attack_items import Function, Plant, Prediction, request
+
+EX2 = "ch01 exercise 2: pattern_address follows the declarations"
+EX3 = "ch01 exercise 3: predicted wavefronts match the bank model"
+
+# (enumerator, element bytes, lane t's byte address): the reference's exercise 2.
+PATTERNS = [
+    ("kReversedFloats", 4, lambda t: 4 * (31 - t)),
+    ("kStride8Floats", 4, lambda t: 4 * 8 * t),
+    ("kStructOfThree", 4, lambda t: 12 * t + 8),
+    ("kColumnOf32x16", 4, lambda t: 4 * (16 * t + 3)),
+    ("kColumnOf32x34", 4, lambda t: 4 * (34 * t + 1)),
+    ("kFourFloatsShared", 4, lambda t: 4 * (t % 4)),
+    ("kFourWordsOneBank", 4, lambda t: 4 * 32 * (t % 4)),
+    ("kBytesStride16", 1, lambda t: 16 * t),
+    ("kShortsStride64", 2, lambda t: 2 * 64 * t),
+]
+
+ITEMS = [
+    Function(EX2, "pattern_address", ("pattern_address", "expected_address"),
+             Plant("  (void)lane;\n  switch (p) {",
+                   "  return {call}(p, lane);\n  switch (p) {")),
+] + [
+    Prediction(EX3, f"predicted_wavefronts({name})", request(width, "load", address),
+               Plant(f"    case Pattern::{name}: return kNotImplemented;",
+                     f"    case Pattern::{name}: return {{value}};"),
+               measured=(rf"counted_wavefronts\.{name}",))
+    for name, width, address in PATTERNS
+]

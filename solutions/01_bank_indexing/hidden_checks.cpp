@@ -1,0 +1,73 @@
+// Chapter 01's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
+// never does. The same functions on cases the hand-out's checks do not try: a bank_of or a
+// warp_wavefronts tuned to the local cases loses these points.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "chapters/01_bank_indexing/bank_indexing.cuh"
+#include "common/model/bank_model.hpp"
+#include "grader/01_bank_indexing/device_probes.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback.hpp"
+
+TEST_CASE("ch01 hidden: bank_of on addresses the local checks do not try", "[host]") {
+  // Addresses around every power of two (where a signed or narrowed cast goes wrong), and
+  // random ones from a seed of official grading's own.
+  std::vector<unsigned> addresses;
+  for (int bit = 0; bit < 32; ++bit) {
+    const unsigned power = 1u << bit;
+    for (unsigned d : {0u, 1u, 2u, 3u, 4u, 127u, 128u, 129u}) {
+      addresses.push_back(power + d);
+      addresses.push_back(power - d);
+    }
+  }
+  std::mt19937 rng(0x5eed01u);
+  for (int i = 0; i < 20000; ++i) addresses.push_back(static_cast<unsigned>(rng()));
+  for (unsigned a : addresses) {
+    if (ch01::bank_of(a) == smem::bank_of(a)) continue;
+    GRADER_FAIL(grader::Feedback("bank_of(" + std::to_string(a) + ") is " +
+                                 std::to_string(ch01::bank_of(a)) + "; that byte lies in bank " +
+                                 std::to_string(smem::bank_of(a)) + ".")
+                    .hint("bank_of must hold for every unsigned address, the largest included."));
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch01 hidden: warp_wavefronts on warps the local checks do not try", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  // Whole warps in one bank, long word strides, and words spread over 48 KiB.
+  std::mt19937_64 rng(0x5eed02u);
+  std::vector<unsigned> addresses;
+  std::vector<std::string> kinds;
+  const auto add = [&](const std::string& kind, auto address_of) {
+    for (int t = 0; t < 32; ++t) addresses.push_back(static_cast<unsigned>(address_of(t)));
+    kinds.push_back(kind);
+  };
+  for (int words = 1; words <= 32; ++words) {
+    add("32 lanes on " + std::to_string(words) + " words of bank 5",
+        [&](int t) { return 4 * (5 + 32 * (t % words)); });
+  }
+  for (unsigned stride = 65; stride <= 1024; stride += 37) {
+    add("word stride " + std::to_string(stride), [&](int t) { return 4 * stride * t; });
+  }
+  for (int i = 0; i < 300; ++i) {
+    add("random words in 48 KiB", [&](int) { return 4 * (rng() % 12288); });
+    add("random bytes in 48 KiB", [&](int) { return rng() % 49152; });
+  }
+  const std::vector<int> got = ch01::probes::device_warp_wavefronts(addresses);
+  for (std::size_t w = 0; w < kinds.size(); ++w) {
+    const auto request = smem::WarpRequest::from_lanes(
+        4, smem::Op::kLoad, [&](int t) { return addresses[w * 32 + t] & ~3u; });
+    const int want = smem::analyze(request).wavefronts;
+    for (int t = 0; t < 32; ++t) {
+      if (got[w * 32 + t] == want) continue;
+      GRADER_FAIL(grader::Feedback("warp_wavefronts is wrong for a warp of " + kinds[w] +
+                                   ": lane " + std::to_string(t) + " returned " +
+                                   std::to_string(got[w * 32 + t]) + ".")
+                      .picture(grader::draw(request))
+                      .hint("count distinct words per bank for any addresses a warp can give."));
+    }
+  }
+  SUCCEED();
+}
