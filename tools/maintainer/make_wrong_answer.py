@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes a chapter's typical wrong answers from its reference solution, for grader self-tests.
 
-A chapter's grader folder holds wrong_answers.ini; each section is one wrong answer:
+A chapter's instructors' folder holds solutions/NN_slug/wrong_answers.ini; each section is one
+wrong answer:
 
     [bank_is_address_mod_32]
     why = what the student got wrong, in words

@@ -200,10 +200,63 @@ for plant, (_, reason) in plants.items():
 with open(os.path.join(work, "planted-out", "writes_fake_results", "results.json")) as f:
     expect(json.load(f)["score"] == 0, "the planted results.json did not replace the real one")
 
+# Official grading's hidden checks: the reference's report says which checks were hidden, and a
+# submission tuned to the hand-out's local cases (a chapter's wrong answer that passes its
+# local check and fails a hidden one) loses exactly the hidden check's points.
+with open(os.path.join(out, "reference", "result.json")) as f:
+    reference = json.load(f)
+hidden = [t for t in reference["tests"] if t["hidden"]]
+expect(hidden and all(t["status"] == "passed" for t in hidden),
+       f"the reference passes the hidden checks of {', '.join(chapters)}: {hidden}")
+expect(any("checks were hidden" in n for n in reference["notes"]),
+       f"the reference's notes say which checks were hidden: {reference['notes']}")
+with open(os.path.join(out, "reference", "report.md")) as f:
+    expect("[hidden check" in f.read(), "report.md marks the hidden checks")
+tuned = None
+for c in chapters:
+    spec_path = os.path.join(root, "solutions", c, "wrong_answers.ini")
+    listing = subprocess.run([sys.executable, os.path.join(root, "tools", "maintainer",
+                                                           "make_wrong_answer.py"), "list",
+                              spec_path], capture_output=True, text=True).stdout.splitlines()
+    for line in listing:
+        answer, mode, text = line.split("|")[:3]
+        if mode == "host" and "hidden:" in text:
+            tuned = (c, answer, text)
+            break
+    if tuned:
+        break
+expect(tuned is not None, f"a host wrong answer of {', '.join(chapters)} tuned to the local "
+                          f"cases (rejected by a hidden check) exists")
+if tuned:
+    c, answer, text = tuned
+    exercise = os.path.join(work, "tuned", "tuned", "chapters", c, f"{c[3:]}_exercise.cu")
+    os.makedirs(os.path.dirname(exercise), exist_ok=True)
+    made = subprocess.run([sys.executable, os.path.join(root, "tools", "maintainer",
+                                                        "make_wrong_answer.py"), "make",
+                           os.path.join(root, "solutions", c, "wrong_answers.ini"), answer,
+                           os.path.join(root, "solutions", c, f"{c[3:]}_exercise.cu"),
+                           os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu"), exercise],
+                          capture_output=True, text=True)
+    expect(made.returncode == 0, f"the tuned exercise {answer} is made: {made.stderr}")
+    run = subprocess.run([sys.executable, tool, "--class", os.path.join(work, "tuned"), "--out",
+                          os.path.join(work, "tuned-out"), "--chapters", c],
+                         capture_output=True, text=True, timeout=1800)
+    expect(run.returncode == 0, f"grading the tuned submission failed: {run.stderr}")
+    with open(os.path.join(work, "tuned-out", "tuned", "result.json")) as f:
+        result = json.load(f)
+    lost = [t for t in result["tests"] if t["score"] < t["max_score"]]
+    expect(lost and all(t["hidden"] for t in lost),
+           f"{answer}: only hidden checks are lost: {[(t['name'], t['hidden']) for t in lost]}")
+    expect(any(t["status"] == "passed" and not t["hidden"] for t in result["tests"]),
+           f"{answer}: its local checks pass")
+    print(f"tuned to the local cases ({c} {answer}): lost "
+          + ", ".join(f"{t['name']} ({scoring.number(t['max_score'])})" for t in lost), flush=True)
+
 if problems:
     print(f"\ngrading_ci.py: {len(problems)} problem(s)")
     sys.exit(1)
 print(f"grading: a class of 3 ({', '.join(f'{k} {scoring.number(v)}' for k, v in sorted(expected.items()))}"
       f" of {scoring.number(host_total)}) interrupted and resumed, every format checked"
       + (", Slurm's class.csv the same" if use_slurm else "") + f"; {len(plants)} planted "
-      f"submissions scored zero where they cheated or hung")
+      f"submissions scored zero where they cheated or hung; a submission tuned to the local "
+      f"cases lost its hidden checks")
