@@ -283,9 +283,11 @@ def run(workbook, prepared, options):
                                            {mode: reported}, reasons)
     hidden = [t for t in tests if t["hidden"]]
     if hidden:
-        notes.append(f"{len(hidden)} of the checks were hidden: official grading runs them on "
-                     f"cases the hand-out does not ({scoring.number(sum(t['score'] for t in hidden))}"
-                     f" of {scoring.number(sum(t['max_score'] for t in hidden))} points).")
+        notes.append(f"{len(hidden)} of the checks {'was' if len(hidden) == 1 else 'were'} "
+                     f"hidden: official grading runs {'it' if len(hidden) == 1 else 'them'} on "
+                     f"cases the hand-out does not "
+                     f"({scoring.number(sum(t['score'] for t in hidden))} of "
+                     f"{scoring.number(sum(t['max_score'] for t in hidden))} points).")
     unreported = sum(t["status"] == "not reported" and t["chapter"] not in prepared.refused
                      and not t["output"].startswith("the exercise file does not compile")
                      for t in tests)
