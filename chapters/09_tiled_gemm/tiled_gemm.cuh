@@ -20,8 +20,9 @@ constexpr int kNotImplemented = -1;
 /// The classic kernel: blocks of TILE x TILE threads, thread (tx, ty) = (threadIdx.x,
 /// threadIdx.y), and two tiles `__shared__ float As[TILE][TILE], Bs[TILE][TILE]`, each starting
 /// at a multiple of 128 bytes. Threads are numbered ty * TILE + tx, and a warp is 32 threads in
-/// a row of that numbering. Each access below is one warp's request, with `k` a fixed column of
-/// the inner loop (any k from 0 to TILE - 1: the answer does not depend on it).
+/// a row of that numbering (a block of fewer than 32 threads is one warp, its other lanes idle).
+/// Each access below is one warp's request, with `k` a fixed column of the inner loop (any k
+/// from 0 to TILE - 1: the answer does not depend on it).
 enum class Access : int {
   kStoreAs,           ///< `As[ty][tx] = A[...]`: the store of A's tile
   kStoreBs,           ///< `Bs[ty][tx] = B[...]`: the store of B's tile
@@ -40,11 +41,13 @@ constexpr Access kAllAccesses[kAccessCount] = {
     Access::kStoreAs,      Access::kStoreBs,          Access::kReadAsRow,   Access::kReadBsRow,
     Access::kReadAsColumn, Access::kReadAsTransposed, Access::kReadBsColumn};
 
-/// The tile sizes exercise 1 asks about. (The lesson works out TILE = 32.)
+/// The tile sizes the local checks of exercise 1 ask about. (The lesson works out TILE = 32.)
 constexpr int kGradedTiles[] = {16, 8};
 
 /// Exercise 1. Your prediction: the wavefronts of one warp's request for `access` in the classic
-/// kernel with TILE = `tile` (16 or 8). Work it out on paper: which (tx, ty) does one warp hold?
+/// kernel with TILE = `tile`, a power of two from 4 to 32. The local checks ask 16 and 8
+/// (kGradedTiles); official grading asks other tiles of the contract too. Work it out on paper:
+/// which (tx, ty) does one warp hold?
 int predicted_wavefronts(Access access, int tile);
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
+#include "grader/08_wide_accesses/chunk_layout_check.hpp"
 #include "grader/08_wide_accesses/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
@@ -34,6 +35,12 @@ TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[
       "tile_chunk_offset; scalar accesses, or accesses past the layout, "
       "count differently.");
   if (verdict.skipped) GRADER_SKIP(*verdict.skipped);
+  // The predictions are of the kernel's own layout: compared once that layout is right.
+  if (!ch08::spec::layout_is_right()) {
+    GRADER_FAIL(grader::Feedback("Not compared: your predictions of the tile store and load are "
+                                 "checked once tile_chunk_offset is right (exercise 1).")
+                    .hint("make exercise 1's host check pass first."));
+  }
   GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }
 

@@ -42,14 +42,18 @@ inline const char* short_name(Access a) {
   return "?";
 }
 
-/// Warp `warp`'s request for `a` in the classic kernel with TILE = `tile`, inner-loop column `k`.
-/// As starts at byte 0, Bs right after it (tile * tile * 4 bytes, a multiple of 128).
-inline smem::WarpRequest classic_request(Access a, int tile, int warp = 0, int k = 5) {
-  const long long bs = 4LL * tile * tile;
+/// Warp `warp`'s request for `a` in the classic kernel with TILE = `tile`, inner-loop column
+/// k = `column` % TILE (so that the default fits every tile). As starts at byte 0, Bs at the
+/// first multiple of 128 bytes after it. A block of fewer than 32 threads (TILE = 4) is one warp
+/// whose other lanes are inactive.
+inline smem::WarpRequest classic_request(Access a, int tile, int warp = 0, int column = 5) {
+  const int k = column % tile;
+  const long long bs = (4LL * tile * tile + 127) / 128 * 128;
   const bool store = a == Access::kStoreAs || a == Access::kStoreBs;
   return smem::WarpRequest::from_lanes(
       4, store ? smem::Op::kStore : smem::Op::kLoad, [=](int lane) -> long long {
         const int thread = 32 * warp + lane, tx = thread % tile, ty = thread / tile;
+        if (thread >= tile * tile) return smem::kInactive;
         switch (a) {
           case Access::kStoreAs: return 4LL * (ty * tile + tx);
           case Access::kStoreBs: return bs + 4LL * (ty * tile + tx);

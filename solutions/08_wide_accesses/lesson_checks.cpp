@@ -2,8 +2,10 @@
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
 #include <string>
+#include <vector>
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
+#include "grader/08_wide_accesses/chunk_layout_check.hpp"
 #include "grader/harness/lesson_checks.hpp"
 
 namespace {
@@ -74,21 +76,25 @@ TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", 
 }
 
 TEST_CASE("ch08 lesson: it leaves the layout and the four predictions to the student", "[lesson]") {
-  // The reference layout's chunk swizzle, its pictures, and the two predictions that are not
-  // the chunk layout's own: the chunk-padded load, and the pairs store.
-  const auto padded_load = WarpRequest::from_lanes(
-      16, Op::kLoad, [](int t) { return 4LL * (68 * 4 * (t % 16) + 4 * (t / 16)); });
-  // Warp 0's first block load (thread x = t % 16 reads row 4 x, chunk y = t / 16) through the
-  // reference layout (this file is built with the solution).
-  const auto swizzled_load = WarpRequest::from_lanes(
-      16, Op::kLoad, [](int t) { return 4LL * ch08::tile_chunk_offset(4 * (t % 16), t / 16); });
+  // The requests of the four predictions: every tile store and load of the kernel through the
+  // reference's layout (this file is built with the solution), the load from the chunk-padded
+  // tile, and the pairs store. No analyser example or picture of the lesson may be one of them.
+  std::vector<WarpRequest> stores, loads;
+  for (int w = 0; w < ch08::kBlockSide / 2; ++w) {
+    for (int i = 0; i < 4; ++i) {
+      stores.push_back(ch08::spec::tile_store(ch08::tile_chunk_offset, w, i));
+      loads.push_back(ch08::spec::tile_load(ch08::tile_chunk_offset, w, i));
+    }
+  }
+  const auto padded_load = ch08::spec::tile_load(ch08::spec::padded_by_a_chunk, 0, 0);
   const auto pairs_store =
       WarpRequest::from_lanes(8, Op::kStore, [](int t) { return 8LL * (t / 2); });
   lesson::check_not_printed(
       {{"tile_chunk_offset (exercise 1)",
         {"(r / 4) % 8", "(row / 4) % 8", "((r / 4) & 7)", "(row >> 2) & 7", "(r >> 2) & 7"},
-        {swizzled_load}},
-       {"predicted_tile_load_wavefronts()", {"4.00 per tile load"}, {swizzled_load}},
+        loads},
+       {"predicted_tile_store_wavefronts()", {"4.00 per tile store"}, stores},
+       {"predicted_tile_load_wavefronts()", {"4.00 per tile load"}, loads},
        {"predicted_padded_load_wavefronts()", {"16 wavefronts"}, {padded_load}},
        {"predicted_float2_pairs_store_wavefronts()", {}, {pairs_store}}},
       lesson::read_lesson(grader::chapter::kFolder));

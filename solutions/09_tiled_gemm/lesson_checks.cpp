@@ -14,14 +14,17 @@ using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
 
+// Exercise 1's contract: TILE a power of two from 4 to 32.
+constexpr int kContractTiles[] = {32, 16, 8, 4};
+
 }  // namespace
 
 TEST_CASE("ch09 lesson: the classic kernel's table, the model and the H200", "[lesson]") {
-  // "The answer does not depend on k" (nor on the warp), for every tile the chapter uses.
-  for (int tile : {32, 16, 8}) {
+  // "The answer does not depend on k" (nor on the warp), for every tile of the contract.
+  for (int tile : kContractTiles) {
     for (Access a : ch09::kAllAccesses) {
       const int first = smem::analyze(ch09::spec::classic_request(a, tile, 0, 0)).wavefronts;
-      for (int warp = 0; warp < tile * tile / 32; ++warp) {
+      for (int warp = 0; warp < (tile * tile + 31) / 32; ++warp) {
         for (int k = 0; k < tile; ++k) {
           INFO("tile " << tile << ", " << ch09::spec::name(a) << ", warp " << warp << ", k " << k);
           CHECK(smem::analyze(ch09::spec::classic_request(a, tile, warp, k)).wavefronts == first);
@@ -60,8 +63,10 @@ TEST_CASE("ch09 lesson: the classic kernel's table, the model and the H200", "[l
 }
 
 TEST_CASE("ch09 lesson: it leaves the graded answers to the student", "[lesson]") {
+  // Exercise 1: the tiles the local checks ask, and the one official grading's hidden check asks
+  // (TILE = 32 is the lesson's worked case, asked by neither).
   std::vector<lesson::Graded> graded;
-  for (int tile : ch09::kGradedTiles) {
+  for (int tile : {16, 8, 4}) {
     for (Access a : ch09::kAllAccesses) {
       graded.push_back(
           {"predicted_wavefronts(" + ch09::spec::name(a) + ", " + std::to_string(tile) + ")",

@@ -4,11 +4,13 @@
 namespace ch09 {
 
 int predicted_wavefronts(Access access, int tile) {
-  // A warp is 32 consecutive thread numbers ty * tile + tx: two rows of 16 threads (tile 16), or
-  // four rows of 8 (tile 8). Stores and row reads touch consecutive words or a few shared words:
-  // one wavefront. A column read (As[tx][k], Bs[tx][k]) reads `tile` distinct words `tile` words
-  // apart: the gcd law gives gcd(tile, 32) ways over tile / (32 / gcd) ... that is 8 for tile 16
-  // (16 words, banks k and k + 16) and 2 for tile 8 (8 words in 4 banks).
+  // A warp is 32 consecutive thread numbers ty * tile + tx: 32 / tile rows of `tile` threads, or
+  // for tile 4 the whole block of 16 threads, lanes 16-31 idle. Stores and row reads touch
+  // consecutive words, or one word per row that its threads share (a broadcast): one wavefront.
+  // A column read (As[tx][k], Bs[tx][k]) touches `tile` distinct words (one per tx, shared by
+  // the warp's rows), `tile` words apart: word tx * tile + k, in bank (tx * tile + k) % 32. When
+  // tile * tile >= 32 the tile words fill 32 / tile banks, tile * tile / 32 words in each: 32 for
+  // tile 32, 8 for 16 (banks k and k + 16), 2 for 8. For tile 4 the 4 words lie in 4 banks.
   switch (access) {
     case Access::kStoreAs:
     case Access::kStoreBs:
@@ -16,7 +18,7 @@ int predicted_wavefronts(Access access, int tile) {
     case Access::kReadBsRow:
     case Access::kReadAsTransposed: return 1;
     case Access::kReadAsColumn:
-    case Access::kReadBsColumn: return tile == 16 ? 8 : tile == 8 ? 2 : kNotImplemented;
+    case Access::kReadBsColumn: return tile * tile >= 32 ? tile * tile / 32 : 1;
   }
   return kNotImplemented;
 }

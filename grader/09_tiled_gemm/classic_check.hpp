@@ -1,0 +1,52 @@
+// Chapter 09: the host check of exercise 1 for one tile size: each of the classic kernel's seven
+// accesses, predicted, against the bank model's wavefronts for the request the contract states.
+#pragma once
+
+#include <string>
+
+#include "chapters/09_tiled_gemm/tiled_gemm.cuh"
+#include "common/model/bank_model.hpp"
+#include "grader/09_tiled_gemm/gemm_spec.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/prediction_check.hpp"
+
+namespace ch09::spec {
+
+/// Which threads one warp holds with TILE = `tile`, in words, for messages.
+inline std::string warp_of(int tile) {
+  if (tile * tile < 32) {
+    return "the block is " + std::to_string(tile * tile) + " threads, one warp whose lanes " +
+           std::to_string(tile * tile) + "-31 are idle: " + std::to_string(tile) + " rows of " +
+           std::to_string(tile) + " threads";
+  }
+  return "a warp holds " + std::to_string(32 / tile) + " rows of " + std::to_string(tile) +
+         " threads: ty, ty + 1, ...";
+}
+
+/// Checks predicted_wavefronts(a, tile) for every access against the bank model.
+inline void check_classic_predictions(int tile) {
+  for (Access a : kAllAccesses) {
+    const smem::WarpRequest r = classic_request(a, tile);
+    const int model = smem::analyze(r).wavefronts;
+    const int predicted = predicted_wavefronts(a, tile);
+    if (predicted == model) {
+      SUCCEED();
+      continue;
+    }
+    // The usual slip: a warp taken as one row of the block (32 threads of one ty).
+    const int one_row = smem::analyze(classic_request(a, 32)).wavefronts;
+    const std::string principle =
+        predicted == one_row && tile != 32
+            ? "That is the answer for a warp of one row of 32 threads (TILE = 32). With TILE = " +
+                  std::to_string(tile) + " " + warp_of(tile) + "."
+            : "";
+    GRADER_EXPECT(false, grader::prediction_feedback(
+                             "predicted_wavefronts(" + name(a) + ", " + std::to_string(tile) + ")",
+                             predicted, model, kNotImplemented, r, principle,
+                             "a warp is 32 consecutive thread numbers ty * TILE + tx: write down "
+                             "the (tx, ty) of lanes 0, 1, 15, 16 and 31, their addresses, and "
+                             "count distinct words per bank."));
+  }
+}
+
+}  // namespace ch09::spec

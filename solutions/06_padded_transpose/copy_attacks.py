@@ -1,0 +1,16 @@
+"""Chapter 06's graded items, for the copy attacks (tools/maintainer/copy_attacks.py): what an
+answer taken from the hand-out would look like, and where it would go in the skeleton. The
+chapter grades no prediction: its layout is held to properties, its kernel to the GPU."""
+from copy_attack_items import Function, Kernel, Plant
+
+EX1 = "ch06 exercise 1: padded_tile_index is a conflict-free bijection"
+EX2 = "ch06 exercise 2: padded_transpose_kernel is correct, tails included"
+
+ITEMS = [
+    Function(EX1, "padded_tile_index", ("padded_tile_index", "padded_index", "padded_word"),
+             Plant("  return row * kTile + col;", "  return {call}(row, col);")),
+    # A complete padded transpose: the exercise's own name, and the name of the padded kernel
+    # that grader code of the hand-out once held (an experiment's baseline).
+    Kernel(EX2, "padded_transpose_kernel",
+           ("padded_transpose_kernel", "padded_experiment_kernel", "padded_kernel")),
+]

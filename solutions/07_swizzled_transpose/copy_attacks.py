@@ -1,0 +1,14 @@
+"""Chapter 07's graded items, for the copy attacks (tools/maintainer/copy_attacks.py): what an
+answer taken from the hand-out would look like, and where it would go in the skeleton. The
+chapter grades no prediction: its swizzle is held to properties, its kernel to the GPU."""
+from copy_attack_items import Function, Kernel, Plant
+
+EX1 = "ch07 exercise 1: swizzled_tile_index is a conflict-free bijection"
+EX2 = "ch07 exercise 2: swizzled_transpose_kernel is correct, tails included"
+
+ITEMS = [
+    Function(EX1, "swizzled_tile_index", ("swizzled_tile_index", "swizzled_index", "xor_index"),
+             Plant("  return row * kTile + col;", "  return {call}(row, col);")),
+    Kernel(EX2, "swizzled_transpose_kernel",
+           ("swizzled_transpose_kernel", "swizzled_experiment_kernel", "swizzled_kernel")),
+]

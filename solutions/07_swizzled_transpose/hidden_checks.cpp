@@ -1,0 +1,25 @@
+// Chapter 07's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
+// never does. The same kernel on shapes the hand-out's checks do not try: a kernel tuned to the
+// local shapes loses these points.
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "grader/07_swizzled_transpose/device_probes.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/transpose/transpose_bench.hpp"
+
+TEST_CASE("ch07 hidden: swizzled_transpose_kernel on shapes the local checks do not try", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  // Past 65535 rows and columns (where an index kept in 16 bits wraps), a large square with
+  // tails in both sizes, thin strips, and shapes from a seed of official grading's own.
+  std::vector<std::pair<int, int>> shapes = {{70001, 40}, {40, 70001}, {4097, 4099}, {3, 2999},
+                                             {2999, 3},   {47, 47},    {95, 63}};
+  std::mt19937 rng(0x5eed07u);
+  for (int i = 0; i < 6; ++i) {
+    shapes.emplace_back(1 + static_cast<int>(rng() % 2500), 1 + static_cast<int>(rng() % 2500));
+  }
+  const auto problem = transpose::check_correct_on(
+      ch07::probes::launch_yours, "swizzled_transpose_kernel (yours)", 0x5eed07u + 1, shapes);
+  GRADER_EXPECT(!problem, *problem);
+}

@@ -1,0 +1,32 @@
+// Chapter 09's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
+// never does. Exercise 1 for a tile of the contract the local checks do not ask, and sgemm_kernel
+// on shapes of its contract the local checks do not try: answers and kernels tuned to the local
+// cases lose these points.
+#include <random>
+#include <vector>
+
+#include "grader/09_tiled_gemm/classic_check.hpp"
+#include "grader/09_tiled_gemm/device_probes.hpp"
+#include "grader/09_tiled_gemm/gemm_check.hpp"
+#include "grader/harness/feedback.hpp"
+
+TEST_CASE("ch09 hidden: predicted_wavefronts for a tile the local checks do not ask", "[host]") {
+  // TILE = 4: a block of 16 threads, one warp with lanes 16-31 idle. (TILE = 32, the other tile
+  // of the contract, is the lesson's worked case.)
+  ch09::spec::check_classic_predictions(4);
+}
+
+TEST_CASE("ch09 hidden: sgemm_kernel on shapes the local checks do not try", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  // Long and thin in M and in N, a deep K with an odd number of K-steps, and grids wider and
+  // taller than the local shapes', from a seed of official grading's own.
+  std::mt19937_64 rng(0x5eed09u);
+  const int shapes[][3] = {{1152, 128, 16},  {128, 1280, 8},  {640, 896, 136},
+                           {128, 128, 2056}, {2176, 256, 24}, {256, 2304, 40}};
+  for (const auto& s : shapes) {
+    const ch09::check::Problem p = ch09::check::random_problem(s[0], s[1], s[2], rng);
+    const std::vector<float> c = ch09::check::run(ch09::probes::launch_yours, p, "sgemm_kernel");
+    const auto problem = ch09::check::compare_with_fp64(p, c, "sgemm_kernel");
+    GRADER_EXPECT(!problem, *problem);
+  }
+}
