@@ -21,7 +21,8 @@ tree holding every chapter's exercise file:
 
 An item an attack finds nothing for stays as the skeleton has it. OUT_DIR/attacks.json lists
 what each attack found, item by item, with the check each attacks. With --control the tool also
-doctors a copy of the hand-out with one leak of each kind for its first chapter (the H200
+doctors a copy of the hand-out with one leak of each kind for its first chapter that has a
+graded function and a measured prediction (the H200
 measurements where the hand-out once shipped them, the reference's graded functions in a grader
 header, an analyser example of a graded request in the lesson) and writes the control
 submission OUT_DIR/control/, which must score the attacked items: proof that the attacks find and
@@ -348,7 +349,15 @@ def main():
     if "--control" in sys.argv[1:]:
         doctored = os.path.join(out, "doctored-handout")
         shutil.copytree(tree, doctored, ignore=shutil.ignore_patterns("build*"))
-        control = chapters[0]
+        # The first chapter with a graded function and a prediction: one leak of each kind.
+        control = next((c for c in chapters
+                        if any(isinstance(i, Function) for i in items[c])
+                        and any(isinstance(i, Prediction) and i.measured for i in items[c])
+                        and os.path.isfile(os.path.join(root, "solutions", c, "measurements",
+                                                        "h200.tsv"))), None)
+        if control is None:
+            sys.exit("copy_attacks.py: --control needs a chapter with a graded function and a "
+                     "measured prediction")
         checks = doctor(root, doctored, control, items[control])
         exercise = skeletons[control]
         control_found = []
