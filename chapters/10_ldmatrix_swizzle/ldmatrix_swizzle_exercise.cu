@@ -21,15 +21,23 @@ __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
   return {};  // TODO
 }
 
-// Exercise 2b: wavefronts of one ldmatrix.x4.
+// Exercise 2b: wavefronts of one ldmatrix.x4 (chunk 0) on each tile.
 int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
-  (void)row_bytes;
-  (void)layout;
-  return kNotImplemented;  // TODO
+  if (row_bytes == 64) {
+    if (layout == Layout::kPlain) return kNotImplemented;     // TODO: 64-byte rows, plain
+    if (layout == Layout::kPadded16) return kNotImplemented;  // TODO: 64-byte rows, padded
+    if (layout == Layout::kSwizzled) return kNotImplemented;  // TODO: 64-byte rows, swizzled
+  }
+  if (row_bytes == 128) {
+    if (layout == Layout::kPlain) return kNotImplemented;     // TODO: 128-byte rows, plain
+    if (layout == Layout::kPadded16) return kNotImplemented;  // TODO: 128-byte rows, padded
+    if (layout == Layout::kSwizzled) return kNotImplemented;  // TODO: 128-byte rows, swizzled
+  }
+  return kNotImplemented;
 }
 
 // Exercise 3: the tensor-core GEMM tile (contract in ldmatrix_swizzle.cuh). As shipped it is
-// complete and correct, but its tile is plain: every ldmatrix.x4 reads 8 rows 128 bytes apart.
+// complete and correct, but its tile is plain.
 // Your part is the swizzle at both ends, the two TODOs below. Leave the rest as it is: the
 // grader counts this kernel's shared accesses against the contract.
 // Two blocks share an SM (96 KiB of shared memory each); telling ptxas so (the 2 below) gave a

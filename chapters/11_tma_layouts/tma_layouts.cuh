@@ -28,8 +28,9 @@ enum class TmaSwizzle : int {
 
 /// Exercise 1. The TMA has written a box into shared memory at a 1024-byte aligned address, in
 /// `mode`. Return the offset from that address of byte `byte` of box row `row`. The box's rows
-/// are `box_row_bytes` long in global memory: a multiple of 16, and for a swizzled mode at most
-/// its span (32, 64 or 128 bytes). 0 <= byte < box_row_bytes, 0 <= row < 256.
+/// are `box_row_bytes` long in global memory: a multiple of 16, for a swizzled mode at most its
+/// span (32, 64 or 128 bytes), for kNone at most 1024 (256 floats). 0 <= byte < box_row_bytes,
+/// 0 <= row < 256. Official grading tries every such box.
 __host__ __device__ int tma_smem_offset(TmaSwizzle mode, int box_row_bytes, int row, int byte);
 
 // ---------------------------------------------------------------------------------------------

@@ -16,9 +16,19 @@ __host__ __device__ int tma_smem_offset(TmaSwizzle mode, int box_row_bytes, int 
 
 // Exercise 2a: wavefronts of a warp reading a column of a 32-row box.
 int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read) {
-  (void)mode;
-  (void)read;
-  return kNotImplemented;  // TODO
+  if (read == ColumnRead::kWords) {
+    if (mode == TmaSwizzle::kNone) return kNotImplemented;  // TODO: words, kNone
+    if (mode == TmaSwizzle::k32B) return kNotImplemented;   // TODO: words, k32B
+    if (mode == TmaSwizzle::k64B) return kNotImplemented;   // TODO: words, k64B
+    if (mode == TmaSwizzle::k128B) return kNotImplemented;  // TODO: words, k128B
+  }
+  if (read == ColumnRead::kChunks) {
+    if (mode == TmaSwizzle::kNone) return kNotImplemented;  // TODO: chunks, kNone
+    if (mode == TmaSwizzle::k32B) return kNotImplemented;   // TODO: chunks, k32B
+    if (mode == TmaSwizzle::k64B) return kNotImplemented;   // TODO: chunks, k64B
+    if (mode == TmaSwizzle::k128B) return kNotImplemented;  // TODO: chunks, k128B
+  }
+  return kNotImplemented;
 }
 
 // Exercise 2b: the least row pitch (floats, above 32) of a TMA box.
@@ -32,8 +42,8 @@ int predicted_padded_column_wavefronts() {
 }  // TODO
 
 namespace {
-// Where the read stage starts: at a multiple of 1024 bytes, because the TMA's 128-byte pattern
-// follows bits 7-9 of the absolute shared address.
+// Where the read stage starts: at a multiple of 1024 bytes, because the TMA's swizzle patterns
+// follow the absolute shared address and repeat every 1024 bytes (section 2 of the lesson).
 __device__ __forceinline__ unsigned char* aligned_stages(unsigned char* raw) {
   const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(raw));
   return raw + ((1024 - address % 1024) % 1024);
@@ -94,9 +104,8 @@ __global__ void __launch_bounds__(kThreads)
   // Thread t transposes the 4 x 4 block of rows 4 q .. 4 q + 3, floats 4 c .. 4 c + 3 of each
   // box: q = t % 16, c = t / 16. Lanes 0-15 of a warp then write one 256-byte row of the
   // output tile. A group of 8 lanes (q = 0-7 or 8-15) reads chunk c of rows 4 q + j: read in
-  // the same order j = 0..3, they would be rows 4 apart, only two values of row % 8. Each lane
-  // starts at j = (q / 2) % 4 instead, so the group's 8 rows have 8 different row % 8, and the
-  // 128-byte swizzle puts their chunk c in 8 different bank quads.
+  // the same order j = 0..3, they would be rows 4 apart. Each lane starts at j = (q / 2) % 4
+  // instead and goes round its four rows from there (section 3 of the lesson).
   const int q = t % 16, c = t / 16, turn = (q / 2) % 4;
   for (int i = 0;; ++i) {
     const int box = static_cast<int>(blockIdx.x) + i * static_cast<int>(gridDim.x);

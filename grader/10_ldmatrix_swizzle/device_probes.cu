@@ -1,5 +1,6 @@
 // Chapter 10 device probes. grader/tools/make_grader_unit.py compiles this file after the
-// exercise file under grade, in one translation unit.
+// exercise file under grade, in one translation unit. The grader's own kernel is the contract's
+// with the tile plain: the baseline your speed is measured against, and no answer.
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
 
 #include <cublas_v2.h>
@@ -20,37 +21,25 @@ void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int 
                                                                                    K);
 }
 
-namespace {
-
-// The byte where a tile keeps (row, chunk), and the bytes one operand's tile takes. Each
-// repeats every 16 rows: offset(row + 16 j, c) = offset(row, c) + offset(16 j, 0).
-template <GraderTile Tile>
-__device__ __forceinline__ int grader_offset(int row, int chunk) {
-  const int plain = row * kTcRowBytes + 16 * chunk;
-  if constexpr (Tile == GraderTile::kPadded16) return row * (kTcRowBytes + 16) + 16 * chunk;
-  if constexpr (Tile == GraderTile::kSwizzled) return plain ^ ((plain >> 3) & 0x70);  // <3,4,3>
-  return plain;
-}
-template <GraderTile Tile>
-constexpr int kGraderTileBytes = kTcBlock*(kTcRowBytes + (Tile == GraderTile::kPadded16 ? 16 : 0));
-
-// The contract's kernel with the grader's tile: what tc_gemm_kernel does, written apart from
-// the exercise so that the baseline does not depend on the file under grade.
-template <GraderTile Tile>
+// The contract's kernel on a tile of the caller's, written apart from the exercise so that the
+// baseline does not depend on the file under grade. Tile::at(row, chunk) is the byte where an
+// operand's tile keeps chunk `chunk` of row `row`; it must repeat every 16 rows (at(row + 16 j,
+// c) = at(row, c) + at(16 j, 0)). Tile::kBytes is the bytes one operand's tile takes.
+template <typename Tile>
 __global__ void __launch_bounds__(kTcThreads, 2)
-    grader_tc_gemm(const __half* A, const __half* B, float* C, int N, int K) {
+    tc_gemm_with_tile(const __half* A, const __half* B, float* C, int N, int K) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  constexpr int kTile = kGraderTileBytes<Tile>;
+  constexpr int kTile = Tile::kBytes;
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
   const int m0 = static_cast<int>(blockIdx.y) * kTcBlock;
   const int n0 = static_cast<int>(blockIdx.x) * kTcBlock;
   const int wm = 64 * (warp / 2), wn = 64 * (warp % 2);
   const int steps = K / kTcKStep;
-  // As the reference does: each thread places its first row once and steps by 16 rows.
+  // Each thread places its first row once and steps by 16 rows.
   const int load_row = t / 8, load_chunk = t % 8;
-  const int store_at = grader_offset<Tile>(load_row, load_chunk);
-  const int rows16_shared = grader_offset<Tile>(16, 0), rows16 = 16 * K;
+  const int store_at = Tile::at(load_row, load_chunk);
+  const int rows16_shared = Tile::at(16, 0), rows16 = 16 * K;
   const __half* a_src = A + static_cast<long long>(m0 + load_row) * K + 8 * load_chunk;
   const __half* b_src = B + static_cast<long long>(n0 + load_row) * K + 8 * load_chunk;
   const auto load_stage = [&](int stage, int step) {
@@ -66,7 +55,7 @@ __global__ void __launch_bounds__(kTcThreads, 2)
   int read_at[kTcKStep / 16];
 #pragma unroll
   for (int kk = 0; kk < kTcKStep / 16; ++kk) {
-    read_at[kk] = grader_offset<Tile>(lane % 16, 2 * kk + lane / 16);
+    read_at[kk] = Tile::at(lane % 16, 2 * kk + lane / 16);
   }
   float acc[4][8][4] = {};
 #pragma unroll
@@ -86,8 +75,8 @@ __global__ void __launch_bounds__(kTcThreads, 2)
       unsigned a[4][4], b[4][4];
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
-        const int a_piece = grader_offset<Tile>(wm + 16 * i, 0);
-        const int b_piece = kTile + grader_offset<Tile>(wn + 16 * i, 0);
+        const int a_piece = Tile::at(wm + 16 * i, 0);
+        const int b_piece = kTile + Tile::at(wn + 16 * i, 0);
         ptx::ldmatrix_x4(a_tile + static_cast<unsigned>(a_piece + read_at[kk]), a[i]);
         ptx::ldmatrix_x4(a_tile + static_cast<unsigned>(b_piece + read_at[kk]), b[i]);
       }
@@ -114,13 +103,25 @@ __global__ void __launch_bounds__(kTcThreads, 2)
   }
 }
 
-template <GraderTile Tile>
-void launch_tile(const __half* A, const __half* B, float* C, int M, int N, int K) {
-  constexpr int bytes = kTcStages * 2 * kGraderTileBytes<Tile>;
-  GPU_CHECK(cudaFuncSetAttribute(grader_tc_gemm<Tile>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 bytes));
-  grader_tc_gemm<Tile><<<dim3(N / kTcBlock, M / kTcBlock), kTcThreads, bytes>>>(A, B, C, N, K);
+/// Launches tc_gemm_with_tile<Tile> with the contract's block and grid, and the dynamic shared
+/// memory its tiles take.
+template <typename Tile>
+void launch_with_tile(const __half* A, const __half* B, float* C, int M, int N, int K) {
+  constexpr int bytes = kTcStages * 2 * Tile::kBytes;
+  GPU_CHECK(cudaFuncSetAttribute(tc_gemm_with_tile<Tile>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  tc_gemm_with_tile<Tile><<<dim3(N / kTcBlock, M / kTcBlock), kTcThreads, bytes>>>(A, B, C, N, K);
 }
+
+namespace {
+
+// The baseline's tile: every chunk where the shipped skeleton puts it.
+struct PlainTile {
+  static constexpr int kBytes = kTcBlock * kTcRowBytes;
+  static __device__ __forceinline__ int at(int row, int chunk) {
+    return row * kTcRowBytes + 16 * chunk;
+  }
+};
 
 __global__ void absolute_kernel(__half* x, long long n) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -129,13 +130,8 @@ __global__ void absolute_kernel(__half* x, long long n) {
 
 }  // namespace
 
-void launch_grader(GraderTile tile, const __half* A, const __half* B, float* C, int M, int N,
-                   int K) {
-  switch (tile) {
-    case GraderTile::kPlain: return launch_tile<GraderTile::kPlain>(A, B, C, M, N, K);
-    case GraderTile::kPadded16: return launch_tile<GraderTile::kPadded16>(A, B, C, M, N, K);
-    case GraderTile::kSwizzled: return launch_tile<GraderTile::kSwizzled>(A, B, C, M, N, K);
-  }
+void launch_plain_tile(const __half* A, const __half* B, float* C, int M, int N, int K) {
+  launch_with_tile<PlainTile>(A, B, C, M, N, K);
 }
 
 void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K) {

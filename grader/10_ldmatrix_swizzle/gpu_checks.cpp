@@ -15,7 +15,9 @@
 #include "common/counters/smem_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
+#include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
@@ -26,95 +28,33 @@
 
 namespace {
 
+using ch10::gemm::check_against_fp64;
+using ch10::gemm::Problem;
+using ch10::gemm::random_problem;
+using ch10::gemm::reference;
+using ch10::gemm::shape;
+using ch10::gemm::tolerance;
+using ch10::gemm::wrong_result;
 using grader::chapter::kMeasurementFile;
-
-// Products of two fp16 values are exact in fp32 (11 + 11 significant bits), so a result differs
-// from the exact sum only by fp32 accumulation: at most about K u sum |a b| (u = 2^-24) for any
-// order of the additions. That is the tolerance of each fp32 result, twice it between two. A
-// tile read from the wrong bytes, a stage read before it landed or a K-step left out is off by
-// a sizeable part of sum |a b| itself.
-double tolerance(int K) {
-  return K * std::ldexp(1.0, -24);
-}
 
 // cp.async and this mma shape need 8.0 (ldmatrix alone 7.5).
 #define NEEDS_SM80() GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(8, "cp.async and mma.sync.m16n8k16")
 
-struct Problem {
-  int M, N, K;
-  std::vector<__half> A, B;  // M x K and N x K, row-major
-};
-
-Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
-  Problem p{M, N, K, std::vector<__half>(static_cast<size_t>(M) * K),
-            std::vector<__half>(static_cast<size_t>(N) * K)};
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (__half& x : p.A) x = __float2half(uniform(rng));
-  for (__half& x : p.B) x = __float2half(uniform(rng));
-  return p;
-}
-
-// The exact C[i][j] and sum over k of |A[i][k] B[j][k]|.
-std::pair<double, double> reference(const Problem& p, int i, int j) {
-  double sum = 0, magnitude = 0;
-  for (int k = 0; k < p.K; ++k) {
-    const double product =
-        static_cast<double>(__half2float(p.A[static_cast<size_t>(i) * p.K + k])) *
-        __half2float(p.B[static_cast<size_t>(j) * p.K + k]);
-    sum += product;
-    magnitude += std::fabs(product);
+const char* measured_name(ch10::Layout layout) {
+  switch (layout) {
+    case ch10::Layout::kPlain: return "plain";
+    case ch10::Layout::kPadded16: return "padded16";
+    case ch10::Layout::kSwizzled: return "swizzled";
   }
-  return {sum, magnitude};
-}
-
-std::string shape(const Problem& p) {
-  return std::to_string(p.M) + " x " + std::to_string(p.N) + " x " + std::to_string(p.K);
-}
-
-const char* kWrongHint =
-    "the cp.async stores and the ldmatrix reads must place every chunk through the same "
-    "swizzle, and a stage must have landed (cp.async.wait_group, then __syncthreads) before "
-    "any warp reads it.";
-
-grader::Feedback wrong_result(const std::string& who, const Problem& p, int i, int j, float got,
-                              double exact, double allowed) {
-  char line[240];
-  std::snprintf(line, sizeof line,
-                "%s gives C[%d][%d] = %.9g; the exact value is %.9g (tolerance %.3g).", who.c_str(),
-                i, j, static_cast<double>(got), exact, allowed);
-  grader::Feedback f(who + " is wrong on " + shape(p) + " (M x N x K).");
-  f.line(line);
-  if (std::isnan(got)) f.line("That element was never written (C was filled with NaN).");
-  return f.hint(kWrongHint);
-}
-
-// Runs tc_gemm_kernel on p, C poisoned with NaN; compares every entry with fp64. Returns the
-// first wrong entry as feedback, and the largest error in units of the tolerance.
-std::optional<grader::Feedback> check_against_fp64(const Problem& p, double* worst) {
-  gpu::DeviceBuffer<__half> a(p.A), b(p.B);
-  gpu::DeviceBuffer<float> c(static_cast<size_t>(p.M) * p.N);
-  c.fill_bytes(0xff);
-  ch10::probes::launch_yours(a.get(), b.get(), c.get(), p.M, p.N, p.K);
-  GPU_CHECK_KERNEL("tc_gemm_kernel");
-  const std::vector<float> got = c.download();
-  for (int i = 0; i < p.M; ++i) {
-    for (int j = 0; j < p.N; ++j) {
-      const auto [exact, magnitude] = reference(p, i, j);
-      const float g = got[static_cast<size_t>(i) * p.N + j];
-      const double allowed = tolerance(p.K) * magnitude;
-      if (!(std::fabs(g - exact) <= allowed)) {
-        return wrong_result("tc_gemm_kernel", p, i, j, g, exact, allowed);
-      }
-      if (worst && allowed > 0) *worst = std::max(*worst, std::fabs(g - exact) / allowed);
-    }
-  }
-  return std::nullopt;
+  return "?";
 }
 
 // The quick check that gates the counters' and the speed's points: one 256^3 problem against fp64.
 bool wrong_on_a_quick_problem() {
   std::mt19937_64 rng(grader::run_seed() + 21);
-  return check_against_fp64(random_problem(256, 256, 256, rng), nullptr).has_value();
+  return check_against_fp64(ch10::probes::launch_yours, "tc_gemm_kernel",
+                            random_problem(256, 256, 256, rng))
+      .has_value();
 }
 
 }  // namespace
@@ -123,52 +63,50 @@ TEST_CASE("ch10 exercise 2b on the GPU: the counters count what you predicted", 
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
-  const ch10::Layout layouts[] = {ch10::Layout::kPlain, ch10::Layout::kPadded16,
-                                  ch10::Layout::kSwizzled};
-  const char* names[] = {"plain", "padded16", "swizzled"};
+  // The plain and padded tiles are the interface's; the swizzled one is laid out by your own
+  // swizzle and chosen_swizzle, once exercises 1 and 2a hold them right.
+  struct Asked {
+    int row_bytes;
+    ch10::Layout layout;
+  };
+  std::vector<Asked> asked;
   std::vector<smem::WarpRequest> requests;
-  for (int row_bytes : {64, 128}) {
-    for (ch10::Layout layout : layouts) {
-      requests.push_back(ch10::spec::ldmatrix_x4(
-          row_bytes, layout, {row_bytes == 128 ? 3 : 2, 4, 3}, 0, 0, ch10::spec::swizzle));
+  const bool swizzle_right = ch10::spec::swizzle_right();
+  for (int row_bytes : ch10::spec::kRowWidths) {
+    for (ch10::Layout layout : ch10::spec::kLayouts) {
+      ch10::SwizzleParams p;
+      if (layout == ch10::Layout::kSwizzled) {
+        if (!swizzle_right || ch10::spec::chosen_swizzle_problem(row_bytes)) {
+          GRADER_EXPECT(false, grader::Feedback(
+                                   "Not counted: the ldmatrix.x4 on " + std::to_string(row_bytes) +
+                                   "-byte rows, swizzled, is counted on your own layout, "
+                                   "once exercises 1 and 2a pass.")
+                                   .hint("finish exercises 1 and 2a (see the host checks) first."));
+          continue;
+        }
+        p = ch10::chosen_swizzle(row_bytes);
+      }
+      asked.push_back({row_bytes, layout});
+      requests.push_back(ch10::spec::ldmatrix_x4(row_bytes, layout, p, 0, 0, ch10::swizzle));
     }
   }
-  // Not graded, for the lesson: Swizzle<3,4,3> on 64-byte rows, and the 16-byte stores that fill
-  // each tile.
-  requests.push_back(
-      ch10::spec::ldmatrix_x4(64, ch10::Layout::kSwizzled, {3, 4, 3}, 0, 0, ch10::spec::swizzle));
-  for (int row_bytes : {64, 128}) {
-    for (ch10::Layout layout : layouts) {
-      requests.push_back(ch10::spec::chunk_store(
-          row_bytes, layout, {row_bytes == 128 ? 3 : 2, 4, 3}, 1, ch10::spec::swizzle));
-    }
-  }
+  if (requests.empty()) return;
   const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);
-  std::size_t n = 0;
-  for (int row_bytes : {64, 128}) {
-    for (int k = 0; k < 3; ++k) {
-      const int counted = measured[n].wavefronts;
-      grader::record_measurement(
-          kMeasurementFile, "counted.ldmatrix_x4.rows" + std::to_string(row_bytes) + "." + names[k],
-          counted, "wavefronts");
-      const int predicted = ch10::predicted_ldmatrix_wavefronts(row_bytes, layouts[k]);
-      GRADER_EXPECT(
-          counted == predicted,
-          grader::Feedback("The GPU counted " + grader::wavefronts(counted) +
-                           " for the ldmatrix.x4 on " + std::to_string(row_bytes) + "-byte rows, " +
-                           names[k] + "; you predicted " + std::to_string(predicted) + ".")
-              .picture(grader::draw(requests[n])));
-      ++n;
-    }
-  }
-  grader::record_measurement(kMeasurementFile, "counted.ldmatrix_x4.rows64.swizzle343",
-                             measured[n++].wavefronts, "wavefronts");
-  for (int row_bytes : {64, 128}) {
-    for (int k = 0; k < 3; ++k) {
-      grader::record_measurement(
-          kMeasurementFile, "counted.store16.rows" + std::to_string(row_bytes) + "." + names[k],
-          measured[n++].wavefronts, "wavefronts");
-    }
+  for (std::size_t n = 0; n < asked.size(); ++n) {
+    const auto [row_bytes, layout] = asked[n];
+    const int counted = measured[n].wavefronts;
+    grader::record_measurement(
+        kMeasurementFile,
+        "counted.ldmatrix_x4.rows" + std::to_string(row_bytes) + "." + measured_name(layout),
+        counted, "wavefronts");
+    const int predicted = ch10::predicted_ldmatrix_wavefronts(row_bytes, layout);
+    GRADER_EXPECT(counted == predicted,
+                  grader::Feedback("The GPU counted " + grader::more_or_fewer(counted, predicted) +
+                                   " wavefronts than you predicted (" + std::to_string(predicted) +
+                                   ") for the ldmatrix.x4 on " + std::to_string(row_bytes) +
+                                   "-byte rows, " + ch10::spec::name(layout) + ".")
+                      .reveal("It counted " + grader::wavefronts(counted) + ":")
+                      .reveal(grader::draw(requests[n])));
   }
 }
 
@@ -181,7 +119,8 @@ TEST_CASE("ch10 exercise 3: tc_gemm_kernel is exact to fp32 accumulation on smal
   double worst = 0;
   for (const auto& s : shapes) {
     const Problem p = random_problem(s[0], s[1], s[2], rng);
-    const auto problem = check_against_fp64(p, &worst);
+    const auto problem =
+        check_against_fp64(ch10::probes::launch_yours, "tc_gemm_kernel", p, &worst);
     GRADER_EXPECT(!problem, *problem);
   }
   grader::record_measurement(kMeasurementFile, "tc.worst_error_in_tolerances", worst, "");
@@ -261,33 +200,18 @@ TEST_CASE("ch10 exercise 3: the counters see conflict-free ldmatrix and cp.async
     });
   };
   const gpu::SmemCounters got = count(ch10::probes::launch_yours);
-  for (auto [tile, name] : {std::pair{ch10::probes::GraderTile::kPlain, "plain"},
-                            std::pair{ch10::probes::GraderTile::kPadded16, "padded16"},
-                            std::pair{ch10::probes::GraderTile::kSwizzled, "swizzled"}}) {
-    const gpu::SmemCounters g =
-        count([&](auto... args) { ch10::probes::launch_grader(tile, args...); });
-    char line[300];
-    std::snprintf(line, sizeof line,
-                  "grader's %s tile: %.0f load wavefronts, %.0f loads, %.0f ldmatrix, %.0f store "
-                  "wavefronts, %.0f stores",
-                  name, g.load_wavefronts, g.load_instructions, g.ldsm_instructions,
-                  g.store_wavefronts, g.store_instructions);
-    std::cout << line << "\n";
-    grader::record_measurement(kMeasurementFile,
-                               std::string("counted.gemm.") + name + ".wavefronts_per_ldmatrix",
-                               g.load_wavefronts / std::max(1.0, g.ldsm_instructions), "");
-  }
-  // Per K-step: 4 warps x 32 ldmatrix.x4 of 4 wavefronts each at best, and 4 warps x 16 cp.async.
+  // Per K-step: 4 warps x 32 ldmatrix.x4 of one wavefront per matrix at best, and 4 warps x 16
+  // cp.async.
   const double ldmatrix = 4.0 * 32 * steps, ideal_loads = 4 * ldmatrix, copies = 4.0 * 16 * steps;
   char counted[500];
   std::snprintf(counted, sizeof counted,
                 "one block, %d K-steps: counted %.0f ldmatrix and %.0f other shared loads taking "
                 "%.0f wavefronts, %.0f cp.async with %.0f bank conflicts, and %.0f shared stores; "
-                "the contract's %.0f ldmatrix.x4 take %.0f wavefronts without conflicts, its %.0f "
-                "cp.async none.",
+                "the contract's %.0f ldmatrix.x4 take one wavefront per matrix without conflicts, "
+                "its %.0f cp.async none.",
                 steps, got.ldsm_instructions, got.load_instructions, got.load_wavefronts,
                 got.async_copy_instructions, got.async_copy_conflicts, got.store_instructions,
-                ldmatrix, ideal_loads, copies);
+                ldmatrix, copies);
   std::cout << counted << "\n";
   grader::record_measurement(kMeasurementFile, "counted.gemm.yours.wavefronts_per_ldmatrix",
                              got.load_wavefronts / std::max(1.0, got.ldsm_instructions), "");
@@ -326,34 +250,23 @@ TEST_CASE("ch10 exercise 3: tc_gemm_kernel is fast, against the plain tile and c
   gpu::DeviceBuffer<__half> a(p.A), b(p.B);
   gpu::DeviceBuffer<float> c(static_cast<size_t>(n) * n);
   const double flops = 2.0 * n * n * n;
-  using ch10::probes::GraderTile;
   const auto launch = [&](auto kernel) {
     return [&a, &b, &c, kernel] { kernel(a.get(), b.get(), c.get(), n, n, n); };
-  };
-  const auto grader_tile = [&](GraderTile t) {
-    return launch([t](auto... args) { ch10::probes::launch_grader(t, args...); });
   };
   // In turns: the H200 slows as it heats, and this way it slows every kernel alike.
   const std::vector<grader::SpeedRow> rows = grader::time_kernels_in_turns(
       {{"cublasGemmEx", launch(ch10::probes::cublas_gemm)},
-       {"plain tile (grader)", grader_tile(GraderTile::kPlain)},
-       {"padded tile (grader)", grader_tile(GraderTile::kPadded16)},
-       {"swizzled tile (grader)", grader_tile(GraderTile::kSwizzled)},
+       {"plain tile (grader)", launch(ch10::probes::launch_plain_tile)},
        {"tc_gemm_kernel (yours)", launch(ch10::probes::launch_yours)}},
       0, 21);
   const double cublas_ms = rows[0].median_ms, plain_ms = rows[1].median_ms,
-               padded_ms = rows[2].median_ms, swizzled_ms = rows[3].median_ms,
-               yours_ms = rows[4].median_ms;
+               yours_ms = rows[2].median_ms;
   const double speedup = plain_ms / yours_ms;
   grader::record_measurement(kMeasurementFile, "gemm.cublas_tflops", flops / cublas_ms / 1e9,
                              "TFLOP/s");
   grader::record_measurement(kMeasurementFile, "gemm.fraction_of_cublas", cublas_ms / yours_ms, "");
   grader::record_measurement(kMeasurementFile, "gemm.plain_fraction_of_cublas",
                              cublas_ms / plain_ms, "");
-  grader::record_measurement(kMeasurementFile, "gemm.padded_fraction_of_cublas",
-                             cublas_ms / padded_ms, "");
-  grader::record_measurement(kMeasurementFile, "gemm.swizzled_fraction_of_cublas",
-                             cublas_ms / swizzled_ms, "");
   grader::record_measurement(kMeasurementFile, "gemm.speedup_over_plain", speedup, "x");
   std::string table =
       "GEMM 4096 x 4096 x 4096, fp16 in, fp32 accumulate, median of 21 launches each, in turns:\n";

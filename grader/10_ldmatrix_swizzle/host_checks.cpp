@@ -1,127 +1,203 @@
-// Chapter 10 host checks: the swizzle function, the chosen swizzles, the ldmatrix predictions.
+// Chapter 10 host checks: the swizzle function against digests of the right values, the chosen
+// swizzles against their properties, the ldmatrix predictions against the bank model on the
+// tiles as your own functions lay them out.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "common/model/bank_model.hpp"
+#include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
-#include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 
 namespace {
-const char* layout_name(ch10::Layout l) {
-  switch (l) {
-    case ch10::Layout::kPlain: return "kPlain";
-    case ch10::Layout::kPadded16: return "kPadded16";
-    case ch10::Layout::kSwizzled: return "kSwizzled";
-  }
-  return "?";
-}
-}  // namespace
 
-TEST_CASE("ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>", "[host]") {
-  for (int b = 0; b <= 3; ++b) {
-    for (int m = 0; m <= 4; ++m) {
-      for (int s = b; s <= 4; ++s) {
-        for (int offset = 0; offset < (1 << (b + m + s + 2)); ++offset) {
-          const int got = ch10::swizzle(b, m, s, offset);
-          const int want = ch10::spec::swizzle(b, m, s, offset);
-          if (got == want) continue;
-          GRADER_FAIL(grader::Feedback("swizzle(" + std::to_string(b) + ", " + std::to_string(m) +
-                                       ", " + std::to_string(s) + ", " + std::to_string(offset) +
-                                       ") is " + std::to_string(got) + "; Swizzle<" +
-                                       std::to_string(b) + ", " + std::to_string(m) + ", " +
-                                       std::to_string(s) + "> gives " + std::to_string(want) + ".")
-                          .hint("keep the low M bits; XOR bits M + S .. M + S + B - 1 into bits "
-                                "M .. M + B - 1; keep the rest."));
-        }
+using ch10::spec::SwizzleCase;
+
+std::string bits(int from, int to) {
+  return from == to ? "bit " + std::to_string(from)
+                    : "bits " + std::to_string(from) + " .. " + std::to_string(to);
+}
+
+// What exercise 1's swizzle misses on case `c`, named from the slip its digest matches or from
+// the first property its values break. Only the student's own values are shown.
+std::string principle_of(const SwizzleCase& c, const std::string& slip) {
+  const int b = c.b, m = c.m, s = c.s, period = 1 << (b + m + s);
+  const auto value = [&](int o) { return ch10::swizzle(b, m, s, o); };
+  const auto at = [&](int o) {
+    return ch10::spec::call_of(c, std::to_string(o)) + " is " + std::to_string(value(o));
+  };
+  if (slip == "other_way") {
+    return "That is the XOR the other way round: the column bits (" + bits(m, m + b - 1) +
+           ") XORed into the row bits above them. A swizzle changes the column bits, as the "
+           "row bits say, and keeps the row bits.";
+  }
+  if (slip == "row_bits_at_s") {
+    return "Those are the column bits XORed with " + bits(s, s + b - 1) +
+           ". The row bits sit S positions above the column bits, which start at bit M: they "
+           "are " +
+           bits(m + s, m + s + b - 1) + ".";
+  }
+  const int offsets = ch10::spec::offsets_of(c);
+  bool identity = true;
+  for (int o = 0; o < offsets && identity; ++o) identity = value(o) == o;
+  if (identity) {
+    return "It returns every offset unchanged: only B = 0 is the identity. With B = " +
+           std::to_string(b) + " the column bits change wherever the row bits are not all 0.";
+  }
+  const int low = (1 << m) - 1, column = ((1 << b) - 1) << m;
+  for (int o = 0; o < offsets; ++o) {
+    const int changed = value(o) ^ o;
+    if (b == 0 && changed != 0) {
+      return at(o) + ". With B = 0 no bit is XORed: the swizzle is the identity.";
+    }
+    for (int i = 0; i < 31; ++i) {
+      if (!((changed >> i) & 1)) continue;
+      if ((low >> i) & 1) {
+        return at(o) + ": it changes bit " + std::to_string(i) +
+               ", one of the M = " + std::to_string(m) + " low bits, which a swizzle keeps.";
+      }
+      if (!((column >> i) & 1)) {
+        return at(o) + ": it changes bit " + std::to_string(i) + ", but only the B column bits (" +
+               bits(m, m + b - 1) + ") may change.";
       }
     }
   }
-  SUCCEED();
+  for (int o = 0; o + period < offsets; ++o) {
+    if (value(o + period) != value(o) + period) {
+      return ch10::spec::call_of(c, std::to_string(o + period)) + " is not " +
+             ch10::spec::call_of(c, std::to_string(o)) + " + " + std::to_string(period) +
+             ": the result depends on bits above " + std::to_string(m + s + b - 1) +
+             ", which a swizzle carries along unchanged (it repeats every 2^(B+M+S)).";
+    }
+  }
+  for (int start = 0; start < offsets; start += period) {
+    std::vector<int> first(static_cast<size_t>(period), -1);
+    for (int o = start; o < start + period; ++o) {
+      const int to = value(o) - start;
+      if (to < 0 || to >= period) break;  // reported by the properties above
+      if (first[static_cast<size_t>(to)] >= 0) {
+        return ch10::spec::call_of(c, std::to_string(first[static_cast<size_t>(to)])) + " and " +
+               ch10::spec::call_of(c, std::to_string(o)) + " are both " + std::to_string(value(o)) +
+               ": two offsets on one place, so it is not a bijection.";
+      }
+      first[static_cast<size_t>(to)] = o;
+    }
+  }
+  return "The column bits (" + bits(m, m + b - 1) +
+         ") are XORed with other bits than the row "
+         "bits, " +
+         bits(m + s, m + s + b - 1) + ".";
+}
+
+// Parameters exercise 2a's checks can use at all.
+bool valid(const ch10::SwizzleParams& p) {
+  return p.b >= 0 && p.m >= 0 && p.s >= 0 && p.b <= p.s && p.b + p.m + p.s <= 20;
+}
+
+// What exercise 2b's kSwizzled prediction waits for, or nothing when its tile can be laid out.
+std::optional<std::string> swizzled_tile_not_ready(int row_bytes) {
+  if (!ch10::spec::swizzle_right()) return std::string("exercise 1 (swizzle)");
+  if (ch10::spec::chosen_swizzle_problem(row_bytes)) {
+    return ch10::spec::chosen_call(row_bytes) + " (exercise 2a)";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>", "[host]") {
+  const std::vector<SwizzleCase> cases = ch10::spec::swizzle_cases();
+  int wrong = 0;
+  SwizzleCase first{};
+  std::string slip;
+  for (const SwizzleCase& c : cases) {
+    const grader::DigestMatch match = ch10::spec::swizzle_match(c);
+    if (match.right || wrong++ > 0) continue;
+    first = c;
+    slip = match.slip;
+  }
+  if (wrong == 0) {
+    SUCCEED();
+    return;
+  }
+  grader::Feedback f(ch10::spec::call_of(first) + " is not Swizzle<" + std::to_string(first.b) +
+                     ", " + std::to_string(first.m) + ", " + std::to_string(first.s) +
+                     "> on every offset below " + std::to_string(ch10::spec::offsets_of(first)) +
+                     ".");
+  f.line(std::to_string(wrong) + " of the " + std::to_string(cases.size()) +
+         " parameter sets tried (B <= 3, M <= 4, B <= S <= 4) are wrong; this is the first.");
+  f.line(principle_of(first, slip));
+  f.hint(
+      "keep the low M bits; XOR bits M + S .. M + S + B - 1 into bits M .. M + B - 1; keep the "
+      "rest.");
+  GRADER_FAIL(f);
 }
 
 TEST_CASE(
     "ch10 exercise 2a: the chosen swizzles keep chunks whole and fill and drain the tile "
     "without conflicts",
     "[host]") {
-  for (int row_bytes : {64, 128}) {
+  for (int row_bytes : ch10::spec::kRowWidths) {
     const ch10::SwizzleParams p = ch10::chosen_swizzle(row_bytes);
-    const std::string which = "chosen_swizzle(" + std::to_string(row_bytes) + ")";
-    if (p.b < 0 || p.m < 0 || p.s < 0 || p.b > p.s || p.b + p.m + p.s > 20) {
-      GRADER_FAIL(grader::Feedback(which + " is {" + std::to_string(p.b) + ", " +
-                                   std::to_string(p.m) + ", " + std::to_string(p.s) +
-                                   "}: not a swizzle yet (0 <= B <= S, M >= 0).")
-                      .hint("pick B, M and S for each row width; section 2 of the lesson."));
+    // The tile is laid out through your own swizzle, so that must be right first.
+    if (valid(p) && !ch10::spec::swizzle_right()) {
+      GRADER_EXPECT(false, grader::Feedback(ch10::spec::chosen_call(row_bytes) +
+                                            " is checked once exercise 1 (swizzle) is right.")
+                               .hint("the grader lays the tile out through your own swizzle: see "
+                                     "exercise 1's check above."));
+      continue;
     }
-    const int bytes = ch10::spec::kRows * row_bytes;
-    std::vector<int> seen(static_cast<size_t>(bytes), 0);
-    for (int o = 0; o < bytes; ++o) {
-      const int to = ch10::swizzle(p.b, p.m, p.s, o);
-      if (to < 0 || to >= bytes || seen[static_cast<size_t>(to)]++ ||
-          (o % 16 != 0 && to != ch10::swizzle(p.b, p.m, p.s, o - 1) + 1) ||
-          (o % 16 == 0 && to % 16)) {
-        GRADER_FAIL(grader::Feedback(which + " moves byte " + std::to_string(o) + " to " +
-                                     std::to_string(to) +
-                                     ": the swizzled tile must be a bijection of its bytes that "
-                                     "keeps every 16-byte chunk whole and aligned.")
-                        .hint("M is the number of low bits a chunk keeps: 16 bytes are 4 bits."));
-      }
-    }
-    for (int w = 0; w < bytes / 512; ++w) {
-      const auto r =
-          ch10::spec::chunk_store(row_bytes, ch10::Layout::kSwizzled, p, w, ch10::swizzle);
-      const smem::Analysis a = smem::analyze(r);
-      GRADER_EXPECT(a.wavefronts == a.ideal,
-                    grader::Feedback(which + ": warp " + std::to_string(w) +
-                                     "'s 16-byte store of 32 consecutive chunks takes " +
-                                     grader::wavefronts(a.wavefronts) + ", ideal " +
-                                     std::to_string(a.ideal) + ".")
-                        .picture(grader::draw(r))
-                        .hint("each group of 8 lanes stores 128 contiguous bytes of the plain "
-                              "layout: keep them in 8 different bank quads."));
-    }
-    for (int r0 = 0; r0 < ch10::spec::kRows; r0 += 16) {
-      for (int c = 0; c < row_bytes / 16; c += 2) {
-        const auto r =
-            ch10::spec::ldmatrix_x4(row_bytes, ch10::Layout::kSwizzled, p, r0, c, ch10::swizzle);
-        const smem::Analysis a = smem::analyze(r);
-        GRADER_EXPECT(
-            a.wavefronts == a.ideal,
-            grader::Feedback(which + ": the ldmatrix.x4 of rows " + std::to_string(r0) + " .. " +
-                             std::to_string(r0 + 15) + ", chunks " + std::to_string(c) + " and " +
-                             std::to_string(c + 1) + " takes " + grader::wavefronts(a.wavefronts) +
-                             ", ideal " + std::to_string(a.ideal) + ".")
-                .picture(grader::draw(r))
-                .hint("the 8 rows of one matrix must put their chunk in 8 different "
-                      "bank quads."));
-      }
-    }
+    const auto problem = ch10::spec::chosen_swizzle_problem(row_bytes);
+    GRADER_EXPECT(!problem, *problem);
   }
 }
 
 TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for 64- and 128-byte rows", "[host]") {
-  for (int row_bytes : {64, 128}) {
-    for (ch10::Layout layout :
-         {ch10::Layout::kPlain, ch10::Layout::kPadded16, ch10::Layout::kSwizzled}) {
-      const ch10::SwizzleParams reference{row_bytes == 128 ? 3 : 2, 4, 3};
-      const auto r =
-          ch10::spec::ldmatrix_x4(row_bytes, layout, reference, 0, 0, ch10::spec::swizzle);
-      const int model = smem::analyze(r).wavefronts;
+  for (int row_bytes : ch10::spec::kRowWidths) {
+    for (ch10::Layout layout : ch10::spec::kLayouts) {
+      const std::string call = "predicted_ldmatrix_wavefronts(" + std::to_string(row_bytes) + ", " +
+                               ch10::spec::name(layout) + ")";
       const int predicted = ch10::predicted_ldmatrix_wavefronts(row_bytes, layout);
+      if (predicted == ch10::kNotImplemented) {
+        GRADER_EXPECT(false, grader::Feedback(call + " is not filled in yet: it still returns "
+                                                     "kNotImplemented."));
+        continue;
+      }
+      // The swizzled tile is yours: the grader asks the bank model about it through your
+      // swizzle and chosen_swizzle, once they are right.
+      ch10::SwizzleParams p;
+      if (layout == ch10::Layout::kSwizzled) {
+        if (const auto waits = swizzled_tile_not_ready(row_bytes)) {
+          GRADER_EXPECT(false, grader::Feedback(call + " is checked once " + *waits + " is right.")
+                                   .hint("the grader lays the swizzled tile out with your own "
+                                         "functions; see their checks above."));
+          continue;
+        }
+        p = ch10::chosen_swizzle(row_bytes);
+      }
+      const smem::WarpRequest r =
+          ch10::spec::ldmatrix_x4(row_bytes, layout, p, 0, 0, ch10::swizzle);
+      const int model = smem::analyze(r).wavefronts;
       if (predicted == model) {
         SUCCEED();
         continue;
       }
-      const auto problem = std::optional<grader::Feedback>(grader::prediction_feedback(
-          std::string("predicted_ldmatrix_wavefronts(") + std::to_string(row_bytes) + ", " +
-              layout_name(layout) + ")",
-          predicted, model, ch10::kNotImplemented, r, "",
-          "ldmatrix.x4 is four matrices of 8 row addresses each, served one matrix at a time; "
-          "count the distinct 16-byte chunks per bank quad in each."));
-      GRADER_EXPECT(!problem, *problem);
+      std::string principle;
+      if (row_bytes == 64 && layout == ch10::Layout::kPlain &&
+          predicted == smem::analyze(ch10::spec::ldmatrix_x4(128, layout, p, 0, 0, ch10::swizzle))
+                           .wavefronts) {
+        principle =
+            "That is what 128-byte rows cost. Two 64-byte rows share one 128-byte line: where "
+            "do the 8 rows of one matrix fall?";
+      }
+      GRADER_EXPECT(false, grader::prediction_feedback(
+                               call, predicted, model, ch10::kNotImplemented, r, principle,
+                               "ldmatrix.x4 is four matrices of 8 row addresses each, served one "
+                               "matrix at a time; count the distinct 16-byte chunks per bank "
+                               "quad in each."));
     }
   }
 }

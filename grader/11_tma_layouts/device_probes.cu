@@ -87,10 +87,10 @@ std::vector<float> dump_tma_box(TmaSwizzle mode, int box_rows, int box_cols, int
   const CUtensorMap map =
       gpu::make_float_tma_map_2d(matrix.get(), box_rows, box_cols, box_rows, box_cols,
                                  static_cast<CUtensorMapSwizzle>(mode), "the layout probe's map");
-  // A swizzled mode gives each row its whole span; the swizzle may move the last chunks past
-  // the box's end, within its 1024-byte atom.
-  const int pitch = mode == TmaSwizzle::kNone ? box_cols * 4 : 16 << static_cast<int>(mode);
-  const int bytes = box_rows * box_cols * 4, atoms = (box_rows * pitch + 1023) / 1024 * 1024;
+  // Room for the box however the mode places its rows: 128 bytes a row at least (the widest
+  // span), in whole 1024-byte atoms.
+  const int room = box_cols * 4 > 128 ? box_cols * 4 : 128;
+  const int bytes = box_rows * box_cols * 4, atoms = (box_rows * room + 1023) / 1024 * 1024;
   const int shared = atoms + 2048;
   gpu::DeviceBuffer<float> dump(static_cast<size_t>(atoms / 4));
   GPU_CHECK(
@@ -98,6 +98,19 @@ std::vector<float> dump_tma_box(TmaSwizzle mode, int box_rows, int box_cols, int
   dump_box_kernel<<<1, 128, shared>>>(map, dump.get(), bytes, atoms, misalign);
   GPU_CHECK_KERNEL("the TMA layout probe");
   return dump.download();
+}
+
+std::vector<int> tma_box_layout(TmaSwizzle mode, int box_rows, int box_cols) {
+  const std::vector<float> dump = dump_tma_box(mode, box_rows, box_cols);
+  std::vector<int> where(static_cast<size_t>(box_rows) * box_cols, -1);
+  for (std::size_t k = 0; k < dump.size(); ++k) {
+    const int code = static_cast<int>(dump[k]) - 1;
+    const int r = code / 4096, c = code % 4096;
+    if (code >= 0 && r < box_rows && c < box_cols) {
+      where[static_cast<size_t>(r * box_cols + c)] = static_cast<int>(4 * k);
+    }
+  }
+  return where;
 }
 
 }  // namespace ch11::probes

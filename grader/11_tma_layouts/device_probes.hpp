@@ -18,10 +18,14 @@ void launch_yours(const float* in, float* out, int rows, int cols);
 int blocks_for(int rows, int cols);
 
 /// TMA-loads one box of box_rows x box_cols floats in `mode` into shared memory at a 1024-byte
-/// aligned address plus `misalign` bytes (a multiple of 128), and returns the 1024-byte atoms it
-/// occupies there as words: word k of the result is the float the TMA wrote at offset 4 k. Float
-/// (r, c) of the box holds 4096 r + c + 1, so every word names its source (0 where nothing was
-/// written).
+/// aligned address plus `misalign` bytes (a multiple of 128), and returns the shared memory from
+/// there on as words, box_rows x max(box_cols, 32) of them rounded up to whole 1024-byte atoms:
+/// word k of the result is the float the TMA wrote at offset 4 k. Float (r, c) of the box holds
+/// 4096 r + c + 1, so every word names its source (0 where nothing was written).
 std::vector<float> dump_tma_box(TmaSwizzle mode, int box_rows, int box_cols, int misalign = 0);
+
+/// Where the TMA put each float of a box (dump_tma_box(mode, box_rows, box_cols)): the byte
+/// offset of float (r, c) at [r * box_cols + c], -1 where it was not found.
+std::vector<int> tma_box_layout(TmaSwizzle mode, int box_rows, int box_cols);
 
 }  // namespace ch11::probes

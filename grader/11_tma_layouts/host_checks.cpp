@@ -1,11 +1,13 @@
-// Chapter 11 host checks: tma_smem_offset against the grader's statement of the TMA's layouts,
-// and the predictions against the bank model.
+// Chapter 11 host checks: tma_smem_offset against digests of the TMA's layouts, the pitch
+// against its property, and the predictions against the bank model on the boxes as your own
+// functions lay them out.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "common/model/bank_model.hpp"
+#include "grader/11_tma_layouts/answer_cases.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/exercise_source.hpp"
@@ -13,83 +15,154 @@
 #include "grader/harness/prediction_check.hpp"
 
 namespace {
-const ch11::TmaSwizzle kModes[] = {ch11::TmaSwizzle::kNone, ch11::TmaSwizzle::k32B,
-                                   ch11::TmaSwizzle::k64B, ch11::TmaSwizzle::k128B};
 
-std::string call(ch11::TmaSwizzle mode, int row_bytes, int row, int byte) {
-  return "tma_smem_offset(" + std::string(ch11::spec::name(mode)) + ", " +
-         std::to_string(row_bytes) + ", " + std::to_string(row) + ", " + std::to_string(byte) + ")";
+using ch11::TmaSwizzle;
+using ch11::spec::LayoutCase;
+
+std::string call(const LayoutCase& c, int row, int byte) {
+  return "tma_smem_offset(" + std::string(ch11::spec::name(c.mode)) + ", " +
+         std::to_string(c.row_bytes) + ", " + std::to_string(row) + ", " + std::to_string(byte) +
+         ")";
 }
+
+// What exercise 1's tma_smem_offset misses on case `c`, named from the slip its digest matches
+// or from the first property its values break. Only the student's own values are shown.
+std::string principle_of(const LayoutCase& c, const std::string& slip) {
+  const TmaSwizzle mode = c.mode;
+  const int rows = ch11::spec::rows_of(c), row_bytes = c.row_bytes;
+  // In a swizzled mode a row is written within a span of its own, the mode's widest row.
+  const int span = mode == TmaSwizzle::kNone ? row_bytes : ch11::spec::widest_row(mode);
+  const auto got = [&](int row, int byte) {
+    return ch11::tma_smem_offset(mode, row_bytes, row, byte);
+  };
+  if (slip == "xor_with_box_row") {
+    return "That is the XOR with the box row. The TMA XORs with the index of the 128-byte line "
+           "instead, and a line holds " +
+           std::to_string(128 / span) + " box rows in this mode.";
+  }
+  if (slip == "dense_box") {
+    return "That is where a dense box would put it. In a swizzled mode every box row takes the "
+           "mode's whole span in shared memory, however narrow it is.";
+  }
+  bool dense = true;
+  for (int row = 0; row < rows && dense; ++row) {
+    for (int byte = 0; byte < row_bytes && dense; ++byte)
+      dense = got(row, byte) == row * row_bytes + byte;
+  }
+  if (dense && mode != TmaSwizzle::kNone) {
+    return "That is the box as it is, row after row, as kNone writes it. In a swizzled mode the "
+           "16-byte chunks move.";
+  }
+  // The TMA writes whole 1024-byte atoms.
+  const int atoms = (rows * span + 1023) / 1024 * 1024;
+  std::vector<int> seen(static_cast<size_t>(atoms), -1);
+  for (int row = 0; row < rows; ++row) {
+    for (int byte = 0; byte < row_bytes; ++byte) {
+      const int at = got(row, byte);
+      if (at < 0 || at >= atoms) {
+        return call(c, row, byte) + " is " + std::to_string(at) + ", outside the " +
+               std::to_string(atoms) + " bytes of the box's 1024-byte atoms.";
+      }
+      if (byte % 16 != 0 && at != got(row, byte - 1) + 1) {
+        return call(c, row, byte) + " is " + std::to_string(at) + ", and byte " +
+               std::to_string(byte - 1) + " is at " + std::to_string(got(row, byte - 1)) +
+               ": the TMA moves whole 16-byte chunks, whose bytes keep their order.";
+      }
+      if (mode == TmaSwizzle::kNone ? at != row * row_bytes + byte : at / span != row) {
+        return call(c, row, byte) + " is " + std::to_string(at) + ", outside row " +
+               std::to_string(row) + "'s " + std::to_string(span) + " bytes (" +
+               std::to_string(row * span) + " .. " + std::to_string(row * span + span - 1) +
+               (mode == TmaSwizzle::kNone
+                    ? "): without a swizzle the box lands as it is, row after row."
+                    : "): in a swizzled mode each box row takes a span of its own, and its "
+                      "chunks move only within it.");
+      }
+      if (seen[static_cast<size_t>(at)] >= 0) {
+        return call(c, row, byte) + " is " + std::to_string(at) + ", where byte " +
+               std::to_string(seen[static_cast<size_t>(at)] % row_bytes) + " of row " +
+               std::to_string(seen[static_cast<size_t>(at)] / row_bytes) +
+               " is too: not a bijection.";
+      }
+      seen[static_cast<size_t>(at)] = row * row_bytes + byte;
+    }
+  }
+  return "The chunks move within each row's span, but not to where the TMA puts them: which "
+         "bits of the offset choose a chunk's place?";
+}
+
 }  // namespace
 
 TEST_CASE("ch11 exercise 1: tma_smem_offset is where the TMA puts each byte", "[host]") {
-  for (ch11::TmaSwizzle mode : kModes) {
-    for (int row_bytes = 16; row_bytes <= ch11::spec::span(mode); row_bytes += 16) {
-      // Enough rows for two 1024-byte atoms at least.
-      const int rows = std::max(16, 2048 / row_bytes);
-      // The TMA writes whole 1024-byte atoms: the swizzle may move the last chunks of a box whose
-      // size is not a multiple of 1024 past its end, within the atom.
-      const int atoms = (rows * ch11::spec::smem_pitch(mode, row_bytes) + 1023) / 1024 * 1024;
-      // How many bytes your function puts on each place, to say when it is not a bijection.
-      std::vector<int> seen(static_cast<size_t>(atoms), 0);
-      for (int row = 0; row < rows; ++row) {
-        for (int byte = 0; byte < row_bytes; ++byte) {
-          const int got = ch11::tma_smem_offset(mode, row_bytes, row, byte);
-          if (got >= 0 && got < atoms) ++seen[static_cast<size_t>(got)];
-        }
-      }
-      for (int row = 0; row < rows; ++row) {
-        for (int byte = 0; byte < row_bytes; ++byte) {
-          const int got = ch11::tma_smem_offset(mode, row_bytes, row, byte);
-          const int want = ch11::spec::offset(mode, row_bytes, row, byte);
-          if (got == want) continue;
-          grader::Feedback f(call(mode, row_bytes, row, byte) + " is " + std::to_string(got) +
-                             "; the TMA puts that byte at " + std::to_string(want) + ".");
-          if (got < 0 || got >= atoms || seen[static_cast<size_t>(got)] > 1) {
-            f.line(
-                "Your function is not a bijection: two bytes land on one place, or one "
-                "outside the box.");
-          }
-          const int bits = static_cast<int>(mode);
-          const int padded = row * ch11::spec::smem_pitch(mode, row_bytes) + byte;
-          const int dense = row * row_bytes + byte;
-          if (bits > 0 && got == (padded ^ ((row & ((1 << bits) - 1)) << 4))) {
-            f.line(
-                "That is the XOR with the box row. The TMA XORs with the index of the "
-                "128-byte line instead, and a line holds " +
-                std::to_string(128 / ch11::spec::span(mode)) + " box rows in this mode.");
-          } else if (bits > 0 && row_bytes < ch11::spec::span(mode) &&
-                     got == (dense ^ ((dense >> 3) & (((1 << bits) - 1) << 4)))) {
-            f.line(
-                "That is where a dense box would put it. In a swizzled mode every box row "
-                "takes the mode's whole span in shared memory, however narrow it is.");
-          }
-          GRADER_FAIL(f.hint(mode == ch11::TmaSwizzle::kNone
-                                 ? "without a swizzle the box is dense, row after row."
-                                 : "in a swizzled mode each box row starts a new span; the "
-                                   "XOR then takes bits of the 128-byte line index (offset bits "
-                                   "7 and up), which is not the box row when the span is "
-                                   "shorter than 128 bytes."));
-        }
-      }
-    }
+  const std::vector<LayoutCase> cases = ch11::spec::layout_cases();
+  int wrong = 0;
+  LayoutCase first{};
+  std::string slip;
+  for (const LayoutCase& c : cases) {
+    const grader::DigestMatch match = ch11::spec::layout_match(c);
+    if (match.right || wrong++ > 0) continue;
+    first = c;
+    slip = match.slip;
   }
-  SUCCEED();
+  if (wrong == 0) {
+    SUCCEED();
+    return;
+  }
+  grader::Feedback f("tma_smem_offset(" + std::string(ch11::spec::name(first.mode)) + ", " +
+                     std::to_string(first.row_bytes) +
+                     ", row, byte) is not where the TMA puts the bytes of a box of " +
+                     std::to_string(first.row_bytes) + "-byte rows in " +
+                     ch11::spec::name(first.mode) + ".");
+  f.line(std::to_string(wrong) + " of the " + std::to_string(cases.size()) +
+         " (mode, row width) cases tried are wrong; this is the first, tried on rows 0 .. " +
+         std::to_string(ch11::spec::rows_of(first) - 1) + ".");
+  f.line(principle_of(first, slip));
+  GRADER_FAIL(f.hint(first.mode == TmaSwizzle::kNone
+                         ? "without a swizzle the box is dense, row after row."
+                         : "in a swizzled mode each box row starts a new span; the XOR then "
+                           "takes bits of the 128-byte line index (offset bits 7 and up), which "
+                           "is not the box row when the span is shorter than 128 bytes."));
 }
 
 TEST_CASE("ch11 exercise 2a: column reads of a TMA box, in each mode", "[host]") {
-  for (ch11::TmaSwizzle mode : kModes) {
+  for (TmaSwizzle mode : ch11::spec::kModes) {
     for (ch11::ColumnRead read : {ch11::ColumnRead::kWords, ch11::ColumnRead::kChunks}) {
       const std::string what = std::string("predicted_column_wavefronts(") +
-                               ch11::spec::name(mode) + ", " +
-                               (read == ch11::ColumnRead::kWords ? "kWords" : "kChunks") + ")";
-      const auto problem = grader::judge_prediction(
-          what, ch11::predicted_column_wavefronts(mode, read), ch11::kNotImplemented,
-          [&] { return ch11::spec::column_read(mode, read); },
-          "rows of " + std::to_string(ch11::spec::column_box_row_bytes(mode)) +
-              " bytes: which 128-byte line, and which chunk place in it, does each row's "
-              "chunk 0 take? Then count per bank (words) or per group of 8 lanes (chunks).");
-      GRADER_EXPECT(!problem, *problem);
+                               ch11::spec::name(mode) + ", " + ch11::spec::name(read) + ")";
+      const int predicted = ch11::predicted_column_wavefronts(mode, read);
+      if (predicted == ch11::kNotImplemented) {
+        GRADER_EXPECT(false, grader::Feedback(what + " is not filled in yet: it still returns "
+                                                     "kNotImplemented."));
+        continue;
+      }
+      // The box is laid out by your own tma_smem_offset, once it is right for the mode.
+      if (!ch11::spec::mode_right(mode)) {
+        GRADER_EXPECT(false, grader::Feedback(what +
+                                              " is checked once tma_smem_offset is right "
+                                              "for " +
+                                              ch11::spec::name(mode) + " (exercise 1).")
+                                 .hint("the grader lays the box out with your own "
+                                       "tma_smem_offset; see exercise 1's check above."));
+        continue;
+      }
+      const int row_bytes = ch11::spec::column_box_row_bytes(mode);
+      const smem::WarpRequest request =
+          ch11::spec::column_read(read, ch11::spec::exercise_layout(mode, row_bytes));
+      const int model = smem::analyze(request).wavefronts;
+      if (predicted == model) {
+        SUCCEED();
+        continue;
+      }
+      const std::string principle =
+          read == ch11::ColumnRead::kWords && mode != TmaSwizzle::kNone && predicted == 1
+              ? "A swizzle moves whole 16-byte chunks, never the words inside them: how many "
+                "different banks can float 0 of a row reach?"
+              : "";
+      GRADER_EXPECT(false, grader::prediction_feedback(
+                               what, predicted, model, ch11::kNotImplemented, request, principle,
+                               "rows of " + std::to_string(row_bytes) +
+                                   " bytes: which 128-byte line, and which chunk place in it, "
+                                   "does each row's chunk 0 take? Then count per bank (words) "
+                                   "or per group of 8 lanes (chunks)."));
     }
   }
 }
@@ -97,20 +170,34 @@ TEST_CASE("ch11 exercise 2a: column reads of a TMA box, in each mode", "[host]")
 TEST_CASE("ch11 exercise 2b and 2c: the least padded pitch a TMA box allows, and its column",
           "[host]") {
   const int pitch = ch11::least_padded_pitch();
-  const int least = ch11::spec::least_padded_pitch();
-  GRADER_EXPECT(pitch == least,
-                pitch == ch11::kNotImplemented
-                    ? grader::Feedback("least_padded_pitch() is not filled in yet.")
-                    : grader::Feedback("least_padded_pitch() is " + std::to_string(pitch) +
-                                       (pitch < least ? ": a TMA box row of that many floats is "
-                                                        "not a multiple of 16 bytes."
-                                                      : ": a smaller pitch is allowed."))
-                          .hint("a box row must be a multiple of 16 bytes."));
-  const auto problem = grader::judge_prediction(
-      "predicted_padded_column_wavefronts", ch11::predicted_padded_column_wavefronts(),
-      ch11::kNotImplemented, [&] { return ch11::spec::padded_column(least); },
-      "row t starts at word " + std::to_string(least) + " t: in which bank?");
-  GRADER_EXPECT(!problem, *problem);
+  const auto wrong_pitch = ch11::spec::pitch_problem(pitch);
+  GRADER_EXPECT(
+      !wrong_pitch,
+      grader::Feedback(wrong_pitch.value_or("")).hint("a box row must be a multiple of 16 bytes."));
+  const std::string what = "predicted_padded_column_wavefronts()";
+  const int predicted = ch11::predicted_padded_column_wavefronts();
+  if (predicted == ch11::kNotImplemented) {
+    GRADER_EXPECT(false, grader::Feedback(what + " is not filled in yet: it still returns "
+                                                 "kNotImplemented."));
+    return;
+  }
+  // The column is read at your own pitch, once it is right.
+  if (wrong_pitch) {
+    GRADER_EXPECT(false, grader::Feedback(what + " is checked once least_padded_pitch() is right.")
+                             .hint("see the pitch's message above."));
+    return;
+  }
+  const smem::WarpRequest request = ch11::spec::padded_column(pitch);
+  const int model = smem::analyze(request).wavefronts;
+  GRADER_EXPECT(
+      predicted == model,
+      grader::prediction_feedback(
+          what, predicted, model, ch11::kNotImplemented, request,
+          predicted == 1 ? "Chapter 06's pitch of 33 floats made a column conflict-free because "
+                           "33 is odd: row t then starts in bank (33 t) % 32 = t % 32. Which "
+                           "banks do the rows start in at this pitch?"
+                         : "",
+          "row t starts at word " + std::to_string(pitch) + " t: in which bank?"));
 }
 
 TEST_CASE("ch11 exercise 3: the kernel fences the output tile before the TMA store reads it",

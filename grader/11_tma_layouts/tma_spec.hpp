@@ -1,17 +1,23 @@
-// Chapter 11: the grader's own statement of the TMA's layouts, as the H200 writes them (checked
-// against the hardware by the GPU checks), and of the accesses the exercises ask about.
+// Chapter 11: the grader's statement of the questions: the TMA's modes and their limits, and the
+// accesses exercise 2 asks about. Where the TMA puts each byte is exercise 1: a box's layout
+// comes from a function given by the caller (the student's own, or the GPU's dump).
 #pragma once
 
-#include <string>
+#include <functional>
 
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "common/model/bank_model.hpp"
 
 namespace ch11::spec {
 
-/// The bytes one box row may span in `mode`: 32, 64 or 128; for kNone, which has no such limit,
-/// 256, the widest row the checks try.
-inline int span(TmaSwizzle mode) {
+/// The four modes, in the order the checks try them.
+constexpr TmaSwizzle kModes[] = {TmaSwizzle::kNone, TmaSwizzle::k32B, TmaSwizzle::k64B,
+                                 TmaSwizzle::k128B};
+
+/// The widest box row the TMA allows in `mode`: the span of a swizzled mode (32, 64 or 128
+/// bytes, section 1 of the lesson); for kNone, which has no such limit, 256, the widest row the
+/// checks try.
+inline int widest_row(TmaSwizzle mode) {
   switch (mode) {
     case TmaSwizzle::k32B: return 32;
     case TmaSwizzle::k64B: return 64;
@@ -31,44 +37,26 @@ inline const char* name(TmaSwizzle mode) {
   return "?";
 }
 
-/// The bytes one box row takes in shared memory: in a swizzled mode the whole span, however
-/// narrow the row (the rest of the span stays unwritten); without a swizzle the row itself.
-inline int smem_pitch(TmaSwizzle mode, int box_row_bytes) {
-  return mode == TmaSwizzle::kNone ? box_row_bytes : span(mode);
+inline const char* name(ColumnRead read) {
+  return read == ColumnRead::kWords ? "kWords" : "kChunks";
 }
 
-/// Where the TMA puts byte `byte` of box row `row`, from a 1024-byte aligned base, as the H200
-/// does it: at a = row * smem_pitch + byte, then chunk bits 4 .. 4 + B - 1 of a are XORed with
-/// bits 7 .. 7 + B - 1 (the 128-byte line's index), B = 1, 2, 3 for 32B, 64B, 128B. Written bit
-/// by bit, apart from the exercise.
-inline int offset(TmaSwizzle mode, int box_row_bytes, int row, int byte) {
-  const int a = row * smem_pitch(mode, box_row_bytes) + byte;
-  const int b = static_cast<int>(mode);  // 0, 1, 2, 3 bits
-  int out = a;
-  for (int i = 0; i < b; ++i) out ^= ((a >> (7 + i)) & 1) << (4 + i);
-  return out;
-}
+/// Where a box's byte `byte` of row `row` lives, from the box's 1024-byte aligned base.
+using Layout = std::function<long long(int row, int byte)>;
 
 /// Exercise 2a's box: 32 rows as wide as the mode allows (kNone: 128 bytes).
 inline int column_box_row_bytes(TmaSwizzle mode) {
-  return mode == TmaSwizzle::kNone ? 128 : span(mode);
+  return mode == TmaSwizzle::kNone ? 128 : widest_row(mode);
 }
 
-/// A warp reading column 0 of exercise 2a's box, written in `mode`, by words or by chunks.
-inline smem::WarpRequest column_read(TmaSwizzle mode, ColumnRead read) {
-  const int row_bytes = column_box_row_bytes(mode);
+/// A warp reading column 0 of exercise 2a's box, laid out by `layout`, by words (lane t: float
+/// 0 of row t) or by chunks (lane t: floats 0-3 of row t).
+inline smem::WarpRequest column_read(ColumnRead read, const Layout& layout) {
   return smem::WarpRequest::from_lanes(read == ColumnRead::kWords ? 4 : 16, smem::Op::kLoad,
-                                       [&](int t) { return offset(mode, row_bytes, t, 0); });
+                                       [&](int t) { return layout(t, 0); });
 }
 
-/// The least pitch in floats, above 32, of a box row: a multiple of 16 bytes.
-inline int least_padded_pitch() {
-  int pitch = 33;
-  while (pitch * 4 % 16 != 0) ++pitch;
-  return pitch;
-}
-
-/// A warp reading float 0 of rows 0-31 at `pitch` floats.
+/// Exercise 2c's access: a warp reading float 0 of rows 0-31 at `pitch` floats.
 inline smem::WarpRequest padded_column(int pitch) {
   return smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [&](int t) { return 4LL * pitch * t; });
 }

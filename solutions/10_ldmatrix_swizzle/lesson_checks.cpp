@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
 
@@ -15,26 +16,24 @@ using smem::WarpRequest;
 }  // namespace
 
 TEST_CASE("ch10 lesson: the swizzle instances of section 1 are what it says", "[lesson]") {
-  using ch10::spec::swizzle;
+  // The reference's swizzle (this build links it).
+  using ch10::swizzle;
   for (int r = 0; r < 32; ++r) {
-    for (int c = 0; c < 32; ++c) {
-      // Chapter 07's 32 x 32 tile: word 32 r + (c ^ r) is Swizzle<5, 0, 5> on words, <5, 2, 5>
-      // on bytes.
-      CHECK(swizzle(5, 0, 5, 32 * r + c) == 32 * r + (c ^ r));
-      CHECK(swizzle(5, 2, 5, 4 * (32 * r + c)) == 4 * (32 * r + (c ^ r)));
-      // Its narrow tile: word 16 r + (c ^ ((r / 2) % 16)) is Swizzle<4, 0, 5>.
-      if (c < 16) CHECK(swizzle(4, 0, 5, 16 * r + c) == 16 * r + (c ^ ((r / 2) % 16)));
+    for (int c = 0; c < 16; ++c) {
+      // Chapter 07's narrow tile: word 16 r + (c ^ ((r / 2) % 16)) is Swizzle<4, 0, 5> on words,
+      // <4, 2, 5> on bytes.
+      CHECK(swizzle(4, 0, 5, 16 * r + c) == 16 * r + (c ^ ((r / 2) % 16)));
+      CHECK(swizzle(4, 2, 5, 4 * (16 * r + c)) == 4 * (16 * r + (c ^ ((r / 2) % 16))));
     }
   }
-  // The C formula the lesson gives is the function.
+  // "It repeats every 2^(B+M+S) units", and it is its own inverse.
   for (int b = 0; b <= 3; ++b) {
     for (int m = 0; m <= 4; ++m) {
       for (int s = b; s <= 4; ++s) {
         for (int x = 0; x < (1 << (b + m + s + 2)); ++x) {
-          const int formula = x ^ ((x & (((1 << b) - 1) << (m + s))) >> s);
-          CHECK(formula == swizzle(b, m, s, x));
-          // "It repeats every 2^(B+M+S) units."
-          CHECK(swizzle(b, m, s, x + (1 << (b + m + s))) == formula + (1 << (b + m + s)));
+          CHECK(swizzle(b, m, s, x + (1 << (b + m + s))) ==
+                swizzle(b, m, s, x) + (1 << (b + m + s)));
+          CHECK(swizzle(b, m, s, swizzle(b, m, s, x)) == x);
         }
       }
     }
@@ -44,18 +43,20 @@ TEST_CASE("ch10 lesson: the swizzle instances of section 1 are what it says", "[
 TEST_CASE("ch10 lesson: the worked ldmatrix example, the numbers and the quoted code", "[lesson]") {
   // Section 2: ldmatrix.x1 of rows 0-7 at chunk 0 of a tile with 256-byte rows.
   const auto x1 = [](int b, int m, int s) {
-    return WarpRequest::ldmatrix(1, [&](int l) { return ch10::spec::swizzle(b, m, s, 256 * l); });
+    return WarpRequest::ldmatrix(1, [&](int l) { return ch10::swizzle(b, m, s, 256 * l); });
   };
   lesson::Figures figures;
   figures.add("x1.rows256.plain", smem::analyze(x1(0, 4, 4)).wavefronts, "the bank model");
   figures.add("x1.rows256.swizzled", smem::analyze(x1(3, 4, 4)).wavefronts, "the bank model");
   // "Row r keeps its chunk 0 at chunk position r % 8."
-  for (int r = 0; r < 64; ++r)
-    CHECK(ch10::spec::swizzle(3, 4, 4, 256 * r) == 256 * r + 16 * (r % 8));
+  for (int r = 0; r < 64; ++r) CHECK(ch10::swizzle(3, 4, 4, 256 * r) == 256 * r + 16 * (r % 8));
   // Section 4.
   figures.measured("cublas.tflops", kMeasurementFile, "gemm.cublas_tflops");
   figures.measured("plain.fraction_of_cublas", kMeasurementFile, "gemm.plain_fraction_of_cublas");
   figures.measured("padded.fraction_of_cublas", kMeasurementFile, "gemm.padded_fraction_of_cublas");
+  // The maintainers' swizzled tile (reference_probes.cu) is the reference's choice.
+  const ch10::SwizzleParams chosen = ch10::chosen_swizzle(ch10::kTcRowBytes);
+  CHECK((chosen.b == 3 && chosen.m == 4 && chosen.s == 3));
   figures.measured("swizzled.fraction_of_cublas", kMeasurementFile,
                    "gemm.swizzled_fraction_of_cublas");
   figures.measured("reference.fraction_of_cublas", kMeasurementFile, "gemm.fraction_of_cublas");
@@ -72,13 +73,31 @@ TEST_CASE("ch10 lesson: the worked ldmatrix example, the numbers and the quoted 
   lesson::check_quoted_code(text, "ldmatrix_swizzle_exercise.cu");
 }
 
+TEST_CASE("ch10 lesson: the H200 counted what the model says for every graded ldmatrix.x4",
+          "[lesson]") {
+  for (int row_bytes : ch10::spec::kRowWidths) {
+    for (ch10::Layout layout : ch10::spec::kLayouts) {
+      const std::string quantity = "counted.ldmatrix_x4.rows" + std::to_string(row_bytes) + "." +
+                                   (layout == ch10::Layout::kPlain      ? "plain"
+                                    : layout == ch10::Layout::kPadded16 ? "padded16"
+                                                                        : "swizzled");
+      INFO(quantity);
+      CHECK(
+          lesson::h200(kMeasurementFile, quantity) ==
+          smem::analyze(ch10::spec::ldmatrix_x4(row_bytes, layout, ch10::chosen_swizzle(row_bytes),
+                                                0, 0, ch10::swizzle))
+              .wavefronts);
+    }
+  }
+  CHECK(lesson::h200(kMeasurementFile, "counted.gemm.yours.wavefronts_per_ldmatrix") == 4);
+}
+
 TEST_CASE("ch10 lesson: it leaves the graded answers to the student", "[lesson]") {
   std::vector<lesson::Graded> graded;
   std::vector<WarpRequest> pictures;
-  for (int row_bytes : {64, 128}) {
+  for (int row_bytes : ch10::spec::kRowWidths) {
     const ch10::SwizzleParams p = ch10::chosen_swizzle(row_bytes);
-    for (ch10::Layout layout :
-         {ch10::Layout::kPlain, ch10::Layout::kPadded16, ch10::Layout::kSwizzled}) {
+    for (ch10::Layout layout : ch10::spec::kLayouts) {
       for (int c = 0; c < row_bytes / 16; c += 2) {
         pictures.push_back(ch10::spec::ldmatrix_x4(row_bytes, layout, p, 0, c, ch10::swizzle));
       }
@@ -90,6 +109,15 @@ TEST_CASE("ch10 lesson: it leaves the graded answers to the student", "[lesson]"
                       {}});
   }
   graded.push_back({"predicted_ldmatrix_wavefronts (exercise 2b)", {}, pictures});
+  // Exercise 1: the swizzle in C, as the lesson once printed it and as the reference writes it.
+  graded.push_back(
+      {"swizzle (exercise 1)",
+       {"((1 << B) - 1) << (M + S)", "((1 << b) - 1) << (m + s)", "(offset & mask) >> s"},
+       {}});
+  // Chapter 07's exercise: its 32 x 32 tile's swizzle.
+  graded.push_back({"chapter 07's swizzled tile (its exercise)",
+                    {"32 r + (c ^ r)", "Swizzle<5, 0, 5>", "Swizzle<5, 2, 5>"},
+                    {}});
   // Exercise 3: the reference's two ends.
   graded.push_back({"tc_gemm_kernel (exercise 3)",
                     {"swizzle(p.b, p.m, p.s, load_row", "swizzle(p.b, p.m, p.s, (lane % 16)"},

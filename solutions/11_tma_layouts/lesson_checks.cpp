@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "common/model/access_arguments.hpp"
+#include "grader/11_tma_layouts/answer_cases.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
 
@@ -13,7 +15,8 @@ using ch11::TmaSwizzle;
 using grader::chapter::kMeasurementFile;
 using grader::chapter::threshold;
 
-// The lesson's table line for rows 0-7 of a box, from the H200's dump, and from the model.
+// The lesson's table line for rows 0-7 of a box, from the H200's dump, and from the reference's
+// tma_smem_offset (this build links it).
 std::string table_line(TmaSwizzle mode, int row_bytes, bool hardware) {
   std::string line = "| chunk places |";
   for (int r = 0; r < 8; ++r) {
@@ -23,7 +26,7 @@ std::string table_line(TmaSwizzle mode, int row_bytes, bool hardware) {
                          kMeasurementFile, std::string("layout.") + ch11::spec::name(mode) +
                                                ".rows" + std::to_string(row_bytes) + ".row" +
                                                std::to_string(r) + ".chunk" + std::to_string(c)))
-                   : ch11::spec::offset(mode, row_bytes, r, 16 * c) % 128 / 16;
+                   : ch11::tma_smem_offset(mode, row_bytes, r, 16 * c) % 128 / 16;
       line += " " + std::to_string(place);
     }
     line += " |";
@@ -63,11 +66,30 @@ TEST_CASE("ch11 lesson: its numbers and quoted code", "[lesson]") {
                    "transpose.speedup_over_naive");
   figures.threshold(threshold("speedup_over_naive"));
   lesson::check_figures(figures, text);
-  // The counted reads agree with the model.
+  // The counted reads agree with the model: the doubles, and the figure's two reads (its
+  // neighbour box: 64-byte rows in the 64B mode).
   CHECK(lesson::h200(kMeasurementFile, "counted.doubles_column.k128B") ==
         smem::analyze(smem::WarpRequest::from_lanes(8, smem::Op::kLoad, [](int t) {
-          return ch11::spec::offset(TmaSwizzle::k128B, 128, t, 0);
+          return ch11::tma_smem_offset(TmaSwizzle::k128B, 128, t, 0);
         })).wavefronts);
+  for (bool turn : {false, true}) {
+    const smem::WarpRequest read = smem::WarpRequest::from_lanes(16, smem::Op::kLoad, [&](int t) {
+      const int q = t % 16;
+      return ch11::tma_smem_offset(TmaSwizzle::k64B, 64, 4 * q + (turn ? q / 2 % 4 : 0),
+                                   16 * (t / 16));
+    });
+    CHECK(lesson::h200(kMeasurementFile, turn ? "counted.transpose_read.turned"
+                                              : "counted.transpose_read.rows_4_apart") ==
+          smem::analyze(read).wavefronts);
+    // The figure draws exactly these reads.
+    const std::string figures =
+        lesson::read_source_file("chapters/11_tma_layouts/figures/figures.tsv");
+    bool drawn = false;
+    for (const lesson::AnalyserExample& e : lesson::analyser_examples("", figures)) {
+      drawn = drawn || (e.drawn && smem::same_access(e.request, read));
+    }
+    CHECK(drawn);
+  }
   lesson::check_quoted_code(text, "tma_layouts_exercise.cu");
 }
 
@@ -77,20 +99,27 @@ TEST_CASE("ch11 lesson: it leaves the graded answers to the student", "[lesson]"
                     {"(a>>3)&0x70", "(a>>3)&0x30", "(a>>3)&0x10", "16<<static_cast<int>(mode)"},
                     {}});
   std::vector<smem::WarpRequest> columns;
-  for (TmaSwizzle mode :
-       {TmaSwizzle::kNone, TmaSwizzle::k32B, TmaSwizzle::k64B, TmaSwizzle::k128B}) {
+  for (TmaSwizzle mode : ch11::spec::kModes) {
     for (ch11::ColumnRead read : {ch11::ColumnRead::kWords, ch11::ColumnRead::kChunks}) {
-      columns.push_back(ch11::spec::column_read(mode, read));
+      columns.push_back(ch11::spec::column_read(
+          read, ch11::spec::exercise_layout(mode, ch11::spec::column_box_row_bytes(mode))));
     }
   }
   graded.push_back({"predicted_column_wavefronts (exercise 2a)", {}, columns});
-  const int pitch = ch11::spec::least_padded_pitch();
+  const int pitch = ch11::least_padded_pitch();
   graded.push_back({"least_padded_pitch (exercise 2b)",
                     {"[32][" + std::to_string(pitch) + "]", "pitchof" + std::to_string(pitch),
                      std::to_string(pitch) + "floats"},
                     {}});
   graded.push_back(
       {"predicted_padded_column_wavefronts (exercise 2c)", {}, {ch11::spec::padded_column(pitch)}});
-  graded.push_back({"kTransposeSwizzle (exercise 3)", {"TmaSwizzle::k128B"}, {}});
+  // Exercise 3: the mode, as the reference names it, and the transpose's own read in it.
+  graded.push_back({"kTransposeSwizzle (exercise 3)",
+                    {"TmaSwizzle::k128B", "128-byte swizzle puts their chunk"},
+                    {smem::WarpRequest::from_lanes(16, smem::Op::kLoad, [](int t) {
+                      const int q = t % 16;
+                      return ch11::tma_smem_offset(TmaSwizzle::k128B, ch11::kBoxRowBytes,
+                                                   4 * q + q / 2 % 4, 16 * (t / 16));
+                    })}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }

@@ -1,0 +1,107 @@
+// Chapter 10: how the GPU checks judge a GEMM's results: random fp16 problems, the exact fp64
+// result, and the tolerance of fp32 accumulation.
+#pragma once
+
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "grader/harness/feedback_message.hpp"
+
+namespace ch10::gemm {
+
+/// Launches a GEMM C = A B^T of the contract (A M x K, B N x K, C M x N) on device buffers.
+using Launch = std::function<void(const __half*, const __half*, float*, int, int, int)>;
+
+/// Products of two fp16 values are exact in fp32 (11 + 11 significant bits), so a result
+/// differs from the exact sum only by fp32 accumulation: at most about K u sum |a b| (u = 2^-24)
+/// for any order of the additions. That is the tolerance of each fp32 result, twice it between
+/// two. A tile read from the wrong bytes, a stage read before it landed or a K-step left out is
+/// off by a sizeable part of sum |a b| itself.
+inline double tolerance(int K) {
+  return K * std::ldexp(1.0, -24);
+}
+
+struct Problem {
+  int M, N, K;
+  std::vector<__half> A, B;  // M x K and N x K, row-major
+};
+
+inline Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
+  Problem p{M, N, K, std::vector<__half>(static_cast<size_t>(M) * K),
+            std::vector<__half>(static_cast<size_t>(N) * K)};
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (__half& x : p.A) x = __float2half(uniform(rng));
+  for (__half& x : p.B) x = __float2half(uniform(rng));
+  return p;
+}
+
+/// The exact C[i][j] and sum over k of |A[i][k] B[j][k]|.
+inline std::pair<double, double> reference(const Problem& p, int i, int j) {
+  double sum = 0, magnitude = 0;
+  for (int k = 0; k < p.K; ++k) {
+    const double product =
+        static_cast<double>(__half2float(p.A[static_cast<size_t>(i) * p.K + k])) *
+        __half2float(p.B[static_cast<size_t>(j) * p.K + k]);
+    sum += product;
+    magnitude += std::fabs(product);
+  }
+  return {sum, magnitude};
+}
+
+inline std::string shape(const Problem& p) {
+  return std::to_string(p.M) + " x " + std::to_string(p.N) + " x " + std::to_string(p.K);
+}
+
+inline const char* kWrongHint =
+    "the cp.async stores and the ldmatrix reads must place every chunk through the same "
+    "swizzle, and a stage must have landed (cp.async.wait_group, then __syncthreads) before "
+    "any warp reads it.";
+
+inline grader::Feedback wrong_result(const std::string& who, const Problem& p, int i, int j,
+                                     float got, double exact, double allowed) {
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "%s gives C[%d][%d] = %.9g; the exact value is %.9g (tolerance %.3g).", who.c_str(),
+                i, j, static_cast<double>(got), exact, allowed);
+  grader::Feedback f(who + " is wrong on " + shape(p) + " (M x N x K).");
+  f.line(line);
+  if (std::isnan(got)) f.line("That element was never written (C was filled with NaN).");
+  return f.hint(kWrongHint);
+}
+
+/// Runs `launch` on p, C poisoned with NaN, and compares every entry with fp64: the feedback
+/// for the first wrong entry, or nothing. `worst`, when given, grows to the largest error in
+/// units of the tolerance.
+inline std::optional<grader::Feedback> check_against_fp64(const Launch& launch,
+                                                          const std::string& who, const Problem& p,
+                                                          double* worst = nullptr) {
+  gpu::DeviceBuffer<__half> a(p.A), b(p.B);
+  gpu::DeviceBuffer<float> c(static_cast<size_t>(p.M) * p.N);
+  c.fill_bytes(0xff);
+  launch(a.get(), b.get(), c.get(), p.M, p.N, p.K);
+  GPU_CHECK_KERNEL(who.c_str());
+  const std::vector<float> got = c.download();
+  for (int i = 0; i < p.M; ++i) {
+    for (int j = 0; j < p.N; ++j) {
+      const auto [exact, magnitude] = reference(p, i, j);
+      const float g = got[static_cast<size_t>(i) * p.N + j];
+      const double allowed = tolerance(p.K) * magnitude;
+      if (!(std::fabs(g - exact) <= allowed)) return wrong_result(who, p, i, j, g, exact, allowed);
+      if (worst && allowed > 0) *worst = std::max(*worst, std::fabs(g - exact) / allowed);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ch10::gemm

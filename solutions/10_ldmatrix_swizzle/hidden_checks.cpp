@@ -1,0 +1,70 @@
+// Chapter 10's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
+// never does. The same functions and kernel on cases the hand-out's checks do not try: a
+// swizzle tuned to the local parameters, or a kernel tuned to the local shapes, loses these
+// points.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
+#include "grader/10_ldmatrix_swizzle/device_probes.hpp"
+#include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
+#include "grader/harness/feedback.hpp"
+
+namespace {
+
+// Swizzle<B, M, S>, bit by bit: bit i of the result is bit i of `offset`, XORed with bit i + S
+// when M <= i < M + B.
+int swizzle_bit_by_bit(int b, int m, int s, int offset) {
+  int out = offset;
+  for (int i = m; i < m + b; ++i) out ^= ((offset >> (i + s)) & 1) << i;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ch10 hidden: swizzle on parameters and offsets the local checks do not try", "[host]") {
+  // B up to 6, M up to 6, S up to 9 (B <= S): every offset of two periods where a period is
+  // short, random ones (up to 2^30) otherwise and for every parameter set.
+  std::mt19937 rng(0x5eed10u);
+  for (int b = 0; b <= 6; ++b) {
+    for (int m = 0; m <= 6; ++m) {
+      for (int s = b; s <= 9; ++s) {
+        std::vector<int> offsets;
+        const int bits = b + m + s;
+        if (bits <= 14) {
+          for (int o = 0; o < 2 << bits; ++o) offsets.push_back(o);
+        }
+        for (int k = 0; k < 2048; ++k) offsets.push_back(static_cast<int>(rng() % (1u << 30)));
+        for (int o : offsets) {
+          const int got = ch10::swizzle(b, m, s, o);
+          if (got == swizzle_bit_by_bit(b, m, s, o)) continue;
+          GRADER_FAIL(grader::Feedback("swizzle(" + std::to_string(b) + ", " + std::to_string(m) +
+                                       ", " + std::to_string(s) + ", " + std::to_string(o) +
+                                       ") is " + std::to_string(got) + ", not Swizzle<" +
+                                       std::to_string(b) + ", " + std::to_string(m) + ", " +
+                                       std::to_string(s) + ">.")
+                          .hint("swizzle must hold for every B <= S, any M and any offset >= 0, "
+                                "not only for the parameters the tiles use."));
+        }
+      }
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch10 hidden: tc_gemm_kernel on shapes the local checks do not try", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(8, "cp.async and mma.sync.m16n8k16");
+  // Wide and tall grids, one K-step and K-steps that are not a multiple of the stages, against
+  // fp64 on every entry.
+  std::mt19937_64 rng(0x5eed11u);
+  const int shapes[][3] = {{128, 1280, 64}, {1152, 128, 448}, {384, 256, 1600}, {640, 384, 192}};
+  for (const auto& s : shapes) {
+    const auto problem =
+        ch10::gemm::check_against_fp64(ch10::probes::launch_yours, "tc_gemm_kernel",
+                                       ch10::gemm::random_problem(s[0], s[1], s[2], rng));
+    if (problem) GRADER_FAIL(*problem);
+  }
+  SUCCEED();
+}

@@ -1,0 +1,133 @@
+// Chapter 10, the reference solution's own GPU checks (`<grader> reference`, solution mode): the
+// lesson's table of tiles and its other counted accesses, with kernels and layouts a hand-out
+// must not hold.
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
+#include "common/counters/smem_access_probe.hpp"
+#include "common/counters/smem_counters.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+#include "grader/10_ldmatrix_swizzle/device_probes.hpp"
+#include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
+#include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
+#include "grader/harness/chapter.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
+#include "grader/harness/speed.hpp"
+#include "solutions/10_ldmatrix_swizzle/reference_probes.hpp"
+
+namespace {
+
+using grader::chapter::kMeasurementFile;
+
+struct Tile {
+  const char* name;  // as the measurements name it
+  const char* row;   // as the table prints it
+  ch10::gemm::Launch launch;
+};
+
+const std::vector<Tile>& tiles() {
+  static const std::vector<Tile> all = {
+      {"plain", "plain tile (grader)", ch10::probes::launch_plain_tile},
+      {"padded16", "padded tile (maintainers)", ch10::reference_probes::launch_padded_tile},
+      {"swizzled", "swizzled tile (maintainers)", ch10::reference_probes::launch_swizzled_tile},
+  };
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and timed",
+          "[reference]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(8, "cp.async and mma.sync.m16n8k16");
+  // Each tile first gives the right results (it fails only if one of them is wrong).
+  std::mt19937_64 rng(grader::run_seed() + 30);
+  for (const Tile& tile : tiles()) {
+    for (const auto& [M, N, K] : {std::tuple{256, 256, 256}, std::tuple{384, 128, 320}}) {
+      const auto problem = ch10::gemm::check_against_fp64(tile.launch, tile.row,
+                                                          ch10::gemm::random_problem(M, N, K, rng));
+      GRADER_EXPECT(!problem, *problem);
+    }
+  }
+  // Their ldmatrix wavefronts, one block of 8 K-steps each.
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (counters.available) {
+    const ch10::gemm::Problem p =
+        ch10::gemm::random_problem(ch10::kTcBlock, ch10::kTcBlock, ch10::kTcKStep * 8, rng);
+    gpu::DeviceBuffer<__half> a(p.A), b(p.B);
+    gpu::DeviceBuffer<float> c(static_cast<size_t>(p.M) * p.N);
+    for (const Tile& tile : tiles()) {
+      const gpu::SmemCounters g = gpu::measure_smem_counters([&] {
+        tile.launch(a.get(), b.get(), c.get(), p.M, p.N, p.K);
+        GPU_CHECK(cudaGetLastError());
+      });
+      std::printf("%s: %.0f load wavefronts, %.0f ldmatrix, %.0f cp.async bank conflicts\n",
+                  tile.row, g.load_wavefronts, g.ldsm_instructions, g.async_copy_conflicts);
+      grader::record_measurement(
+          kMeasurementFile, std::string("counted.gemm.") + tile.name + ".wavefronts_per_ldmatrix",
+          g.load_wavefronts / std::max(1.0, g.ldsm_instructions), "");
+    }
+  } else {
+    std::cout << "hardware counters not read: " << counters.reason << "\n";
+  }
+  // Their speed, in turns with cuBLAS and the reference solution.
+  constexpr int n = 4096;
+  std::mt19937_64 fixed(5);
+  const ch10::gemm::Problem p = ch10::gemm::random_problem(n, n, n, fixed);
+  gpu::DeviceBuffer<__half> a(p.A), b(p.B);
+  gpu::DeviceBuffer<float> c(static_cast<size_t>(n) * n);
+  const auto launch = [&](const ch10::gemm::Launch& kernel) {
+    return [&a, &b, &c, kernel] { kernel(a.get(), b.get(), c.get(), n, n, n); };
+  };
+  std::vector<grader::TimedKernel> kernels = {{"cublasGemmEx", launch(ch10::probes::cublas_gemm)}};
+  for (const Tile& tile : tiles()) kernels.push_back({tile.row, launch(tile.launch)});
+  kernels.push_back({"tc_gemm_kernel (reference)", launch(ch10::probes::launch_yours)});
+  const std::vector<grader::SpeedRow> rows = grader::time_kernels_in_turns(kernels, 0, 21);
+  const double flops = 2.0 * n * n * n, cublas_ms = rows[0].median_ms;
+  grader::record_measurement(kMeasurementFile, "gemm.padded_fraction_of_cublas",
+                             cublas_ms / rows[2].median_ms, "");
+  grader::record_measurement(kMeasurementFile, "gemm.swizzled_fraction_of_cublas",
+                             cublas_ms / rows[3].median_ms, "");
+  std::printf("GEMM 4096^3, fp16 in, fp32 accumulate, median of 21 launches each, in turns:\n");
+  for (const grader::SpeedRow& r : rows) {
+    std::printf("  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n", r.name.c_str(), r.median_ms,
+                flops / r.median_ms / 1e9, cublas_ms / r.median_ms);
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch10 reference: the lesson's other counted accesses", "[reference]") {
+  // Not graded, for the lesson and the wrong answers' notes: Swizzle<3, 4, 3> on 64-byte rows,
+  // and the 16-byte stores that fill each tile, the swizzled ones with the reference's choice.
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  std::vector<smem::WarpRequest> requests = {
+      ch10::spec::ldmatrix_x4(64, ch10::Layout::kSwizzled, {3, 4, 3}, 0, 0, ch10::swizzle)};
+  std::vector<std::string> names = {"counted.ldmatrix_x4.rows64.swizzle343"};
+  for (int row_bytes : ch10::spec::kRowWidths) {
+    for (const auto& [layout, name] :
+         {std::pair{ch10::Layout::kPlain, "plain"}, std::pair{ch10::Layout::kPadded16, "padded16"},
+          std::pair{ch10::Layout::kSwizzled, "swizzled"}}) {
+      requests.push_back(ch10::spec::chunk_store(row_bytes, layout, ch10::chosen_swizzle(row_bytes),
+                                                 1, ch10::swizzle));
+      names.push_back("counted.store16.rows" + std::to_string(row_bytes) + "." + name);
+    }
+  }
+  const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    grader::record_measurement(kMeasurementFile, names[k], measured[k].wavefronts, "wavefronts");
+    // The counters agree with the model here too.
+    CHECK(measured[k].wavefronts == smem::analyze(requests[k]).wavefronts);
+  }
+}

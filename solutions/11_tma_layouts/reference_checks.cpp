@@ -1,0 +1,98 @@
+// Chapter 11, the reference solution's own GPU checks (`<grader> reference`, solution mode): the
+// layouts the lesson shows, from the TMA's own dumps, the reference's tma_smem_offset against
+// them, and the lesson's other counted reads, which a hand-out must not hold.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "chapters/11_tma_layouts/tma_layouts.cuh"
+#include "common/counters/smem_access_probe.hpp"
+#include "common/counters/smem_counters.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "grader/11_tma_layouts/device_probes.hpp"
+#include "grader/11_tma_layouts/tma_spec.hpp"
+#include "grader/harness/chapter.hpp"
+#include "grader/harness/feedback.hpp"
+#include "grader/harness/measurements.hpp"
+
+namespace {
+using ch11::TmaSwizzle;
+using grader::chapter::kMeasurementFile;
+}  // namespace
+
+TEST_CASE("ch11 reference: the layouts the lesson shows, as the TMA writes them", "[reference]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(9, "the TMA and its mbarriers");
+  // The reference's tma_smem_offset against every byte of every box exercise 1's GPU check
+  // loads: the lesson's statement of the rule (layout.model_mismatches).
+  int model_mismatches = 0;
+  for (TmaSwizzle mode : ch11::spec::kModes) {
+    for (int row_bytes = 16; row_bytes <= std::min(ch11::spec::widest_row(mode), 144);
+         row_bytes += 16) {
+      const int box_rows = 64, box_cols = row_bytes / 4;
+      const std::vector<int> where = ch11::probes::tma_box_layout(mode, box_rows, box_cols);
+      for (int r = 0; r < box_rows; ++r) {
+        for (int c = 0; c < box_cols; ++c) {
+          model_mismatches += where[static_cast<size_t>(r * box_cols + c)] !=
+                              ch11::tma_smem_offset(mode, row_bytes, r, 4 * c);
+        }
+      }
+      // The lesson's tables: where each chunk of box rows 0-7 landed within its 128-byte line,
+      // for rows as wide as the span, and for 32-byte rows in the 128-byte mode.
+      if ((mode != TmaSwizzle::kNone && row_bytes == ch11::spec::widest_row(mode)) ||
+          (mode == TmaSwizzle::k128B && row_bytes == 32)) {
+        for (int r = 0; r < 8; ++r) {
+          for (int c = 0; c < box_cols / 4; ++c) {
+            grader::record_measurement(kMeasurementFile,
+                                       std::string("layout.") + ch11::spec::name(mode) + ".rows" +
+                                           std::to_string(row_bytes) + ".row" + std::to_string(r) +
+                                           ".chunk" + std::to_string(c),
+                                       where[static_cast<size_t>(r * box_cols + 4 * c)] % 128 / 16,
+                                       "place in line");
+          }
+        }
+      }
+    }
+  }
+  grader::record_measurement(kMeasurementFile, "layout.model_mismatches", model_mismatches, "");
+  CHECK(model_mismatches == 0);
+  // A destination 128 bytes past a 1024-byte boundary: the 128B pattern follows the absolute
+  // address, so the box is not where a 1024-aligned one would be.
+  const std::vector<float> dump = ch11::probes::dump_tma_box(TmaSwizzle::k128B, 8, 32, 128);
+  int same = 0;
+  for (int k = 0; k < 256; ++k) {
+    const int code = static_cast<int>(dump[static_cast<size_t>(k)]) - 1;
+    same += 4 * k == ch11::tma_smem_offset(TmaSwizzle::k128B, 128, code / 4096, 4 * (code % 4096));
+  }
+  grader::record_measurement(kMeasurementFile, "layout.k128B.base128.words_as_if_aligned", same,
+                             "of 256");
+}
+
+TEST_CASE("ch11 reference: the lesson's other counted reads", "[reference]") {
+  // Not graded, for the lesson: a column of doubles in a box of 128-byte rows, plain and 128B,
+  // and the transpose's first chunk read, rows 4 apart and turned, in its neighbour, a 64B box
+  // of 64-byte rows. The reference's tma_smem_offset lays the boxes out (the check above holds
+  // it to the TMA).
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  std::vector<smem::WarpRequest> requests;
+  for (TmaSwizzle mode : {TmaSwizzle::kNone, TmaSwizzle::k128B}) {
+    requests.push_back(smem::WarpRequest::from_lanes(
+        8, smem::Op::kLoad, [&](int t) { return ch11::tma_smem_offset(mode, 128, t, 0); }));
+  }
+  for (bool turn : {false, true}) {
+    requests.push_back(smem::WarpRequest::from_lanes(16, smem::Op::kLoad, [&](int t) {
+      const int q = t % 16;
+      return ch11::tma_smem_offset(TmaSwizzle::k64B, 64, 4 * q + (turn ? q / 2 % 4 : 0),
+                                   16 * (t / 16));
+    }));
+  }
+  const char* names[] = {"counted.doubles_column.kNone", "counted.doubles_column.k128B",
+                         "counted.transpose_read.rows_4_apart", "counted.transpose_read.turned"};
+  const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    grader::record_measurement(kMeasurementFile, names[k], measured[k].wavefronts, "wavefronts");
+    CHECK(measured[k].wavefronts == smem::analyze(requests[k]).wavefronts);
+  }
+}
