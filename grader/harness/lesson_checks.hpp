@@ -24,28 +24,12 @@ inline void check_figures(const Figures& figures, const std::string& text) {
 
 /// Fails the running check once for every graded answer the lesson `text` gives away: a phrase,
 /// a picture, or an analyser example of the lesson or of its figure list that draws a graded
-/// request (or that cannot be drawn as written); and for an analyser example of the README or of
-/// the analyser's page (and its figures) that draws one of the graded requests.
+/// request (or that cannot be drawn as written).
 inline void check_not_printed(const std::vector<Graded>& graded, const std::string& text) {
   CHECK(!graded.empty());  // a chapter with graded answers lists them
   const std::string figures = read_source_file(std::string("chapters/") + grader::chapter::kFolder +
                                                "/figures/figures.tsv");
   for (const std::string& problem : printed_answers(text, graded, figures)) FAIL_CHECK(problem);
-  // The workbook's other pages that students read draw no graded request of this chapter with
-  // an analyser example either. (Their pictures may look like a graded one's: a picture of a
-  // rule the lessons teach; and the analyser's page shows malformed examples on purpose.)
-  for (const std::string page : {"README.md", "docs/analyzer.md"}) {
-    const std::string other_figures =
-        page == "docs/analyzer.md" ? read_source_file("docs/figures/figures.tsv") : "";
-    std::vector<Graded> requests_only;
-    for (const Graded& g : graded) requests_only.push_back({g.what, {}, g.requests});
-    for (const std::string& problem :
-         printed_answers(read_source_file(page), requests_only, other_figures)) {
-      if (problem.find("is the request of") != std::string::npos) {
-        FAIL_CHECK(page + ": " + problem);
-      }
-    }
-  }
 }
 
 /// Fails the running check once for every line of the code the lesson `text` quotes (its

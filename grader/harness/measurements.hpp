@@ -16,7 +16,9 @@ void set_measurement_gpu(const std::string& description);
 
 /// Writes every recorded number as `<file>.tsv` into the folder named by the environment
 /// variable WORKBOOK_MEASUREMENTS_DIR (meson test sets it to `<build>/measurements`); does
-/// nothing when the variable is unset. Columns: quantity, value, unit.
+/// nothing when the variable is unset. Columns: quantity, value, unit. Rows an earlier run wrote
+/// to the same file (the reference checks write after the GPU checks) are kept, unless this run
+/// recorded the same quantity.
 void write_measurements();
 
 /// Reads one quantity from such a file; throws std::runtime_error naming the file and the

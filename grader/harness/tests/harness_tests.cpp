@@ -1,6 +1,10 @@
-// The grading harness's own arithmetic, and the thresholds against the committed H200 numbers.
+// The grading harness's own arithmetic, feedback, lesson text and measurement files.
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -9,6 +13,7 @@
 #include "grader/harness/catch.hpp"
 #include "grader/harness/lesson_text.hpp"
 #include "grader/harness/line_fit.hpp"
+#include "grader/harness/measurements.hpp"
 #include "grader/harness/prediction_check.hpp"
 #include "grader/harness/threshold.hpp"
 
@@ -103,6 +108,25 @@ TEST_CASE("lesson figures: a measurement that is not committed yet says what to 
   REQUIRE(p.size() == 1);
   CHECK(p[0].find("figure 'new.speedup' has no value") != std::string::npos);
   CHECK(p[0].find("run tools/maintainer/run_gpu_suite.sh on the H200") != std::string::npos);
+}
+
+TEST_CASE("measurements: a second run keeps what an earlier run of the same build wrote",
+          "[host][harness]") {
+  char folder[] = "/tmp/workbook-measurements-XXXXXX";
+  REQUIRE(mkdtemp(folder) != nullptr);
+  const std::string path = std::string(folder) + "/chXX_test.tsv";
+  std::ofstream(path) << "# written by the GPU checks\n# quantity\tvalue\tunit\n"
+                      << "gpu.speedup\t3.5\tx\nshared.value\t1\t\n";
+  setenv("WORKBOOK_MEASUREMENTS_DIR", folder, 1);
+  grader::record_measurement("chXX_test", "reference.only", 7, "wavefronts");
+  grader::record_measurement("chXX_test", "shared.value", 2, "");
+  grader::write_measurements();
+  unsetenv("WORKBOOK_MEASUREMENTS_DIR");
+  CHECK(grader::read_measurement(path, "gpu.speedup") == 3.5);   // kept
+  CHECK(grader::read_measurement(path, "reference.only") == 7);  // added
+  CHECK(grader::read_measurement(path, "shared.value") == 2);    // measured again: replaced
+  std::remove(path.c_str());
+  rmdir(folder);
 }
 
 TEST_CASE("lesson examples: an analyser example that draws a graded request is found",
