@@ -21,8 +21,8 @@ constexpr int kNotImplemented = -1;
 /// `element_bytes`-byte elements (1: `unsigned char`, 2: `short`, 4: `float`), starting at
 /// byte 0. How many wavefronts does the request take? Must hold for every stride >= 0 whose
 /// byte stride (`stride * element_bytes`) is a multiple of 4 or below 4: those are the strides
-/// the grader asks about. (Other byte strides do not follow one law; draw them with
-/// analyze_smem_access.)
+/// the grader asks about (the hand-out's checks up to 64, official grading's up to 2^21). (Other
+/// byte strides do not follow one law; draw them with analyze_smem_access.)
 int predicted_wavefronts(int stride, int element_bytes);
 
 // ---------------------------------------------------------------------------------------------

@@ -1,15 +1,15 @@
 // Chapter 02 GPU checks: your microbenchmark measures the gcd law, and your layout makes
 // owner_sums_kernel correct and faster than the thread-major one.
-#include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/02_strides/device_probes.hpp"
+#include "grader/02_strides/kernel_checks.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/cost_fit.hpp"
 #include "grader/harness/feedback.hpp"
@@ -26,56 +26,15 @@ const grader::CostFitLimits kCostFitLimits{grader::chapter::threshold("cost_fit_
 constexpr int kIterations = 1024;
 const int kStrides[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 31, 32, 33, 48, 64};
 
-int model_wavefronts(int stride) {
-  return smem::analyze(smem::WarpRequest::from_lanes(4, smem::Op::kLoad,
-                                                     [stride](int t) { return 4LL * stride * t; }))
-      .wavefronts;
-}
+using ch02::checks::model_wavefronts;
+using ch02::checks::probe_misbehaves;
 
-// The probe must end every lane at word lane * stride; the feedback when it does not.
-std::optional<grader::Feedback> probe_misbehaves(int stride, const std::vector<unsigned>& sink) {
-  for (int t = 0; t < 32; ++t) {
-    const unsigned want = static_cast<unsigned>(t * stride);
-    if (sink[t] == want) continue;
-    grader::Feedback f("stride_probe_kernel at stride " + std::to_string(stride) + ": lane " +
-                       std::to_string(t) + " wrote " + std::to_string(sink[t]) +
-                       " to sink; its chain should end at word " + std::to_string(want) + ".");
-    if (sink[t] == 0xAAAAAAAAu)
-      f.line("stride_probe_kernel is not implemented yet (sink unwritten).");
-    f.hint(
-        "zero the shared words first, start at index lane * stride, and chain the loads "
-        "(index += words[index]).");
-    return f;
-  }
-  return std::nullopt;
-}
-
-// owner_sums_kernel with the student's layout against the CPU on owner counts with and without
-// tails; the feedback for the first wrong sum.
+// owner_sums_kernel with the student's layout on owner counts with and without tails, one of
+// them drawn from the run's seed.
 std::optional<grader::Feedback> owner_sums_problem() {
-  std::mt19937 rng(static_cast<unsigned>(grader::run_seed()));
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (int owners : {1, 255, 256, 257, 1000, 40000 + static_cast<int>(rng() % 1000)}) {
-    std::vector<float> in(static_cast<size_t>(owners) * ch02::kValuesPerThread);
-    for (float& x : in) x = uniform(rng);
-    const std::vector<float> out = ch02::probes::owner_sums(in, owners, true);
-    for (int g = 0; g < owners; ++g) {
-      double want = 0, scale = 0;
-      for (int i = 0; i < 32; ++i) {
-        want += (i + 1.0) * in[static_cast<size_t>(g) * 32 + i];
-        scale += (i + 1.0) * std::fabs(in[static_cast<size_t>(g) * 32 + i]);
-      }
-      if (!(std::fabs(out[g] - want) <= 1e-5 * scale + 1e-6)) {
-        return grader::Feedback("owner_sums_kernel<YourLayout> with " + std::to_string(owners) +
-                                " owners: out[" + std::to_string(g) + "] is " +
-                                std::to_string(out[g]) + ", expected " + std::to_string(want) + ".")
-            .hint(
-                "check the host checks of the layout first: two values sharing a word, or an "
-                "index beyond staged_words(), corrupt the sums.");
-      }
-    }
-  }
-  return std::nullopt;
+  const std::uint64_t seed = grader::run_seed();
+  const int drawn = 40000 + static_cast<int>(seed % 1000);
+  return ch02::checks::owner_sums_problem({1, 255, 256, 257, 1000, drawn}, seed);
 }
 
 }  // namespace

@@ -1,65 +1,18 @@
 // Chapter 02 host checks: the gcd law against the bank model, and the layout of exercise 3.
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
+#include "grader/02_strides/gcd_law_check.hpp"
 #include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
-#include "grader/harness/prediction_check.hpp"
-
-namespace {
-
-using ch02::spec::graded_strides;
-using ch02::spec::stride_request;
-using ch02::spec::StrideCase;
-
-std::string call(const StrideCase& c) {
-  return "predicted_wavefronts(" + std::to_string(c.stride) + ", " +
-         std::to_string(c.element_bytes) + ")";
-}
-
-}  // namespace
 
 TEST_CASE("ch02 exercise 1: the gcd law for floats, shorts and bytes", "[host]") {
-  const std::vector<StrideCase> cases = graded_strides();
-  int wrong = 0;
-  StrideCase first{};
-  for (const StrideCase& c : cases) {
-    const int model = smem::analyze(stride_request(c.stride, c.element_bytes)).wavefronts;
-    if (ch02::predicted_wavefronts(c.stride, c.element_bytes) != model && wrong++ == 0) first = c;
-  }
-  if (wrong == 0) {
-    SUCCEED();
-    return;
-  }
-  const smem::WarpRequest r = stride_request(first.stride, first.element_bytes);
-  const int predicted = ch02::predicted_wavefronts(first.stride, first.element_bytes);
-  const int model = smem::analyze(r).wavefronts;
-  const int byte_stride = first.stride * first.element_bytes;
-  std::string principle;
-  if (first.stride == 0) {
-    principle = "Stride 0: every lane reads the same word, a broadcast.";
-  } else if (byte_stride < 4) {
-    principle =
-        "A byte stride below 4 puts several lanes on each word, and the 32 lanes stay "
-        "inside 32 consecutive words.";
-  } else if (first.element_bytes < 4 &&
-             predicted == smem::analyze(stride_request(first.stride, 4)).wavefronts) {
-    principle =
-        "You applied the law to the stride in elements. Banks hold 4-byte words: count "
-        "the stride in words, stride * element_bytes / 4.";
-  }
-  grader::Feedback f = grader::prediction_feedback(
-      call(first), predicted, model, ch02::kNotImplemented, r, principle,
-      "lanes t and u meet in a bank when the word stride * (t - u) is a multiple of 32; count "
-      "how many lanes share each bank, and remember that only distinct words cost.");
-  if (predicted != ch02::kNotImplemented) {
-    f.line(std::to_string(wrong) + " of the " + std::to_string(cases.size()) +
-           " graded (stride, element size) pairs are mispredicted; this is the first.");
-  }
-  GRADER_EXPECT(false, f);
+  const auto problem = ch02::spec::gcd_law_problem(ch02::spec::graded_strides());
+  GRADER_EXPECT(!problem, *problem);
 }
 
 TEST_CASE("ch02 exercise 3: the staged layout is a bijection that fits", "[host]") {

@@ -1,15 +1,15 @@
 // Chapter 04 GPU checks: your column-sum kernel is correct on odd sizes and faster than the
 // unpadded version.
-#include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
 #include "common/counters/smem_counters.hpp"
 #include "common/model/bank_model.hpp"
+#include "grader/04_tile_columns/column_sums_check.hpp"
 #include "grader/04_tile_columns/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
@@ -20,46 +20,13 @@
 namespace {
 constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
 
-// block_column_sums_kernel against the CPU on shapes with and without tails; the feedback for
-// the first wrong sum.
+// block_column_sums_kernel against the CPU on shapes with and without tails, one of them drawn
+// from the run's seed.
 std::optional<grader::Feedback> column_sums_problem() {
-  std::mt19937 rng(static_cast<unsigned>(grader::run_seed()));
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  const int shapes[][2] = {
-      {32, 32},
-      {1, 1},
-      {31, 33},
-      {64, 96},
-      {100 + static_cast<int>(rng() % 60), 200 + static_cast<int>(rng() % 60)}};
-  for (const auto& shape : shapes) {
-    const int rows = shape[0], cols = shape[1];
-    std::vector<float> m(static_cast<size_t>(rows) * cols);
-    for (float& x : m) x = uniform(rng);
-    const std::vector<float> out = ch04::probes::block_column_sums(m, rows, cols);
-    for (int b = 0; b * 32 < rows; ++b) {
-      for (int j = 0; j < cols; ++j) {
-        double want = 0, scale = 0;
-        for (int i = 32 * b; i < std::min(rows, 32 * b + 32); ++i) {
-          want += m[static_cast<size_t>(i) * cols + j];
-          scale += std::fabs(m[static_cast<size_t>(i) * cols + j]);
-        }
-        const float got = out[static_cast<size_t>(b) * cols + j];
-        if (!(std::fabs(got - want) <= 1e-5 * scale + 1e-6)) {
-          grader::Feedback f("block_column_sums_kernel on a " + std::to_string(rows) + " x " +
-                             std::to_string(cols) + " matrix: out[" + std::to_string(b) + " * " +
-                             std::to_string(cols) + " + " + std::to_string(j) + "] is " +
-                             std::to_string(got) + ", expected " + std::to_string(want) + ".");
-          if (std::isnan(got))
-            f.line("The output was never written (it still holds the NaN poison).");
-          f.hint(
-              "rows and columns past the matrix count as zero; every column j < cols of every "
-              "row block gets one sum.");
-          return f;
-        }
-      }
-    }
-  }
-  return std::nullopt;
+  const std::uint64_t seed = grader::run_seed();
+  const int rows = 100 + static_cast<int>(seed % 60), cols = 200 + static_cast<int>(seed / 60 % 60);
+  return ch04::checks::column_sums_problem({{32, 32}, {1, 1}, {31, 33}, {64, 96}, {rows, cols}},
+                                           seed);
 }
 }  // namespace
 
@@ -134,8 +101,8 @@ TEST_CASE("ch04 exercise 2: padding beats the unpadded tile", "[gpu]") {
                                      std::to_string(cols) + " floats (median of 31 launches):",
                                  grader::chapter::threshold("padding_speedup"),
                                  "Your kernel is",
-                                 "are the column reads really at the padded pitch? "
-                                 "analyze_smem_access 't*33*4' shows what they should look like."};
+                                 "are the column reads really at your padded_pitch(4, 32)? "
+                                 "Draw a column read at that pitch with analyze_smem_access."};
   const auto problem = grader::judge_speed(check, t.yours_ms, t.unpadded_ms, t.copy_ms, t.bytes);
   GRADER_EXPECT(!problem, *problem);
 }

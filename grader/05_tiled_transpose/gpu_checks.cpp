@@ -1,5 +1,7 @@
 // Chapter 05 GPU checks: correctness, the counters against your predictions, and speed against
 // the naive transpose.
+#include <string>
+
 #include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 #include "grader/05_tiled_transpose/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
@@ -17,7 +19,18 @@ TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", 
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch05::probes::launch_yours, kKernel, grader::run_seed());
-  GRADER_EXPECT(!problem, *problem);
+  if (problem) GRADER_FAIL(*problem);
+  // A transpose straight from global memory (the grader's naive baseline, say) is correct too;
+  // exercise 1 is the one through the tile.
+  const int shared = ch05::probes::static_shared_bytes_of_yours();
+  GRADER_EXPECT(
+      shared >= ch05::kTile * ch05::kTile * static_cast<int>(sizeof(float)),
+      grader::Feedback("tiled_transpose_kernel is correct, but it declares " +
+                       std::to_string(shared) +
+                       " bytes of shared memory: it does not move the tile through "
+                       "__shared__ float tile[32][32], as the contract says.")
+          .hint("read the tile from `in` with coalesced loads into shared memory, barrier, and "
+                "write it transposed from there."));
 }
 
 TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[gpu]") {

@@ -4,8 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "chapters/02_strides/strides.cuh"
 #include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
+
+// The strides official grading's hidden check asks about (solutions/02_strides/hidden_checks.cpp,
+// which a solution build always compiles).
+namespace ch02::hidden {
+std::vector<ch02::spec::StrideCase> hidden_strides();
+}  // namespace ch02::hidden
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -44,25 +51,27 @@ TEST_CASE("ch02 lesson: its figures are the model's and the H200's", "[lesson]")
 }
 
 TEST_CASE("ch02 lesson: it leaves the graded answers to the student", "[lesson]") {
-  std::vector<lesson::Graded> graded;
-  // Exercise 1: the lesson works the float strides 0, 1, 2, 3, 32 and 33 (and chapter 01's
-  // bytes at stride 1); every other graded stride is the student's, shorts and bytes above all.
+  // Exercise 1: every stride the checks grade, the hand-out's and official grading's hidden
+  // ones (the strides the lessons work are graded by neither); the lesson must not name them
+  // as an access, nor draw them with the analyser.
+  std::vector<ch02::spec::StrideCase> cases = ch02::spec::graded_strides();
+  for (const ch02::spec::StrideCase& c : ch02::hidden::hidden_strides()) cases.push_back(c);
   const char* names[] = {"", "c", "h", "", "a"};
-  for (const ch02::spec::StrideCase& c : ch02::spec::graded_strides()) {
+  std::vector<lesson::Graded> graded;
+  for (const ch02::spec::StrideCase& c : cases) {
     const int s = c.stride, bytes = c.element_bytes;
-    if (bytes == 4 && (s <= 3 || s == 32 || s == 33)) continue;
-    if (bytes == 1 && s == 1) continue;
     graded.push_back(
         {"predicted_wavefronts(" + std::to_string(s) + ", " + std::to_string(bytes) + ")",
          {std::string(names[bytes]) + "[" + std::to_string(s) + " * lane]",
           "'t*" + std::to_string(s) + "*" + std::to_string(bytes) + "'"},
          {ch02::spec::stride_request(s, bytes)}});
   }
-  // Exercise 3: the padded layout, however it is written.
-  graded.push_back(
-      {"staged_index (exercise 3)",
-       {"owner * 33", "33 * owner", "owner * (kValuesPerThread + 1)", "[32][33]", "owner * 33 + i"},
-       {}});
+  // Exercise 3: the reference's layout (this build links it), however it is written.
+  const std::string row = std::to_string(ch02::staged_index(1, 0) - ch02::staged_index(0, 0));
+  graded.push_back({"staged_index (exercise 3)",
+                    {"owner * " + row, row + " * owner", "owner * (kValuesPerThread + 1)",
+                     "[32][" + row + "]", "[256][" + row + "]"},
+                    {}});
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   lesson::check_not_printed(graded, text);
   // Nor a table of strides and their costs.

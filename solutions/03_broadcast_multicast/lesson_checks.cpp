@@ -89,9 +89,14 @@ TEST_CASE("ch03 lesson: it leaves the graded answers to the student", "[lesson]"
     graded.push_back(
         {"predicted_wavefronts(" + name + ")", {"`" + access + "`"}, {ch03::spec::request(p)}});
   }
-  // Exercise 2: the conflict-free table, however it is written.
+  // Exercise 2: the conflict-free table, however it is written, and the reference's layout
+  // (this build links it) drawn on the keys of the lesson's figure.
+  const int keys[32] = {28,  46,  43,  184, 86, 157, 128, 108, 18,  81,  220,
+                        201, 190, 227, 137, 18, 14,  186, 238, 163, 194, 216,
+                        84,  90,  120, 118, 12, 90,  166, 88,  69,  184};
   graded.push_back({"table_slot (exercise 2)",
                     {"32 * key + lane", "key * 32 + lane", "lane + 32 * key", "32 copies"},
-                    {}});
+                    {WarpRequest::from_lanes(
+                        4, Op::kLoad, [&](int t) { return 4LL * ch03::table_slot(keys[t], t); })}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }

@@ -1,0 +1,82 @@
+// Chapter 04: exercise 1's judgement, for the hand-out's widths and for official grading's
+// others alike: the student's pitch against the bank model, and every smaller pitch too.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "chapters/04_tile_columns/tile_columns.cuh"
+#include "grader/04_tile_columns/pitch_spec.hpp"
+#include "grader/harness/access_picture.hpp"
+#include "grader/harness/feedback_message.hpp"
+
+namespace ch04::spec {
+
+/// The feedback for padded_pitch(bytes, width) when it is not the least conflict-free pitch, or
+/// nothing.
+inline std::optional<grader::Feedback> pitch_problem_of(int bytes, int width) {
+  const int pitch = ch04::padded_pitch(bytes, width);
+  const std::string call =
+      "padded_pitch(" + std::to_string(bytes) + ", " + std::to_string(width) + ")";
+  if (pitch == ch04::kNotImplemented) {
+    return grader::Feedback(call + " is not implemented yet (it returns kNotImplemented).")
+        .hint(
+            "start from floats (4 bytes): which row lengths does the gcd law of chapter 02 make "
+            "conflict-free?");
+  }
+  if (pitch < width || pitch > width + 64) {
+    return grader::Feedback(call + " = " + std::to_string(pitch) + ": a row must hold its " +
+                            std::to_string(width) + " elements, with less than 64 of padding.");
+  }
+  const int column = conflicting_column(bytes, width, pitch);
+  if (column >= 0) {
+    grader::Feedback f(call + " = " + std::to_string(pitch) + ": reading column " +
+                       std::to_string(column) + " at that pitch conflicts.");
+    if (bytes < 4 && pitch % 2 == 1) {
+      f.line(
+          "An odd pitch in elements is not enough for bytes and halfwords: count the row in "
+          "4-byte words.");
+    }
+    return f.picture(grader::draw(column_read(bytes, pitch, column)))
+        .hint(
+            "rows must start in different banks, or share words; count the row length in "
+            "4-byte words.");
+  }
+  // Minimal: no smaller pitch that still holds the row is conflict-free (which one is, the
+  // feedback does not say).
+  for (int smaller = width; smaller < pitch; ++smaller) {
+    if (conflicting_column(bytes, width, smaller) >= 0) continue;
+    return grader::Feedback(call + " = " + std::to_string(pitch) +
+                            " is conflict-free but not the least padding: a smaller pitch, "
+                            "still at least " +
+                            std::to_string(width) + ", is conflict-free too.")
+        .hint(
+            "padding costs shared memory: take the smallest pitch that works, and check the "
+            "pitches below yours with analyze_smem_access.");
+  }
+  return std::nullopt;
+}
+
+/// The feedback for the first of widths `first`..`last` (of every element size, less the
+/// pairs the lesson works) whose pitch is wrong, with how many are; or nothing.
+inline std::optional<grader::Feedback> pitch_problem(int first, int last) {
+  std::optional<grader::Feedback> problem;
+  int wrong = 0, graded = 0;
+  for (int bytes : {1, 2, 4, 8, 16}) {
+    for (int width = first; width <= last; ++width) {
+      if (worked_by_the_lesson(bytes, width)) continue;
+      ++graded;
+      auto p = pitch_problem_of(bytes, width);
+      if (!p) continue;
+      if (wrong++ == 0) problem = p;
+      if (ch04::padded_pitch(bytes, width) == ch04::kNotImplemented) return problem;
+    }
+  }
+  if (problem) {
+    problem->line(std::to_string(wrong) + " of the " + std::to_string(graded) +
+                  " graded (element size, width) pairs got a wrong pitch; this is the first.");
+  }
+  return problem;
+}
+
+}  // namespace ch04::spec

@@ -1,0 +1,17 @@
+"""Chapter 04's graded items, for the copy attacks (tools/maintainer/copy_attacks.py): what an
+answer taken from the hand-out would look like, and where it would go in the skeleton."""
+from copy_attack_items import Function, Kernel, Plant
+
+EX1 = "ch04 exercise 1: padded_pitch is conflict-free and minimal"
+EX2 = "ch04 exercise 2: block_column_sums_kernel is correct, tails included"
+
+# Exercise 1 has no prediction: its answer is a function, which the old hand-out's grader held
+# (pitch_spec.hpp's least_pitch). Exercise 2 is a kernel; the grader's own baseline moves whole
+# tiles only, so it is not one.
+ITEMS = [
+    Function(EX1, "padded_pitch", ("padded_pitch", "least_pitch", "least_conflict_free_pitch"),
+             Plant("  return kNotImplemented;  // TODO",
+                   "  return {call}(element_bytes, width);")),
+    Kernel(EX2, "block_column_sums_kernel",
+           ("block_column_sums_kernel", "padded_column_sums_kernel")),
+]

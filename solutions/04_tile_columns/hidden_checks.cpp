@@ -1,0 +1,39 @@
+// Chapter 04's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
+// never does. padded_pitch on the widths of its contract the hand-out's checks do not try, and
+// block_column_sums_kernel on other shapes and a seed of official grading's own: a pitch table
+// or a kernel tuned to the local cases loses these points.
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "chapters/04_tile_columns/tile_columns.cuh"
+#include "grader/04_tile_columns/column_sums_check.hpp"
+#include "grader/04_tile_columns/pitch_check.hpp"
+#include "grader/harness/feedback.hpp"
+
+TEST_CASE("ch04 hidden: padded_pitch on widths the local checks do not try", "[host]") {
+  const auto problem = ch04::spec::pitch_problem(257, 1024);
+  GRADER_EXPECT(!problem, *problem);
+}
+
+TEST_CASE("ch04 hidden: block_column_sums_kernel on shapes the local checks do not try", "[gpu]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  if (ch04::padded_pitch(4, ch04::kTile) < ch04::kTile) {
+    GRADER_FAIL(grader::Feedback("Not run: padded_pitch(4, 32) is not done yet."));
+  }
+  std::mt19937 rng(0x5eed0401u);
+  const int rows = 300 + static_cast<int>(rng() % 200), cols = 500 + static_cast<int>(rng() % 300);
+  const auto problem = ch04::checks::column_sums_problem({{1000, 1},
+                                                          {1, 1000},
+                                                          {33, 31},
+                                                          {32, 64},
+                                                          {96, 32},
+                                                          {65, 32},
+                                                          {5, 3000},
+                                                          {3000, 5},
+                                                          {257, 129},
+                                                          {rows, cols}},
+                                                         0x5eed0402u);
+  GRADER_EXPECT(!problem, *problem);
+}

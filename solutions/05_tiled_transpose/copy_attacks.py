@@ -1,0 +1,26 @@
+"""Chapter 05's graded items, for the copy attacks (tools/maintainer/copy_attacks.py): what an
+answer taken from the hand-out would look like, and where it would go in the skeleton."""
+from copy_attack_items import Kernel, Plant, Prediction, request
+
+EX1 = "ch05 exercise 1: tiled_transpose_kernel is correct, tails included"
+EX2 = "ch05 exercise 2: predictions for the tile store and load"
+
+ITEMS = [
+    # float tile[32][32]: a warp stores row 5, and loads column 5 (the grader asks about these).
+    Prediction(EX2, "predicted_tile_store_wavefronts()",
+               request(4, "store", lambda t: 4 * (5 * 32 + t)),
+               Plant("int predicted_tile_store_wavefronts() {\n  return kNotImplemented;",
+                     "int predicted_tile_store_wavefronts() {\n  return {value};"),
+               measured=(r"counted\.store_wavefronts",)),
+    Prediction(EX2, "predicted_tile_load_wavefronts()",
+               request(4, "load", lambda t: 4 * (32 * t + 5)),
+               Plant("int predicted_tile_load_wavefronts() {\n  return kNotImplemented;",
+                     "int predicted_tile_load_wavefronts() {\n  return {value};"),
+               measured=(r"counted\.load_wavefronts",),
+               # The old threshold's text: "tile[32][32], 32-way column reads".
+               leaks=(r"(\d+)-way column reads", r"its (\d+)-way tile loads")),
+    # A complete tiled transpose in grader code: this chapter's, or the padded one a later
+    # chapter's old grader held (as fast, and correct under this contract).
+    Kernel(EX1, "tiled_transpose_kernel",
+           ("tiled_transpose_kernel", "tiled_kernel", "padded_experiment_kernel")),
+]
