@@ -22,15 +22,10 @@ TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", 
   if (problem) GRADER_FAIL(*problem);
   // A transpose straight from global memory (the grader's naive baseline, say) is correct too;
   // exercise 1 is the one through the tile.
-  const int shared = ch05::probes::static_shared_bytes_of_yours();
-  GRADER_EXPECT(
-      shared >= ch05::kTile * ch05::kTile * static_cast<int>(sizeof(float)),
-      grader::Feedback("tiled_transpose_kernel is correct, but it declares " +
-                       std::to_string(shared) +
-                       " bytes of shared memory: it does not move the tile through "
-                       "__shared__ float tile[32][32], as the contract says.")
-          .hint("read the tile from `in` with coalesced loads into shared memory, barrier, and "
-                "write it transposed from there."));
+  const auto unstaged = transpose::tile_not_staged(
+      "tiled_transpose_kernel", ch05::probes::static_shared_bytes_of_yours(),
+      ch05::kTile * ch05::kTile * static_cast<int>(sizeof(float)), "__shared__ float tile[32][32]");
+  GRADER_EXPECT(!unstaged, *unstaged);
 }
 
 TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[gpu]") {

@@ -15,7 +15,13 @@ TEST_CASE("ch06 exercise 2: padded_transpose_kernel is correct, tails included",
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch06::probes::launch_yours, kKernel, grader::run_seed());
-  GRADER_EXPECT(!problem, *problem);
+  if (problem) GRADER_FAIL(*problem);
+  // A transpose straight from global memory (the grader's naive baseline, say) is correct too.
+  const auto unstaged = transpose::tile_not_staged(
+      "padded_transpose_kernel", ch06::probes::static_shared_bytes_of_yours(),
+      ch06::kTile * ch06::kTile * static_cast<int>(sizeof(float)),
+      "__shared__ float tile[kTileWords]");
+  GRADER_EXPECT(!unstaged, *unstaged);
 }
 
 TEST_CASE("ch06 exercise 2: the padded transpose beats the naive one by far", "[gpu]") {

@@ -23,7 +23,13 @@ TEST_CASE("ch08 exercise 2: wide_transpose_kernel is correct, tails included", "
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch08::probes::launch_yours, kKernel, grader::run_seed(), kContract);
-  GRADER_EXPECT(!problem, *problem);
+  if (problem) GRADER_FAIL(*problem);
+  // A transpose straight from global memory (the grader's naive baseline, say) is correct too.
+  const auto unstaged = transpose::tile_not_staged(
+      "wide_transpose_kernel", ch08::probes::static_shared_bytes_of_yours(),
+      ch08::kTile * ch08::kTile * static_cast<int>(sizeof(float)),
+      "__shared__ __align__(16) float tile[kTileFloats]");
+  GRADER_EXPECT(!unstaged, *unstaged);
 }
 
 TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[gpu]") {

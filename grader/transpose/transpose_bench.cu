@@ -99,6 +99,17 @@ std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std
   return first;
 }
 
+std::optional<grader::Feedback> tile_not_staged(const std::string& kernel, int shared_bytes,
+                                                int tile_bytes, const std::string& tile) {
+  if (shared_bytes >= tile_bytes) return std::nullopt;
+  return grader::Feedback(kernel + " is correct, but it declares " + std::to_string(shared_bytes) +
+                          " bytes of shared memory: it does not move the tile through " + tile +
+                          ", as the contract says.")
+      .hint(
+          "read the tile from `in` with coalesced loads into shared memory, barrier, and "
+          "write it transposed from there.");
+}
+
 gpu::SmemCounters count_one_tile(const Launch& launch, int side) {
   gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
   gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
