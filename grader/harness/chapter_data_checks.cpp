@@ -1,8 +1,8 @@
 // Checks of a chapter's own data, compiled into every chapter's grader and run with its lesson
 // checks (`<grader> lesson`): each threshold keeps its headroom over the committed H200
 // measurement of the reference solution, and holds on the committed H200 slices of 25% and 10%
-// of the SMs (tools/maintainer/run_gpu_slices.sh), except the reference's own bars (names beginning with
-// "reference_"), which are set for the full H200.
+// of the SMs (tools/maintainer/run_gpu_slices.sh), except the reference's own bars (names beginning
+// with "reference_"), which are set for the full H200.
 #include <stdexcept>
 #include <string>
 
