@@ -112,7 +112,7 @@ TEST_CASE("bank model: ldmatrix, one group per matrix", "[host][bank_model]") {
       smem::WarpRequest::ldmatrix(4, [](int t) { return 128 * (t % 8) + 16 * (t / 8); });
   CHECK(smem::analyze(rows).wavefronts == 32);
   CHECK(smem::analyze(rows).ideal == 4);
-  // The same rows with chunk ^= row (Swizzle<3,4,3>): conflict-free.
+  // The same rows with chunk ^= row: conflict-free.
   const auto swizzled = smem::WarpRequest::ldmatrix(
       4, [](int t) { return 128 * (t % 8) + 16 * ((t / 8) ^ (t % 8)); });
   CHECK(smem::analyze(swizzled).wavefronts == 4);
