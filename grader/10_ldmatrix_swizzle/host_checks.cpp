@@ -110,15 +110,7 @@ std::optional<std::string> swizzled_tile_not_ready(int row_bytes) {
 
 TEST_CASE("ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>", "[host]") {
   const std::vector<SwizzleCase> cases = ch10::spec::swizzle_cases();
-  int wrong = 0;
-  SwizzleCase first{};
-  std::string slip;
-  for (const SwizzleCase& c : cases) {
-    const grader::DigestMatch match = ch10::spec::swizzle_match(c);
-    if (match.right || wrong++ > 0) continue;
-    first = c;
-    slip = match.slip;
-  }
+  const auto [wrong, first, slip] = grader::first_wrong(cases, ch10::spec::swizzle_match);
   if (wrong == 0) {
     SUCCEED();
     return;

@@ -94,15 +94,7 @@ std::string principle_of(const LayoutCase& c, const std::string& slip) {
 
 TEST_CASE("ch11 exercise 1: tma_smem_offset is where the TMA puts each byte", "[host]") {
   const std::vector<LayoutCase> cases = ch11::spec::layout_cases();
-  int wrong = 0;
-  LayoutCase first{};
-  std::string slip;
-  for (const LayoutCase& c : cases) {
-    const grader::DigestMatch match = ch11::spec::layout_match(c);
-    if (match.right || wrong++ > 0) continue;
-    first = c;
-    slip = match.slip;
-  }
+  const auto [wrong, first, slip] = grader::first_wrong(cases, ch11::spec::layout_match);
   if (wrong == 0) {
     SUCCEED();
     return;

@@ -46,6 +46,27 @@ struct DigestMatch {
 /// when the table has no digest for it (the answer key is out of date: a maintainers' error).
 DigestMatch match_digest(const std::vector<AnswerDigest>& table, const DigestCase& c);
 
+/// Of a chapter's digested cases, how many are wrong, the first wrong one and its slip.
+template <typename Case>
+struct FirstWrong {
+  int wrong = 0;     ///< Cases whose values are not the reference's.
+  Case first{};      ///< The first of them (when `wrong` > 0).
+  std::string slip;  ///< The listed slip the first one is ("" when none).
+};
+
+/// Runs `match(case)` (a DigestMatch) over `cases`: the count of wrong ones and the first.
+template <typename Case, typename Match>
+FirstWrong<Case> first_wrong(const std::vector<Case>& cases, Match match) {
+  FirstWrong<Case> out;
+  for (const Case& c : cases) {
+    const DigestMatch m = match(c);
+    if (m.right || out.wrong++ > 0) continue;
+    out.first = c;
+    out.slip = m.slip;
+  }
+  return out;
+}
+
 /// The header `grader/<folder>/answer_digests.hpp` that holds `digests` (right answers first,
 /// then the slips, as given).
 std::string answer_digest_header(const std::string& folder,

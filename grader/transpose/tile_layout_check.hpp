@@ -14,6 +14,20 @@
 
 namespace transpose {
 
+/// The 64 warp requests of a 32 x 32 float tile laid out by `index(row, col)` (a word of the
+/// tile): a warp storing each row (lanes over col), and a warp loading each column (lanes over
+/// row), in turn.
+inline std::vector<smem::WarpRequest> tile_requests(const std::function<int(int, int)>& index) {
+  std::vector<smem::WarpRequest> requests;
+  for (int k = 0; k < 32; ++k) {
+    requests.push_back(smem::WarpRequest::from_lanes(4, smem::Op::kStore,
+                                                     [&](int t) { return 4LL * index(k, t); }));
+    requests.push_back(smem::WarpRequest::from_lanes(4, smem::Op::kLoad,
+                                                     [&](int t) { return 4LL * index(t, k); }));
+  }
+  return requests;
+}
+
 /// Checks `index(row, col)` for the 32 x 32 tile against `words`; the feedback for the first
 /// problem, naming the function `name`, or nothing.
 inline std::optional<grader::Feedback> check_tile_layout(const std::string& name,

@@ -6,6 +6,7 @@
 
 #include "chapters/06_padded_transpose/padded_transpose.cuh"
 #include "grader/harness/lesson_checks.hpp"
+#include "grader/transpose/tile_layout_check.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -33,13 +34,7 @@ TEST_CASE("ch06 lesson: the padded tile's wavefronts and the H200 numbers", "[le
 TEST_CASE("ch06 lesson: it leaves the tile's layout to the student", "[lesson]") {
   // Every row store and column load of the reference's tile (this file is built with the
   // solution): no analyser example or picture of the lesson may be one of them.
-  std::vector<WarpRequest> requests;
-  for (int k = 0; k < ch06::kTile; ++k) {
-    requests.push_back(WarpRequest::from_lanes(
-        4, Op::kStore, [k](int t) { return 4LL * ch06::padded_tile_index(k, t); }));
-    requests.push_back(WarpRequest::from_lanes(
-        4, Op::kLoad, [k](int t) { return 4LL * ch06::padded_tile_index(t, k); }));
-  }
+  const std::vector<WarpRequest> requests = transpose::tile_requests(ch06::padded_tile_index);
   lesson::check_not_printed(
       {{"padded_tile_index (exercise 1)",
         {"[32][33]", "33 row", "33 * row", "row * 33", "32 x 33", "kTile + 1", "32 * 33"},

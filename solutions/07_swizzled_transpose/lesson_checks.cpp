@@ -6,6 +6,7 @@
 
 #include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
 #include "grader/harness/lesson_checks.hpp"
+#include "grader/transpose/tile_layout_check.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -70,13 +71,7 @@ TEST_CASE("ch07 lesson: the narrow tile's swizzle and the H200 numbers", "[lesso
 TEST_CASE("ch07 lesson: it leaves the transpose tile's swizzle to the student", "[lesson]") {
   // Every row store and column load of the reference's tile (this file is built with the
   // solution): no analyser example or picture of the lesson may be one of them.
-  std::vector<WarpRequest> requests;
-  for (int k = 0; k < ch07::kTile; ++k) {
-    requests.push_back(WarpRequest::from_lanes(
-        4, Op::kStore, [k](int t) { return 4LL * ch07::swizzled_tile_index(k, t); }));
-    requests.push_back(WarpRequest::from_lanes(
-        4, Op::kLoad, [k](int t) { return 4LL * ch07::swizzled_tile_index(t, k); }));
-  }
+  const std::vector<WarpRequest> requests = transpose::tile_requests(ch07::swizzled_tile_index);
   lesson::check_not_printed(
       {{"swizzled_tile_index (exercise 1)",
         {"c ^ r", "col ^ row", "row ^ col", "r ^ c", "col ^ (row % 32)", "x ^ y", "[c ^ r]"},
