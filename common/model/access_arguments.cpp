@@ -1,5 +1,6 @@
 #include "common/model/access_arguments.hpp"
 
+#include <limits>
 #include <sstream>
 
 #include "common/model/lane_expression.hpp"
@@ -8,16 +9,48 @@ namespace smem {
 
 namespace {
 
-std::int64_t parse_integer(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  long long value = 0;
-  try {
-    value = std::stoll(text, &used, 0);
-  } catch (const std::exception&) {
-    used = 0;
+/// The largest byte address a request may name: shared memory is a 32-bit window, and a bound
+/// keeps `address + width` from overflowing.
+constexpr std::int64_t kMaxAddress = 0xffffffffLL;
+
+/// Reads `text` as a whole number: decimal, or hex after 0x, with an optional sign, nothing
+/// else (no blanks, no trailing text; a leading 0 is not octal). False when it is not one;
+/// `overflow` set when it is one but does not fit 64 bits.
+bool read_whole(const std::string& text, std::int64_t& value, bool& overflow) {
+  overflow = false;
+  const std::size_t start = text.size() > 0 && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+  const bool hex = text.compare(start, 2, "0x") == 0 || text.compare(start, 2, "0X") == 0;
+  const std::size_t digits = start + (hex ? 2 : 0);
+  if (digits >= text.size() || text.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789",
+                                                      digits) != std::string::npos) {
+    return false;
   }
-  if (used != text.size() || text.empty()) {
+  try {
+    std::size_t used = 0;
+    const std::string number = text.substr(0, start) + text.substr(digits);
+    value = std::stoll(number, &used, hex ? 16 : 10);
+    return used == number.size();
+  } catch (const std::out_of_range&) {
+    overflow = true;
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+/// `text` as a whole number within min..max; throws ArgumentError naming `what` otherwise.
+std::int64_t parse_integer(const std::string& text, const std::string& what, std::int64_t min,
+                           std::int64_t max) {
+  std::int64_t value = 0;
+  bool overflow = false;
+  if (!read_whole(text, value, overflow)) {
     throw ArgumentError(what + ": '" + text + "' is not a whole number");
+  }
+  if (overflow || value < min || value > max) {
+    const std::string range = min == std::numeric_limits<std::int64_t>::min()
+                                  ? "at most " + std::to_string(max)
+                                  : std::to_string(min) + ".." + std::to_string(max);
+    throw ArgumentError(what + ": " + text + " is out of range (" + range + ")");
   }
   return value;
 }
@@ -30,18 +63,32 @@ std::uint32_t parse_active_lanes(const std::string& text) {
         "--active is empty: give a mask (0x0000ffff) or lanes and ranges (0-15,20)");
   }
   if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) {
-    const std::int64_t mask = parse_integer(text, "--active");
-    if (mask < 0 || mask > 0xffffffffLL) throw ArgumentError("--active: mask wider than 32 lanes");
+    std::int64_t mask = 0;
+    bool overflow = false;
+    if (!read_whole(text, mask, overflow)) {
+      throw ArgumentError("--active: '" + text + "' is not a whole number");
+    }
+    if (overflow || mask < 0 || mask > 0xffffffffLL) {
+      throw ArgumentError("--active: mask " + text + " is wider than 32 lanes");
+    }
     return static_cast<std::uint32_t>(mask);
   }
   std::uint32_t mask = 0;
   std::stringstream parts(text);
   for (std::string part; std::getline(parts, part, ',');) {
     const std::size_t dash = part.find('-');
-    const std::int64_t first = parse_integer(part.substr(0, dash), "--active lane");
+    bool overflow = false, overflow_last = false;
+    auto lane = [](const std::string& number, bool& too_big) {
+      std::int64_t value = 0;
+      if (!read_whole(number, value, too_big)) {
+        throw ArgumentError("--active lane: '" + number + "' is not a whole number");
+      }
+      return value;
+    };
+    const std::int64_t first = lane(part.substr(0, dash), overflow);
     const std::int64_t last =
-        dash == std::string::npos ? first : parse_integer(part.substr(dash + 1), "--active lane");
-    if (first < 0 || last > 31 || first > last) {
+        dash == std::string::npos ? first : lane(part.substr(dash + 1), overflow_last);
+    if (overflow || overflow_last || first < 0 || last > 31 || first > last) {
       throw ArgumentError("--active: '" + part + "' is not a lane or a range of lanes within 0-31");
     }
     for (std::int64_t t = first; t <= last; ++t) mask |= 1u << t;
@@ -64,7 +111,7 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
       a.help = true;
       return a;
     } else if (arg == "--width") {
-      a.request.width_bytes = static_cast<int>(parse_integer(value(), "--width"));
+      a.request.width_bytes = static_cast<int>(parse_integer(value(), "--width", 1, 16));
     } else if (arg == "--op") {
       op = value();
     } else if (arg == "--store") {
@@ -72,14 +119,14 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
     } else if (arg == "--active") {
       active = parse_active_lanes(value());
     } else if (arg == "--shared-bytes") {
-      a.shared_bytes = parse_integer(value(), "--shared-bytes");
-      if (a.shared_bytes <= 0) throw ArgumentError("--shared-bytes must be positive");
+      a.shared_bytes = parse_integer(value(), "--shared-bytes", 1, kMaxAddress + 1);
     } else if (arg == "--addresses") {
       addresses = value();
     } else if (arg == "--svg") {
       a.svg_path = value();
     } else if (arg == "--batch") {
       a.batch_path = value();
+      if (a.batch_path.empty()) throw ArgumentError("--batch: the file name is empty");
     } else if (arg == "--json") {
       a.json = true;
     } else if (arg == "--colour" || arg == "--color") {
@@ -113,6 +160,11 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
     const LaneExpression e = LaneExpression::parse(a.expression);
     for (int t = 0; t < kWarpSize; ++t) {
       request.address[t] = e.evaluate(t);
+      if (request.address[t] > kMaxAddress) {
+        throw ArgumentError("lane " + std::to_string(t) + ": the expression gives " +
+                            std::to_string(request.address[t]) + ", beyond the largest address " +
+                            std::to_string(kMaxAddress));
+      }
       if (request.address[t] < 0) {
         throw ArgumentError("lane " + std::to_string(t) + ": the expression gives " +
                             std::to_string(request.address[t]) +
@@ -129,7 +181,8 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
                           " numbers given; a warp needs exactly 32 (use -1 for an inactive lane)");
     }
     for (int t = 0; t < kWarpSize; ++t) {
-      request.address[t] = parse_integer(tokens[t], "--addresses, lane " + std::to_string(t));
+      request.address[t] = parse_integer(tokens[t], "--addresses, lane " + std::to_string(t),
+                                         std::numeric_limits<std::int64_t>::min(), kMaxAddress);
     }
   }
   for (int t = 0; t < kWarpSize; ++t) {

@@ -6,6 +6,9 @@
 //
 // Exit status: 0 done; 1 batch mode found a case whose expected cost the model does not give;
 // 2 bad input (the message says what and where).
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -40,10 +43,17 @@ options:
   --colour, --no-colour   force colours on or off (default: on for a terminal, unless NO_COLOR)
 )";
 
-// A file that cannot be written: reported in one line, without the usage text.
-struct OutputError : std::runtime_error {
+// A file that cannot be written or read: reported in one line, without the usage text.
+struct FileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Why `path` cannot be read: errno's words, or that it is a folder.
+std::string read_problem(const std::string& path, int error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return "it is a folder, not a case file";
+  return std::strerror(error != 0 ? error : EIO);
+}
 
 std::string json_request(const smem::WarpRequest& r, const smem::Analysis& a) {
   std::ostringstream out;
@@ -82,7 +92,12 @@ std::string json_request(const smem::WarpRequest& r, const smem::Analysis& a) {
 }
 
 int run_batch(const std::string& path) {
-  const std::vector<smem::SmemCase> cases = smem::read_case_file(path);
+  errno = 0;
+  std::ifstream in(path);
+  if (!in) throw FileError("cannot read " + path + ": " + read_problem(path, errno));
+  const std::vector<smem::SmemCase> cases = smem::read_cases(in, path);
+  // A folder opens, and then its reads fail: that must not pass for a clean run of 0 cases.
+  if (in.bad()) throw FileError("cannot read " + path + ": " + read_problem(path, errno));
   int mismatches = 0;
   std::cout << "# name\twavefronts\tideal\tconflicts\n";
   for (const smem::SmemCase& c : cases) {
@@ -138,7 +153,7 @@ int run(int argc, char** argv) {
     std::ofstream svg(svg_path);
     svg << smem::draw_request_svg(request, svg_title);
     svg.close();
-    if (!svg) throw OutputError("cannot write the SVG picture to " + svg_path);
+    if (!svg) throw FileError("cannot write the SVG picture to " + svg_path);
   }
   return 0;
 }
@@ -156,7 +171,7 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
   } catch (const smem::ArgumentError& e) {
     std::cerr << "error: " << e.what() << "\n\n" << kUsage;
-  } catch (const OutputError& e) {
+  } catch (const FileError& e) {
     std::cerr << "error: " << e.what() << "\n";
   }
   return 2;

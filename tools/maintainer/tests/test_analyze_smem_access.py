@@ -117,6 +117,29 @@ BAD = [
     (["--active", "", "t*4"], "--active is empty"),
     (["--addresses", " ".join(["0"] * 32), "t*4"], "give either an expression of t or --addresses, not both"),
     (["--addresses", " ".join(["-5"] * 32)], "lane 0: address -5 is negative"),
+    # Numbers that do not fit: refused, never cut to what fits (4294967300 was read as width 4).
+    (["--width", "4294967300", "t*4"], "--width: 4294967300 is out of range (1..16)"),
+    (["--width", "99999999999999999999", "t*4"], "--width: 99999999999999999999 is out of range"),
+    (["--width", "-4", "t*4"], "--width: -4 is out of range (1..16)"),
+    (["--width", "4x", "t*4"], "--width: '4x' is not a whole number"),
+    (["--width", " 4", "t*4"], "--width: ' 4' is not a whole number"),
+    (["--width", "", "t*4"], "--width: '' is not a whole number"),
+    (["--shared-bytes", "18446744073709551617", "t*4"],
+     "--shared-bytes: 18446744073709551617 is out of range (1..4294967296)"),
+    (["--shared-bytes", "0", "t*4"], "--shared-bytes: 0 is out of range (1..4294967296)"),
+    (["--shared-bytes", "-1024", "t*4"], "--shared-bytes: -1024 is out of range"),
+    (["--shared-bytes", "1k", "t*4"], "--shared-bytes: '1k' is not a whole number"),
+    (["--active", "0x100000000", "t*4"], "--active: mask 0x100000000 is wider than 32 lanes"),
+    (["--active", "0x10000000000000000", "t*4"], "mask 0x10000000000000000 is wider than 32"),
+    (["--active", "0xfz", "t*4"], "--active: '0xfz' is not a whole number"),
+    (["--active", "0-18446744073709551616", "t*4"], "not a lane or a range of lanes within 0-31"),
+    (["--active", "4294967296", "t*4"], "not a lane or a range of lanes within 0-31"),
+    (["--addresses", " ".join(["18446744073709551616"] * 32)],
+     "--addresses, lane 0: 18446744073709551616 is out of range (at most 4294967295)"),
+    (["--addresses", " ".join(["9223372036854775804"] * 32)], "is out of range"),
+    (["--addresses", " ".join(["4x"] * 32)], "--addresses, lane 0: '4x' is not a whole number"),
+    (["9223372036854775804"], "the expression gives 9223372036854775804, beyond the largest"),
+    (["--batch", ""], "--batch: the file name is empty"),
 ]
 for args, message in BAD:
     r = run(*args)
@@ -145,6 +168,25 @@ with tempfile.TemporaryDirectory() as folder:
         f.write("short\t4\tload\t1 2 3\n")
     r = run("--batch", wrong)
     check(r.returncode == 2 and "wrong.tsv:1:" in r.stderr, "batch: a malformed line is not refused")
+
+# A case file that cannot be read is an error that names it and says why, never "0 cases, 0
+# mismatches" with exit 0 (a folder, or a file whose reads fail, once passed for a clean run).
+with tempfile.TemporaryDirectory() as folder:
+    missing = os.path.join(folder, "missing.tsv")
+    unreadable = [(missing, "No such file or directory"), (folder, "it is a folder")]
+    if os.path.exists("/proc/self/mem"):
+        unreadable.append(("/proc/self/mem", "Input/output error"))  # opens, but reads fail
+    if os.geteuid() != 0:
+        locked = os.path.join(folder, "locked.tsv")
+        open(locked, "w").close()
+        os.chmod(locked, 0)
+        unreadable.append((locked, "Permission denied"))
+    for path, reason in unreadable:
+        r = run("--batch", path)
+        message = r.stderr.strip()
+        check(r.returncode == 2 and message.startswith(f"error: cannot read {path}: {reason}")
+              and "\n" not in message and "cases" not in r.stdout,
+              f"--batch {path}: exit {r.returncode}, {r.stderr.strip()[:200]!r}, {r.stdout[:80]!r}")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)
