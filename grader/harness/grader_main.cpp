@@ -3,10 +3,12 @@
 // `<grader> lesson` the checks of the chapter's lesson, answer key and committed measurements
 // (test cases tagged [lesson]) and `<grader> reference [--min-sm NN]` the reference solution's
 // own GPU checks (tagged [reference]: bars and experiments that need kernels a hand-out must not
-// hold). Exit codes follow meson test: 0 all passed, 1 something failed, 77 GPU checks skipped
-// because no usable GPU is there.
+// hold). `<grader> device [--min-sm NN]` only says whether the GPU checks could run here (the
+// grading tool asks before it grades with the GPU). Exit codes follow meson test: 0 all passed,
+// 1 something failed, 77 GPU checks skipped because no usable GPU is there.
 #define CATCH_CONFIG_RUNNER
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -34,6 +36,19 @@ std::vector<CheckResult>& results() {
   return all;
 }
 
+// The check running now, for a program that ends inside it (exit() in a student's function):
+// the grading tool reads the line on_exit_inside_check() writes to say so. A copy of the name,
+// since exit() destroys the results above before the handler runs.
+char running_check[512] = "";
+
+void on_exit_inside_check() {
+  if (running_check[0] == '\0') return;
+  const std::string line = std::string("\nworkbook-grader: exit() was called while the check \"") +
+                           running_check + "\" ran\n";
+  ssize_t ignored = write(STDERR_FILENO, line.data(), line.size());
+  (void)ignored;
+}
+
 std::string first_line(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));
   if (line.size() > 150) line = line.substr(0, 147) + "...";
@@ -49,6 +64,7 @@ class SummaryListener : public Catch::EventListenerBase {
   void assertionEnded(const Catch::AssertionStats& stats) override { record(stats); }
   void testCaseEnded(const Catch::TestCaseStats& stats) override {
     if (stats.totals.testCases.skipped > 0) results().back().skipped = true;
+    running_check[0] = '\0';
   }
 #else
 class SummaryListener : public Catch::TestEventListenerBase {
@@ -59,11 +75,13 @@ class SummaryListener : public Catch::TestEventListenerBase {
     record(stats);
     return true;
   }
+  void testCaseEnded(const Catch::TestCaseStats&) override { running_check[0] = '\0'; }
 #endif
 
  private:
   static void start(const std::string& name) {
     results().push_back(CheckResult{name, "", false, false});
+    std::snprintf(running_check, sizeof running_check, "%s", name.c_str());
   }
   static void record(const Catch::AssertionStats& stats) {
     const Catch::AssertionResult& r = stats.assertionResult;
@@ -126,12 +144,14 @@ bool takes_value(const std::string& arg) {
 
 int usage(const char* program) {
   std::cerr
-      << "usage: " << program << " host|gpu|lesson|reference [--min-sm NN] [Catch2 options]\n"
+      << "usage: " << program
+      << " host|gpu|lesson|reference|device [--min-sm NN] [Catch2 options]\n"
       << "  host       checks that need no GPU (bank-model predictions, layouts)\n"
       << "  gpu        checks on the GPU (correctness, measured conflicts, speed)\n"
       << "  lesson     maintainers: the lesson's figures, the answer key, and the thresholds\n"
       << "             against the H200 measurements\n"
-      << "  reference  maintainers: the reference solution's own GPU checks\n";
+      << "  reference  maintainers: the reference solution's own GPU checks\n"
+      << "  device     whether the GPU checks could run here (exit 0), or why not (exit 77)\n";
   return 2;
 }
 
@@ -139,8 +159,17 @@ int usage(const char* program) {
 
 int main(int argc, char** argv) {
   if (argc < 2 || (std::strcmp(argv[1], "host") != 0 && std::strcmp(argv[1], "gpu") != 0 &&
-                   std::strcmp(argv[1], "lesson") != 0 && std::strcmp(argv[1], "reference") != 0)) {
+                   std::strcmp(argv[1], "lesson") != 0 && std::strcmp(argv[1], "reference") != 0 &&
+                   std::strcmp(argv[1], "device") != 0)) {
     return usage(argv[0]);
+  }
+  if (std::strcmp(argv[1], "device") == 0) {
+    const int sm = argc == 4 && std::strcmp(argv[2], "--min-sm") == 0 ? std::atoi(argv[3]) : 75;
+    const gpu::GpuInfo info = gpu::detect_gpu(sm / 10, sm % 10);
+    std::cout << (info.usable ? "GPU checks can run on " + info.describe()
+                              : "GPU checks cannot run: " + info.reason)
+              << "\n";
+    return info.usable ? 0 : kExitSkip;
   }
   const bool gpu_mode = std::strcmp(argv[1], "gpu") == 0 || std::strcmp(argv[1], "reference") == 0;
   const std::string mode_tag = std::string("[") + argv[1] + "]";
@@ -197,6 +226,7 @@ int main(int argc, char** argv) {
       rc != 0) {
     return rc == kExitSkip ? 1 : rc;
   }
+  std::atexit(on_exit_inside_check);
   const int failures = session.run();
   alarm(0);
   if (listing) return 0;  // Catch2 v2 returns the number of checks listed
