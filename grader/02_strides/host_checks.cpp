@@ -1,11 +1,10 @@
 // Chapter 02 host checks: the gcd law against the bank model, and the layout of exercise 3.
-#include <algorithm>
 #include <string>
-#include <vector>
 
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/02_strides/gcd_law_check.hpp"
+#include "grader/02_strides/layout_check.hpp"
 #include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
@@ -16,38 +15,19 @@ TEST_CASE("ch02 exercise 1: the gcd law for floats, shorts and bytes", "[host]")
 }
 
 TEST_CASE("ch02 exercise 3: the staged layout is a bijection that fits", "[host]") {
-  const int words = ch02::staged_words();
-  const int limit = 48 * 1024 / 4;
-  GRADER_EXPECT(words > 0 && words <= limit,
-                grader::Feedback("staged_words() is " + std::to_string(words) +
-                                 "; it must be between 1 and " + std::to_string(limit) +
-                                 " (48 KiB of shared memory).")
-                    .hint("the layout needs at least 256 x 32 words."));
-  std::vector<int> owner_of(static_cast<size_t>(std::max(words, 1)), -1);
-  for (int owner = 0; owner < ch02::kThreads; ++owner) {
-    for (int i = 0; i < ch02::kValuesPerThread; ++i) {
-      const int w = ch02::staged_index(owner, i);
-      if (w < 0 || w >= words) {
-        GRADER_FAIL(grader::Feedback("staged_index(" + std::to_string(owner) + ", " +
-                                     std::to_string(i) + ") is " + std::to_string(w) +
-                                     ", outside [0, staged_words() = " + std::to_string(words) +
-                                     ").")
-                        .hint("staged_words() must cover every index the layout uses."));
-      }
-      if (owner_of[w] >= 0) {
-        GRADER_FAIL(grader::Feedback("staged_index(" + std::to_string(owner) + ", " +
-                                     std::to_string(i) + ") is word " + std::to_string(w) +
-                                     ", which an earlier (owner, value) already uses.")
-                        .hint("two values in one word overwrite each other: the layout must "
-                              "be a bijection."));
-      }
-      owner_of[w] = owner;
-    }
+  // staged_words() is checked before anything is sized from it.
+  if (const auto fault = ch02::checks::layout_fault()) {
+    GRADER_FAIL(ch02::checks::layout_feedback(*fault));
   }
   SUCCEED();
 }
 
 TEST_CASE("ch02 exercise 3: staging stores and sum loads are conflict-free", "[host]") {
+  // Only a valid layout has conflicts to count: one that sends every lane to one word is a
+  // broadcast, one wavefront, and keeps nothing.
+  if (const auto fault = ch02::checks::layout_fault()) {
+    GRADER_FAIL(grader::not_judged_while_invalid(fault->fact, ch02::checks::kLayoutCheck));
+  }
   // Staging: warp w of the block, round k, stores the 32 values of owner 8k + w.
   for (int k = 0; k < ch02::kValuesPerThread; ++k) {
     for (int w = 0; w < ch02::kThreads / 32; ++w) {

@@ -12,6 +12,7 @@
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/02_strides/device_probes.hpp"
+#include "grader/02_strides/layout_check.hpp"
 #include "grader/harness/feedback_message.hpp"
 
 namespace ch02::checks {
@@ -43,9 +44,18 @@ inline std::optional<grader::Feedback> probe_misbehaves(int stride,
 }
 
 /// owner_sums_kernel with the student's layout against the CPU for each of `owner_counts`, on
-/// random data from `seed`; the feedback for the first wrong sum.
+/// random data from `seed`; the feedback for the first wrong sum, or why it was not run.
 inline std::optional<grader::Feedback> owner_sums_problem(const std::vector<int>& owner_counts,
                                                           std::uint64_t seed) {
+  // The launch sizes shared memory from staged_words() and indexes it with staged_index():
+  // both are checked on the host first. (Two values in one word are left to the sums.)
+  if (const auto fault = layout_fault(/*bijection=*/false)) {
+    return grader::Feedback("Not run: " + fault->fact + ".")
+        .hint(
+            "the kernel would size or index its shared memory out of range: see the host "
+            "check \"" +
+            std::string(kLayoutCheck) + "\".");
+  }
   std::mt19937 rng(static_cast<unsigned>(seed));
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   for (int owners : owner_counts) {

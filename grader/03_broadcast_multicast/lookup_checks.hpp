@@ -9,15 +9,25 @@
 
 #include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
 #include "grader/03_broadcast_multicast/device_probes.hpp"
+#include "grader/03_broadcast_multicast/table_check.hpp"
 #include "grader/harness/feedback_message.hpp"
 
 namespace ch03::checks {
 
 /// lookup_kernel<YourTable> on `keys` with `table` against the CPU; the feedback for the first
-/// wrong result, naming the keys as `what` ("uniform keys").
+/// wrong result, naming the keys as `what` ("uniform keys"), or why it was not run.
 inline std::optional<grader::Feedback> lookup_mismatch(const std::vector<unsigned>& table,
                                                        const std::vector<unsigned char>& keys,
                                                        const std::string& what) {
+  // The launch sizes shared memory from table_words() and indexes it with table_slot(): both
+  // are checked on the host first. (Two entries in one slot are left to the results.)
+  if (const auto fault = table_fault(/*apart=*/false)) {
+    return grader::Feedback("Not run: " + fault->fact + ".")
+        .hint(
+            "the kernel would size or index its shared memory out of range: see the host "
+            "check \"" +
+            std::string(kLayoutCheck) + "\".");
+  }
   const std::vector<unsigned> out = ch03::probes::lookups(table, keys, true);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const unsigned want = ch03::lookup_rounds_reference(table.data(), keys[i]);

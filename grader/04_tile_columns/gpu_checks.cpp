@@ -11,6 +11,7 @@
 #include "common/model/bank_model.hpp"
 #include "grader/04_tile_columns/column_sums_check.hpp"
 #include "grader/04_tile_columns/device_probes.hpp"
+#include "grader/04_tile_columns/pitch_check.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
@@ -32,9 +33,8 @@ std::optional<grader::Feedback> column_sums_problem() {
 
 TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
-  if (ch04::padded_pitch(4, ch04::kTile) < ch04::kTile) {
-    GRADER_FAIL(grader::Feedback("Not run: padded_pitch(4, 32) is " +
-                                 std::to_string(ch04::padded_pitch(4, ch04::kTile)) + ".")
+  if (const auto fault = ch04::spec::kernel_pitch_fault()) {
+    GRADER_FAIL(grader::Feedback("Not run: " + *fault + ".")
                     .hint("the kernel's shared memory is sized by it: do exercise 1 first."));
   }
   const auto problem = column_sums_problem();
@@ -43,10 +43,11 @@ TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included"
 
 TEST_CASE("ch04 exercise 2: the counters see the conflicts your padded_pitch promises", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
-  const int pitch = ch04::padded_pitch(4, ch04::kTile);
-  if (pitch < ch04::kTile) {
-    GRADER_FAIL(grader::Feedback("Not counted: padded_pitch(4, 32) is not done yet."));
+  if (const auto fault = ch04::spec::kernel_pitch_fault()) {
+    GRADER_FAIL(grader::Feedback("Not counted: " + *fault + ".")
+                    .hint("the kernel's shared memory is sized by it: do exercise 1 first."));
   }
+  const int pitch = ch04::padded_pitch(4, ch04::kTile);
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
   // What the layout promises: a warp storing a tile row, and a warp reading column 0 at the pitch.
@@ -83,8 +84,9 @@ TEST_CASE("ch04 exercise 2: the counters see the conflicts your padded_pitch pro
 
 TEST_CASE("ch04 exercise 2: padding beats the unpadded tile", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
-  if (ch04::padded_pitch(4, ch04::kTile) < ch04::kTile) {
-    GRADER_FAIL(grader::Feedback("Not timed: padded_pitch(4, 32) is not done yet."));
+  if (const auto fault = ch04::spec::kernel_pitch_fault()) {
+    GRADER_FAIL(grader::Feedback("Not timed: " + *fault + ".")
+                    .hint("the kernel's shared memory is sized by it: do exercise 1 first."));
   }
   if (column_sums_problem()) {  // correctness gates speed
     GRADER_FAIL(

@@ -12,6 +12,17 @@
 
 namespace ch04::spec {
 
+/// Why padded_pitch(4, 32) may not size and index the kernel's tile (`32 * pitch` floats of
+/// dynamic shared memory), or nothing: it must be 32 to 96, a row of 32 with less than 64 of
+/// padding, as exercise 1 holds every pitch to. The GPU checks ask it before launching anything
+/// sized by it.
+inline std::optional<std::string> kernel_pitch_fault() {
+  const int pitch = ch04::padded_pitch(4, ch04::kTile);
+  if (pitch >= ch04::kTile && pitch <= ch04::kTile + 64) return std::nullopt;
+  return "padded_pitch(4, 32) is " + std::to_string(pitch) + ", outside the range allowed, " +
+         std::to_string(ch04::kTile) + " to " + std::to_string(ch04::kTile + 64) + " floats";
+}
+
 /// The feedback for padded_pitch(bytes, width) when it is not the least conflict-free pitch, or
 /// nothing.
 inline std::optional<grader::Feedback> pitch_problem_of(int bytes, int width) {

@@ -56,7 +56,7 @@ inline std::optional<grader::Feedback> check_chunk_layout(const Layout& offset) 
   for (int row = 0; row < kTile; ++row) {
     for (int chunk = 0; chunk < kChunks; ++chunk) {
       const int f = offset(row, chunk);
-      if (f < 0 || f + 4 > kTileFloats) {
+      if (f < 0 || f > kTileFloats - 4) {  // not f + 4 > kTileFloats: INT_MAX - 3 would wrap
         return grader::Feedback(call(row, chunk) + " is " + std::to_string(f) +
                                 ": the chunk's floats " + std::to_string(f) + " .. " +
                                 std::to_string(f + 3) + " are not all inside the tile's " +

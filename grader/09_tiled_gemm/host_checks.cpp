@@ -23,9 +23,18 @@ TEST_CASE("ch09 exercise 2b: the threads own every output of the tile once", "[h
 
 TEST_CASE("ch09 exercise 2: the transposed store and the inner-loop reads are conflict-free",
           "[host]") {
-  if (ch09::spec::check_as_layout(ch09::as_offset) ||
-      ch09::spec::check_ownership(ch09::thread_row, ch09::thread_col)) {
-    GRADER_SKIP("not checked: exercises 2a and 2b must pass first (see above)");
+  // Only a valid layout and mapping have conflicts to count: a layout that sends every lane to
+  // one word is a broadcast, one wavefront, and keeps nothing. So this check fails (it used to
+  // be skipped) until exercises 2a and 2b pass.
+  if (ch09::spec::check_as_layout(ch09::as_offset)) {
+    GRADER_FAIL(grader::not_judged_while_invalid(
+        "as_offset is not an aligned bijection inside the tile yet (exercise 2a)",
+        "ch09 exercise 2a: as_offset is an aligned bijection inside the tile"));
+  }
+  if (ch09::spec::check_ownership(ch09::thread_row, ch09::thread_col)) {
+    GRADER_FAIL(grader::not_judged_while_invalid(
+        "the threads do not own every output of the tile once yet (exercise 2b)",
+        "ch09 exercise 2b: the threads own every output of the tile once"));
   }
   const auto problem =
       ch09::spec::check_accesses(ch09::as_offset, ch09::thread_row, ch09::thread_col);

@@ -103,6 +103,22 @@ inline Feedback not_judged_while_wrong(const std::string& verdict, const std::st
       .hint("make it correct first.");
 }
 
+/// Why a conflict check did not judge a layout that is not valid yet. Conflict-freedom means
+/// something only for a layout that gives every element its own word in range: a layout that
+/// sends every lane to one word is a broadcast, "conflict-free" and useless. So the bijection
+/// (and bounds) guard gates the conflict checks' points, and they fail, saying why, until it
+/// passes. `fact` is what is wrong with the layout, without a final period ("staged_index(0, 1)
+/// is word 0, which staged_index(0, 0) already uses"); `guard` names the check that says more.
+inline Feedback not_judged_while_invalid(const std::string& fact, const std::string& guard) {
+  return Feedback("Not checked: " + fact +
+                  ", so there is nothing to count conflicts on: fix the layout first.")
+      .line(
+          "Conflicts are counted only on a layout that gives every element a word of its own, "
+          "in range: lanes sharing one word would be a broadcast, which costs nothing and "
+          "stores nothing.")
+      .hint("make the check \"" + guard + "\" pass first.");
+}
+
 /// True, and nothing printed, when an earlier kernel left the GPU usable. Otherwise the caller
 /// must stop: GPU_CHECKS_NEED_LIVE_CONTEXT() does that.
 inline bool context_usable() {

@@ -1,0 +1,84 @@
+// Chapter 03: exercise 2's table as a layout, before anything is counted or launched through it:
+// table_words() within what the kernel may ask for, every table_slot() inside it, and no slot
+// holding two entries. The host checks, the hidden one and the GPU checks (which size the
+// kernel's shared memory from table_words() and index it with table_slot()) ask it first.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
+#include "grader/harness/feedback_message.hpp"
+
+namespace ch03::checks {
+
+/// The fewest words a table needs: one for each entry.
+constexpr int kLeastTableWords = ch03::kTableEntries;
+/// The most: 48 KiB of shared memory.
+constexpr int kMostTableWords = 48 * 1024 / 4;
+
+/// The name of the check that judges the layout itself (its TEST_CASE), for the messages of the
+/// checks it gates.
+inline const char* const kLayoutCheck =
+    "ch03 exercise 2: the table layout keeps every entry apart and fits";
+
+/// What is wrong with the table: `fact` says it without a final period, `hint` how to mend it.
+struct TableFault {
+  std::string fact;
+  std::string hint;
+};
+
+inline std::string call_of(int key, int lane) {
+  return "table_slot(" + std::to_string(key) + ", " + std::to_string(lane) + ")";
+}
+
+/// The first problem of the table's bounds: table_words() outside [kLeastTableWords,
+/// kMostTableWords], checked before anything is sized from it, then a slot outside
+/// [0, table_words()). With `apart`, also a slot that holds two entries.
+inline std::optional<TableFault> table_fault(bool apart = true) {
+  const int words = ch03::table_words();
+  if (words < kLeastTableWords || words > kMostTableWords) {
+    return TableFault{"table_words() is " + std::to_string(words) +
+                          ", outside the range allowed, " + std::to_string(kLeastTableWords) +
+                          " to " + std::to_string(kMostTableWords) +
+                          " words (one word for each of the 256 entries, at most 48 KiB of "
+                          "shared memory)",
+                      "table_words() sizes the kernel's shared memory: the words your "
+                      "table_slot() uses, no more than 48 KiB."};
+  }
+  std::vector<int> entry_in(static_cast<size_t>(words), -1);  // the entry of each slot
+  std::vector<int> first_lane(static_cast<size_t>(words), -1);
+  for (int key = 0; key < ch03::kTableEntries; ++key) {
+    for (int lane = 0; lane < 32; ++lane) {
+      const int s = ch03::table_slot(key, lane);
+      if (s < 0 || s >= words) {
+        return TableFault{call_of(key, lane) + " is " + std::to_string(s) +
+                              ", outside [0, table_words() = " + std::to_string(words) + ")",
+                          "table_words() must cover every slot the table uses."};
+      }
+      int& entry = entry_in[static_cast<size_t>(s)];
+      if (apart && entry >= 0 && entry != key) {
+        return TableFault{"slot " + std::to_string(s) + " holds entry " + std::to_string(entry) +
+                              " (" + call_of(entry, first_lane[static_cast<size_t>(s)]) +
+                              ") and entry " + std::to_string(key) + " (" + call_of(key, lane) +
+                              "): one word cannot hold two entries",
+                          "copies of one entry may share a slot; different entries may not."};
+      }
+      if (entry < 0) {
+        entry = key;
+        first_lane[static_cast<size_t>(s)] = lane;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+/// The feedback of the layout check for `fault`.
+inline grader::Feedback table_feedback(const TableFault& fault) {
+  std::string headline = fault.fact + ".";
+  headline[0] = static_cast<char>(headline[0] == 's' ? 'S' : headline[0]);
+  return grader::Feedback(headline).hint(fault.hint);
+}
+
+}  // namespace ch03::checks
