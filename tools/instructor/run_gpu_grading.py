@@ -5,8 +5,10 @@ records how long it took. The class: `reference` (the reference solutions, as a 
 .zip). The reference must score full marks, the skeleton zero, and the mix exactly the points of
 its solved chapters; every output format must be there. Fails (status 1) otherwise.
 
-Writes the grades under OUT/grades/ and the timings (build and checks per submission, the whole
-class) to OUT/class-grading-seconds.tsv and
+Every command of a submission runs in the grading sandbox (tools/instructor/grading/sandbox.py),
+the pristine workbook is built once and each submission rebuilds only its own units. Writes the
+grades under OUT/grades/ and the timings (the pristine build, build and checks per submission,
+the whole class) to OUT/class-grading-seconds.tsv and
 tools/maintainer/measurements/NAME/class-grading-seconds.tsv. The class is graded as official
 grading grades it, hidden checks included.
 
@@ -16,6 +18,7 @@ grading grades it, hidden checks included.
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -68,7 +71,7 @@ def main():
     problems = [] if status == 0 else [f"tools/instructor/grade exited with status {status}"]
     rows = []
     for name, want in expected.items():
-        directory = os.path.join(grades, name)
+        directory = os.path.join(grades, "submissions", name)
         try:
             with open(os.path.join(directory, "result.json")) as f:
                 result = json.load(f)
@@ -106,6 +109,9 @@ def main():
              "seconds overlap another's checks.",
              "submission\tscore\tmax_score\tbuild_seconds\tcheck_seconds"]
     lines += ["\t".join(r) for r in rows]
+    with open(os.path.join(out, "class-grading.log")) as f:
+        pristine = re.search(r"pristine workbook is ready after (\d+) s", f.read())
+    lines.append(f"pristine workbook, built once\t\t\t{pristine.group(1) if pristine else ''}\t")
     lines.append(f"whole class\t\t\t\t{wall:.0f}")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out, "class-grading-seconds.tsv"), "w") as f:

@@ -88,7 +88,7 @@ def copy_attacks(work, handout, target):
                 for entries in found.values() for e in entries}
     for kind in report["attacks"]:
         try:
-            result = json.load(open(os.path.join(grades, kind, "result.json")))
+            result = json.load(open(os.path.join(grades, "submissions", kind, "result.json")))
         except (OSError, ValueError) as e:
             check(False, f"the {kind} attack has a result ({e})")
             continue
@@ -98,7 +98,7 @@ def copy_attacks(work, handout, target):
         check(result["score"] == 0, f"the {kind} attack scores 0 in all "
                                     f"({result['score']} of {result['max_score']})")
     try:
-        result = json.load(open(os.path.join(grades, "control", "result.json")))
+        result = json.load(open(os.path.join(grades, "submissions", "control", "result.json")))
         lost = [t["name"] for t in result["tests"]
                 if t["name"] in control["checks"] and t["score"] < t["max_score"]]
         check(not lost, "the control, made from leaks, scores every check its leaks answer"

@@ -34,6 +34,21 @@ def key_of(workbook, path, options):
     return f"{workbook.commit} {options.describe()} {submission.fingerprint(exercises, ignored)}"
 
 
+def results_folder(out, path):
+    """Where a submission's results go: OUT/submissions/<id>/, apart from the tool's own files
+    (class.csv, slurm/, the pristine workbook), whatever the submission is called."""
+    return os.path.join(out, "submissions", submission.submission_id(path))
+
+
+def check_gpu(workbook, options):
+    """With --gpu, refuses before grading anything where the GPU checks cannot run."""
+    if options.gpu:
+        reason = workbook.check_gpu()
+        if reason:
+            sys.exit(f"grade: --gpu, but the GPU checks cannot run here, so nothing was graded: "
+                     f"{reason}")
+
+
 def finished(directory, key):
     """The stored result when it is complete and was graded the same way."""
     try:
@@ -49,12 +64,14 @@ def write_class(out, workbook, paths):
     how many rows it holds."""
     rows = [scoring.csv_header(workbook.chapters)]
     for path in paths:
-        directory = os.path.join(out, submission.submission_id(path))
+        directory = results_folder(out, path)
         try:
             with open(os.path.join(directory, "result.json")) as f:
                 result = json.load(f)
         except (OSError, ValueError):
             continue
+        if not result.get("complete"):
+            continue  # not graded: an error to retry
         rows.append(scoring.csv_row(result, workbook.chapters))
     scoring.write_csv(os.path.join(out, "class.csv"), rows)
     return len(rows) - 1
@@ -70,19 +87,24 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     """Grades every submission in `folder` that has no finished result for the same workbook,
     options and files; builds run `build_jobs` at a time while one submission at a time runs
     its checks (the GPU to itself)."""
+    start = time.monotonic()
     paths = submissions_in(folder)
+    say(f"grade: {len(paths)} submissions in {folder}")
+    workbook.ensure_built(progress=say)
+    say(f"grade: the pristine workbook is ready after {time.monotonic() - start:.0f} s")
+    check_gpu(workbook, options)
     todo = []
     for path in paths:
-        directory = os.path.join(out, submission.submission_id(path))
+        directory = results_folder(out, path)
         key = key_of(workbook, path, options)
         if finished(directory, key) is None:
             todo.append((path, directory, key))
     total, done = len(paths), len(paths) - len(todo)
-    start = time.monotonic()
-    print(f"grade: {total} submissions in {folder}; {done} already graded, {len(todo)} to grade",
-          file=sys.stderr)
+    start = time.monotonic()  # the estimates count from here, the pristine build done
+    say(f"grade: {done} already graded, {len(todo)} to grade "
+        f"(the pristine workbook is ready)")
     write_class(out, workbook, paths)
-    graded_now = 0
+    graded_now, errors = 0, []
 
     def prepare(item):
         path, directory, _ = item
@@ -93,34 +115,49 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     # class does not fill the disk with build directories waiting for the GPU.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, build_jobs)) as pool:
         pending = collections.deque()
-        upcoming = iter(todo)
+        upcoming = iter(enumerate(todo, done + 1))
 
         def fill():
             while len(pending) < max(1, build_jobs) + 1:
-                item = next(upcoming, None)
+                number, item = next(upcoming, (None, None))
                 if item is None:
                     return
+                say(f"[{number}/{total}] {submission.submission_id(item[0])}: building")
                 pending.append((item, pool.submit(prepare, item)))
 
         fill()
         while pending:
-            (_, _, key), future = pending.popleft()
+            (path, _, key), future = pending.popleft()
             fill()
-            result = runner.finish(workbook, future.result(), options, key, keep_work)
+            prepared = future.result()
+            say(f"[{done + 1}/{total}] {prepared.ident}: built in "
+                f"{prepared.build_seconds:.0f} s; checks running")
+            result = runner.finish(workbook, prepared, options, key, keep_work)
             write_class(out, workbook, paths)
             done += 1
             graded_now += 1
             elapsed = time.monotonic() - start
             left = elapsed / graded_now * (total - done)
-            print(f"[{done}/{total}] {result['submission']}: "
-                  f"{scoring.number(result['score'])}/{scoring.number(result['max_score'])}; "
-                  f"elapsed {duration(elapsed)}, about {duration(left)} left", file=sys.stderr,
-                  flush=True)
+            if result["complete"]:
+                outcome = (f"{scoring.number(result['score'])}/"
+                           f"{scoring.number(result['max_score'])}")
+            else:
+                outcome = f"NOT GRADED, to retry: {result['error']}"
+                errors.append((result["submission"], result["error"]))
+            say(f"[{done}/{total}] {result['submission']}: {outcome}; "
+                f"elapsed {duration(elapsed)}, about {duration(left)} left")
     rows = write_class(out, workbook, paths)
-    print(f"grade: class.csv holds {rows} of {total} submissions: "
-          f"{os.path.join(out, 'class.csv')} ({len(todo)} graded in "
-          f"{duration(time.monotonic() - start)})", file=sys.stderr)
+    say(f"grade: class.csv holds {rows} of {total} submissions: "
+        f"{os.path.join(out, 'class.csv')} ({len(todo)} graded in "
+        f"{duration(time.monotonic() - start)})")
+    for ident, error in errors:
+        say(f"grade: {ident} could not be graded ({error}); run the same command again to "
+            f"retry it")
     return rows == total
+
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
 
 
 def grade_task(workbook, folder, out, options, index):
@@ -129,19 +166,29 @@ def grade_task(workbook, folder, out, options, index):
     if not 0 <= index < len(paths):
         sys.exit(f"grade: task {index}, but the folder holds {len(paths)} submissions")
     path = paths[index]
-    directory = os.path.join(out, submission.submission_id(path))
+    directory = results_folder(out, path)
     key = key_of(workbook, path, options)
     if finished(directory, key) is not None:
         print(f"grade: {path} is already graded", file=sys.stderr)
         return True
-    runner.grade_one(workbook, path, directory, options, key)
-    return True
+    workbook.ensure_built(progress=say)
+    check_gpu(workbook, options)
+    os.makedirs(directory, exist_ok=True)
+    try:
+        with scoring.Lock(os.path.join(directory, ".lock"), wait=False):
+            result = runner.grade_one(workbook, path, directory, options, key)
+    except scoring.Busy as e:
+        say(f"grade: {path} is being graded by another task ({e})")
+        return False
+    if not result["complete"]:
+        say(f"grade: {path} could not be graded ({result['error']}); run the task again")
+    return result["complete"]
 
 
 def slurm_script(tool, folder, out, options, count, partition=None, extra=()):
     """An sbatch script grading the class as a job array, one task per submission."""
     common = ["--out", out, "--time-limit", str(options.time_limit),
-              "--gpu-targets", options.gpu_targets]
+              "--gpu-targets", options.gpu_targets, "--visibility", options.visibility]
     if options.chapters:
         common += ["--chapters", ",".join(options.chapters)]
     if options.gpu:
@@ -168,6 +215,7 @@ def grade_slurm(workbook, tool, folder, out, options, partition=None, wait=False
     paths = submissions_in(folder)
     if not paths:
         sys.exit(f"grade: no submissions in {folder}")
+    workbook.ensure_built(progress=say)  # once, here: the tasks find it on the shared disk
     os.makedirs(os.path.join(out, "slurm"), exist_ok=True)
     script = os.path.join(out, "slurm", "grade-array.sbatch")
     scoring.write_atomically(script, slurm_script(tool, folder, out, options, len(paths),
@@ -177,7 +225,8 @@ def grade_slurm(workbook, tool, folder, out, options, partition=None, wait=False
         sys.exit("grade: sbatch refused the job array: " + submitted.stderr.strip())
     job = submitted.stdout.strip().split(";")[0]
     gather = [sys.executable, tool, "--class", folder, "--out", out, "--gather",
-              "--time-limit", str(options.time_limit), "--gpu-targets", options.gpu_targets]
+              "--time-limit", str(options.time_limit), "--gpu-targets", options.gpu_targets,
+              "--visibility", options.visibility]
     if options.chapters:
         gather += ["--chapters", ",".join(options.chapters)]
     if options.gpu:

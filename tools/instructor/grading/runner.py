@@ -1,21 +1,44 @@
-"""Grading one submission: a pristine copy of the workbook with the submission's exercise files
-in it, built in its own directory, its graders run with a time limit, their XML read back."""
+"""Grading one submission, every command of it in the sandbox (sandbox.py).
+
+The pristine workbook (the hand-out of the committed HEAD, plus the hidden checks) is built once,
+sandboxed, at fixed paths (/grading/src, /grading/build). A submission is graded in overlays of
+that build: its exercise files are laid over the source, the compiler is asked which files they
+read (and a file outside the allowed headers refuses the chapter), then only the units they reach
+are rebuilt and the symbols they define are checked against the grader's own; each chapter's
+grader then runs with its report sent through a pipe the tool reads, read strictly
+(catch_xml.py). What the sandbox could not do for want of disk, memory or a usable GPU is an
+error to retry, never a grade.
+"""
+import hashlib
+import json
 import os
+import re
 import shutil
-import signal
 import subprocess
 import sys
 import tarfile
-import threading
 import time
 
-from . import catch_xml, scoring, submission
+from . import catch_xml, sandbox, scoring, submission
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # Official grading adds each chapter's hidden checks to the pristine workbook: other cases of the
-# same functions and kernels, which a hand-out never runs (solutions/NN_slug/).
+# same functions and kernels, which a hand-out never runs (solutions/NN_slug/). Their source is
+# never in a submission's view: the build there sees a stand-in of the same age.
 HIDDEN_FILES = ("hidden_checks.cpp", "hidden_points.tsv")
+SRC, BUILD, TOOL = "/grading/src", "/grading/build", "/grading/tool"
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
+# A build that failed with one of these failed for want of something the machine lacked.
+RESOURCE_ERRORS = re.compile(r"No space left on device|Cannot allocate memory|out of memory|"
+                             r"virtual memory exhausted|std::bad_alloc|Killed signal terminated|"
+                             r"Resource temporarily unavailable|Disk quota exceeded|"
+                             r"File size limit exceeded|internal compiler error", re.I)
+BUILD_MEMORY = 8 << 30
+# Where submissions' work folders go (tools/instructor/grade --scratch): a local disk, since an
+# overlay's changes cannot live on a network file system.
+SCRATCH = [os.path.join("/tmp", f"workbook-grading-{os.getuid()}")]
+GRADER_MEMORY = 16 << 30
 
 
 class Options:
@@ -33,7 +56,12 @@ class Options:
 
     def describe(self):
         return (f"modes={','.join(self.modes())} chapters={','.join(self.chapters or [])} "
-                f"gpu_targets={self.gpu_targets} time_limit={self.time_limit}")
+                f"gpu_targets={self.gpu_targets} time_limit={self.time_limit} "
+                f"visibility={self.visibility}")
+
+
+class GradingError(Exception):
+    """The grading could not be done (a fault of the machine, not of the submission)."""
 
 
 def committed_file(source_root, path):
@@ -43,50 +71,49 @@ def committed_file(source_root, path):
     return shown.stdout if shown.returncode == 0 else None
 
 
+def chown_tree(path, box):
+    """Makes `path` the sandbox user's (it writes there) when the tool runs as root."""
+    if not box.as_root:
+        return
+    for root, dirs, files in os.walk(path):
+        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+            os.lchown(name, sandbox.NOBODY, sandbox.NOBODY)
+
+
+def unit_name(chapter):
+    return f"ch{chapter[:2]}_grader_unit.cu"
+
+
+def grader_name(chapter):
+    return f"ch{chapter[:2]}_{chapter[3:]}_grader"
+
+
+def exercise_path(chapter):
+    return f"chapters/{chapter}/{chapter[3:]}_exercise.cu"
+
+
 class Workbook:
     """The pristine workbook every submission is graded in: made once from the workbook's
     committed HEAD, as the hand-out (tools/instructor/make_handout.py), without solutions, plus
-    each chapter's hidden checks (solutions/NN_slug/hidden_checks.cpp and hidden_points.tsv),
-    so that nothing a submission holds can reach the graders, thresholds, harness or build
-    files, and a submission tuned to the hand-out's cases meets others."""
+    each chapter's hidden checks, and built once (per commit, GPU targets and chapters) in the
+    sandbox. Nothing a submission holds can reach its graders, thresholds, harness or build
+    files: a submission's build only lays its exercise files over it."""
 
-    def __init__(self, cache, source_root=SOURCE_ROOT, chapters=None):
+    def __init__(self, cache, box, options, source_root=SOURCE_ROOT):
         commit = subprocess.run(["git", "-C", source_root, "rev-parse", "HEAD"],
                                 capture_output=True, text=True)
         if commit.returncode != 0:
             sys.exit(f"grade: {source_root} is not a git checkout with a commit; the pristine "
                      f"workbook is made from the committed HEAD")
         self.commit = commit.stdout.strip()
+        self.box = box
         self.root = os.path.join(os.path.abspath(cache), "workbook-" + self.commit[:12])
         if not os.path.isdir(os.path.join(self.root, "workbook")):
-            os.makedirs(cache, exist_ok=True)
-            temporary = self.root + f".partial-{os.getpid()}"
-            shutil.rmtree(temporary, ignore_errors=True)
-            os.makedirs(temporary)
-            archive = os.path.join(temporary, "handout.tar.gz")
-            made = subprocess.run([sys.executable, os.path.join(source_root, "tools", "instructor",
-                                                                "make_handout.py"),
-                                   source_root, archive], capture_output=True, text=True)
-            if made.returncode != 0:
-                sys.exit("grade: making the pristine workbook failed:\n" + made.stderr)
-            with tarfile.open(archive) as t:
-                t.extractall(temporary)
-            os.remove(archive)
-            tree = os.path.join(temporary, "workbook")
-            for chapter in os.listdir(os.path.join(tree, "chapters")):
-                for name in HIDDEN_FILES:
-                    data = committed_file(source_root, f"solutions/{chapter}/{name}")
-                    if data is not None:
-                        os.makedirs(os.path.join(tree, "solutions", chapter), exist_ok=True)
-                        with open(os.path.join(tree, "solutions", chapter, name), "wb") as f:
-                            f.write(data)
-            try:
-                os.rename(temporary, self.root)
-            except OSError:  # another task made it first
-                shutil.rmtree(temporary, ignore_errors=True)
+            self._extract(cache, source_root)
         self.tree = os.path.join(self.root, "workbook")
         available = sorted(d for d in os.listdir(os.path.join(self.tree, "chapters"))
                            if os.path.isfile(os.path.join(self.tree, "grader", d, "points.tsv")))
+        chapters = options.chapters
         if chapters:
             unknown = [c for c in chapters if c not in available]
             if unknown:
@@ -95,185 +122,392 @@ class Workbook:
             available = [c for c in available if c in chapters]
         self.chapters = available
         self.points = {c: scoring.load_points(self.tree, c) for c in self.chapters}
+        self.hidden_sources = [os.path.join("solutions", c, "hidden_checks.cpp")
+                               for c in self.chapters
+                               if os.path.isfile(os.path.join(self.tree, "solutions", c,
+                                                              "hidden_checks.cpp"))]
+        key = hashlib.sha256(f"{options.gpu_targets} {','.join(self.chapters)}".encode())
+        self.build_root = os.path.join(os.path.abspath(cache),
+                                       f"build-{self.commit[:12]}-{key.hexdigest()[:10]}")
+        self.build = os.path.join(self.build_root, "build")
+        self.info = None
+        self.options = options
+
+    def _extract(self, cache, source_root):
+        os.makedirs(cache, exist_ok=True)
+        temporary = self.root + f".partial-{os.getpid()}"
+        shutil.rmtree(temporary, ignore_errors=True)
+        os.makedirs(temporary)
+        archive = os.path.join(temporary, "handout.tar.gz")
+        made = subprocess.run([sys.executable, os.path.join(source_root, "tools", "instructor",
+                                                            "make_handout.py"),
+                               source_root, archive], capture_output=True, text=True)
+        if made.returncode != 0:
+            sys.exit("grade: making the pristine workbook failed:\n" + made.stderr)
+        with tarfile.open(archive) as t:
+            t.extractall(temporary)
+        os.remove(archive)
+        tree = os.path.join(temporary, "workbook")
+        for chapter in os.listdir(os.path.join(tree, "chapters")):
+            for name in HIDDEN_FILES:
+                data = committed_file(source_root, f"solutions/{chapter}/{name}")
+                if data is not None:
+                    os.makedirs(os.path.join(tree, "solutions", chapter), exist_ok=True)
+                    with open(os.path.join(tree, "solutions", chapter, name), "wb") as f:
+                        f.write(data)
+        try:
+            os.rename(temporary, self.root)
+        except OSError:  # another task made it first
+            shutil.rmtree(temporary, ignore_errors=True)
+
+    def ensure_built(self, progress=None):
+        """Builds the pristine workbook once, sandboxed, and records what submissions are
+        compared with: each grader unit's files and the symbols of the rest of its link."""
+        info_path = os.path.join(self.build_root, "info.json")
+        if self.info is None and os.path.isfile(info_path):
+            with open(info_path) as f:
+                self.info = json.load(f)
+        if self.info is not None:
+            return
+        lock = scoring.Lock(self.build_root + ".lock")
+        with lock:
+            if os.path.isfile(info_path):
+                with open(info_path) as f:
+                    self.info = json.load(f)
+                return
+            if progress:
+                progress(f"building the pristine workbook once ({len(self.chapters)} chapters, "
+                         f"GPU targets {self.options.gpu_targets}); submissions then rebuild "
+                         f"only their own units")
+            shutil.rmtree(self.build_root, ignore_errors=True)
+            os.makedirs(self.build)
+            chown_tree(self.build_root, self.box)
+            log = os.path.join(self.build_root, "build.log")
+            script = (f"meson setup {BUILD} {SRC} -Dkernels=student "
+                      f"-Dgpu_targets={self.options.gpu_targets} -Ddocs=disabled "
+                      f"-Dchapters={','.join(self.chapters)} && ninja -C {BUILD} && "
+                      f"python3 {TOOL}/inspect_build.py pristine {BUILD} "
+                      f"{' '.join(self.chapters)} --out {{report}}")
+            outcome = self.box.run(["sh", "-c", script], BUILD, log,
+                                   self.options.build_time_limit,
+                                   binds=[(self.tree, SRC, False), (self.build, BUILD, True),
+                                          (HERE, TOOL, False)],
+                                   report=True, memory_bytes=BUILD_MEMORY)
+            try:
+                info = json.loads(outcome.report.decode()) if outcome.exit == 0 else None
+            except ValueError:
+                info = None
+            if not info or not all(info["symbols"][c]["built"] for c in self.chapters):
+                with open(log, errors="replace") as f:
+                    tail = f.read()[-3000:]
+                raise GradingError(f"the pristine workbook did not build ({outcome.describe()}); "
+                                   f"see {log}:\n{tail}")
+            info["min_sm"] = {}
+            scoring.write_atomically(info_path, json.dumps(info) + "\n")
+            self.info = info
 
     def max_score(self, modes):
         return sum(check.points for c in self.chapters for check in self.points[c]
                    if check.mode in modes)
 
-
-# The process groups running now (builds and graders), so that an interrupted tool stops them
-# instead of leaving them to run on.
-_running = set()
-_running_lock = threading.RLock()  # the handler may interrupt its holder
+    def check_gpu(self):
+        """Why the GPU checks cannot run here, or None: the pristine grader of the first
+        chapter is asked, in the sandbox, as the graders will run."""
+        self.ensure_built()
+        log = os.path.join(self.build_root, "gpu-check.log")
+        if os.path.exists(log):
+            os.remove(log)
+        outcome = self.box.run([os.path.join(BUILD, grader_name(self.chapters[0])), "device"],
+                               "/tmp", log, 120, binds=[(self.build, BUILD, False),
+                                                        (self.tree, SRC, False)], gpu=True)
+        with open(log, errors="replace") as f:
+            said = f.read().strip()
+        if outcome.exit == 0:
+            return None
+        return said or outcome.describe()
 
 
 def stop_everything(signum, _frame):
-    """Signal handler (tools/instructor/grade installs it for SIGINT and SIGTERM): kills every build and
-    grader this tool started, then exits. Finished results are already on disk."""
-    with _running_lock:
-        for pid in list(_running):
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except OSError:
-                pass
+    """Signal handler (tools/instructor/grade installs it for SIGINT and SIGTERM): kills every
+    sandbox this tool started (and with it every process in it), then exits. Finished results
+    are already on disk."""
+    sandbox.stop_everything()
     print(f"\ngrade: stopped by signal {signum}; finished results are kept, run the same "
           f"command again to go on", file=sys.stderr, flush=True)
     os._exit(128 + signum)
 
 
-def run_limited(command, cwd, log_path, env, limit):
-    """Runs `command` in its own process group; kills the group when `limit` seconds pass.
-    Returns (exit status or None on timeout, seconds)."""
-    start = time.monotonic()
-    with open(log_path, "ab") as log:
-        process = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, env=env, start_new_session=True)
-        with _running_lock:
-            _running.add(process.pid)
-        try:
-            status = process.wait(timeout=max(1.0, limit))
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-            status = None
-        finally:
-            with _running_lock:
-                _running.discard(process.pid)
-    return status, time.monotonic() - start
-
-
 class Prepared:
-    """A submission copied into its own workbook and built."""
+    """A submission laid over the pristine workbook and built."""
 
     def __init__(self, **fields):
         self.__dict__.update(fields)
 
 
+def overlay_dirs(work):
+    names = ("src-upper", "src-work", "build-upper", "build-work")
+    return {n: os.path.join(work, n) for n in names}
+
+
+def overlays(workbook, dirs, writable):
+    return [(workbook.tree, dirs["src-upper"], dirs["src-work"], SRC, writable),
+            (workbook.build, dirs["build-upper"], dirs["build-work"], BUILD, writable)]
+
+
+def judge_files(workbook, chapter, files):
+    """The files a chapter's grader unit reads that the pristine unit does not, and that an
+    exercise file may not include: anything but the workbook's headers under its chapter's
+    folder and common/, and the system's and the toolkit's headers."""
+    baseline = set(workbook.info["deps"][chapter]["files"])
+    refused = []
+    for path in files:
+        if path in baseline:
+            continue
+        if path == f"{SRC}/{exercise_path(chapter)}":
+            continue
+        workbook_header = (path.startswith(f"{SRC}/chapters/{chapter}/")
+                           or path.startswith(f"{SRC}/common/")) and path.endswith(HEADER_SUFFIXES)
+        system_header = not path.startswith("/grading/") and "/include/" in path
+        if not (workbook_header or system_header):
+            shown = path[len(SRC) + 1:] if path.startswith(SRC + "/") else path
+            refused.append(shown)
+    return refused
+
+
+def shown_errors(text, chapter, limit=12):
+    """The compiler's and linker's lines about a chapter's exercise, for the student (paths
+    inside the sandbox made relative to the workbook)."""
+    lines = []
+    for line in text.splitlines():
+        if (exercise_path(chapter) in line or unit_name(chapter) in line
+                or "multiple definition of" in line or "undefined reference to" in line) and \
+                ("error" in line or "multiple definition" in line or "undefined reference" in line):
+            line = line.replace(f"{SRC}/", "").replace("../src/", "")
+            lines.append(line.strip()[:300])
+    return list(dict.fromkeys(lines))[:limit]
+
+
 def prepare(workbook, path, directory, options):
-    """Reads the submission at `path`, puts its exercise files in a fresh copy of the workbook
-    under `directory`/work, and builds the graders there."""
+    """Reads the submission at `path`, lays its exercise files over the pristine workbook in a
+    work folder under `directory`, and builds what they reach, in the sandbox."""
     start = time.monotonic()
+    workbook.ensure_built()
+    box = workbook.box
     ident = submission.submission_id(path)
-    notes, refused = [], {}
-    # A fresh work folder each time: an earlier, interrupted attempt may have left one behind
-    # (with processes still writing into it when the tool was killed outright).
-    for old in os.listdir(directory) if os.path.isdir(directory) else []:
-        if old.startswith("work"):
-            shutil.rmtree(os.path.join(directory, old), ignore_errors=True)
-    work = os.path.join(directory, f"work-{os.getpid()}-{time.time_ns()}")
-    os.makedirs(work)
+    notes, refused, failed_build = [], {}, {}
+    work = os.path.join(SCRATCH[0], f"{ident}-{os.getpid()}-{time.time_ns()}")
+    dirs = overlay_dirs(work)
+    for d in dirs.values():
+        os.makedirs(d)
     try:
         files = submission.read_files(path)
+        notes += files.notes
     except submission.SubmissionError as e:
         files = {}
-        notes.append(f"The submission could not be read: {e}.")
+        notes.append(f"The submission could not be read: {e.reason}.")
+    # exercise_files lists what was not read (links, devices, files too large) as ignored.
     exercises, ignored = submission.exercise_files(files, workbook.chapters)
-    source = os.path.join(work, "src")
-    shutil.copytree(workbook.tree, source)
+    submitted = []
     for chapter in workbook.chapters:
         if chapter not in exercises:
             notes.append(f"{chapter}: no exercise file in the submission; its skeleton is graded.")
             continue
-        name, data = exercises[chapter]
-        text = data.decode("utf-8", errors="replace")
-        problems = submission.include_problems(text, chapter, workbook.tree)
-        if problems:
-            refused[chapter] = "Not graded: " + "; ".join(problems) + "."
-            notes.append(f"{chapter}: {refused[chapter]}")
-            continue
-        with open(os.path.join(source, "chapters", chapter, f"{chapter[3:]}_exercise.cu"),
-                  "wb") as f:
-            f.write(data)
-    build = os.path.join(work, "build")
+        target = os.path.join(dirs["src-upper"], exercise_path(chapter))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(exercises[chapter][1])
+        submitted.append(chapter)
+    # The hidden checks' source, out of the submission's view: a stand-in of the same age, so
+    # that the build keeps the pristine objects.
+    for relative in workbook.hidden_sources:
+        original = os.path.join(workbook.tree, relative)
+        stand_in = os.path.join(dirs["src-upper"], relative)
+        os.makedirs(os.path.dirname(stand_in), exist_ok=True)
+        with open(stand_in, "w") as f:
+            f.write("// Not shown to submissions.\n")
+        stat = os.stat(original)
+        os.utime(stand_in, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    chown_tree(work, box)
     log = os.path.join(work, "build.log")
-    env = dict(os.environ)
-    setup = ["meson", "setup", build, source, "-Dkernels=student",
-             f"-Dgpu_targets={options.gpu_targets}", "-Ddocs=disabled",
-             "-Dchapters=" + ",".join(workbook.chapters)]
-    status, _ = run_limited(setup, work, log, env, options.build_time_limit)
-    targets = [f"ch{c[:2]}_{c[3:]}_grader" for c in workbook.chapters]
-    build_problem = None
-    if status != 0:
-        build_problem = "the workbook did not configure (see build.log)"
-    else:
-        status, _ = run_limited(["ninja", "-C", build, "-k", "0"] + targets, work, log, env,
-                                options.build_time_limit)
-        if status is None:
-            build_problem = f"the build did not finish in {options.build_time_limit} s"
-    return Prepared(ident=ident, path=path, directory=directory, work=work, build=build,
-                    notes=notes, refused=refused, ignored=ignored, build_problem=build_problem,
+    infrastructure = None
+    deadline = time.monotonic() + options.build_time_limit
+    if submitted:
+        # 1. Which files each submitted unit reads, by the compiler's own account.
+        outcome = box.run(["python3", f"{TOOL}/inspect_build.py", "deps", BUILD] + submitted
+                          + ["--out", "{report}"], BUILD, log, deadline - time.monotonic(),
+                          overlays=overlays(workbook, dirs, True), binds=[(HERE, TOOL, False)],
+                          report=True, memory_bytes=BUILD_MEMORY)
+        found = parse_json(outcome.report)
+        if outcome.timed_out:
+            for chapter in submitted:
+                failed_build[chapter] = (f"the build did not finish in "
+                                         f"{options.build_time_limit} s")
+        elif found is None:
+            infrastructure = f"the dependency scan failed ({outcome.describe()})"
+        else:
+            for chapter in submitted:
+                entry = found.get(chapter, {})
+                if entry.get("status") != 0:
+                    errors = entry.get("errors", "")
+                    if RESOURCE_ERRORS.search(errors):
+                        infrastructure = "the machine ran out of a resource while building " \
+                                         "(see build.log)"
+                    failed_build[chapter] = ("the exercise file does not compile" +
+                                             (":\n" + "\n".join(shown_errors(errors, chapter))
+                                              if shown_errors(errors, chapter) else
+                                              " (the preprocessor stopped; no line names your "
+                                              "file)"))
+                    continue
+                bad = judge_files(workbook, chapter, entry.get("files", []))
+                if bad:
+                    refused[chapter] = ("Not graded: the exercise file reads "
+                                        + ", ".join(bad[:5]) + (" and more" if len(bad) > 5 else "")
+                                        + "; an exercise file may include only system headers "
+                                        f"and the workbook's own headers under chapters/{chapter}/ "
+                                        f"and common/")
+                    notes.append(f"{chapter}: {refused[chapter]}.")
+        # 2. Build what the allowed exercise files reach; list the symbols their units define.
+        to_build = [c for c in submitted if c not in refused and c not in failed_build]
+        if to_build and infrastructure is None:
+            outcome = box.run(["python3", f"{TOOL}/inspect_build.py", "symbols", BUILD]
+                              + to_build + ["--out", "{report}"], BUILD, log,
+                              deadline - time.monotonic(),
+                              overlays=overlays(workbook, dirs, True),
+                              binds=[(HERE, TOOL, False)], report=True,
+                              memory_bytes=BUILD_MEMORY)
+            found = parse_json(outcome.report)
+            with open(log, errors="replace") as f:
+                build_text = f.read()
+            if outcome.timed_out:
+                for chapter in to_build:
+                    failed_build[chapter] = (f"the build did not finish in "
+                                             f"{options.build_time_limit} s")
+            elif found is None:
+                infrastructure = f"the build failed ({outcome.describe()})"
+            else:
+                for chapter in to_build:
+                    entry = found.get(chapter, {})
+                    if not entry.get("built"):
+                        errors = shown_errors(build_text, chapter)
+                        if errors and not RESOURCE_ERRORS.search(build_text):
+                            failed_build[chapter] = "the exercise file does not compile:\n" + \
+                                "\n".join(errors)
+                        else:
+                            infrastructure = ("the build failed without an error that names the "
+                                              "exercise file" if not errors else
+                                              "the machine ran out of a resource while building")
+                        continue
+                    protected = set(workbook.info["symbols"][chapter]["others"])
+                    clashes = sorted(s for s in entry["unit"] if s in protected
+                                     and not library_instance(s, entry["unit"][s]))
+                    if clashes:
+                        names = demangle(clashes[:5])
+                        refused[chapter] = ("Not graded: the exercise file defines "
+                                            + ", ".join(names) + ", which the grader's own code "
+                                            "or a library it uses defines; a grader's function "
+                                            "cannot be replaced (rename yours)")
+                        notes.append(f"{chapter}: {refused[chapter]}.")
+    return Prepared(ident=ident, path=path, directory=directory, work=work, dirs=dirs,
+                    notes=notes, refused=refused, failed_build=failed_build, ignored=ignored,
+                    infrastructure=infrastructure,
                     fingerprint=submission.fingerprint(exercises, ignored),
                     build_seconds=time.monotonic() - start)
 
 
-def compile_errors(log_path, chapter):
-    """The compiler's first error lines about a chapter's exercise file."""
+def parse_json(data):
     try:
-        with open(log_path, errors="replace") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return []
-    marker = f"chapters/{chapter}/"
-    return [l.strip() for l in lines if marker in l and "error" in l][:8]
+        return json.loads(data.decode()) if data else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def library_instance(symbol, kind):
+    """A weak definition of the standard library's templates (std::vector<int> and the like),
+    which every unit that uses them carries and nothing replaces."""
+    return kind in ("W", "V", "u") and symbol.startswith(
+        ("_ZNSt", "_ZNKSt", "_ZSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx", "_ZTVSt", "_ZTISt",
+         "_ZTSSt", "_ZGVZNSt", "_ZZNSt"))
+
+
+def demangle(symbols):
+    shown = subprocess.run(["c++filt"], input="\n".join(symbols), capture_output=True, text=True)
+    names = shown.stdout.split("\n") if shown.returncode == 0 else symbols
+    return [n[:120] for n in names[:len(symbols)]]
+
+
+EXIT_MARK = re.compile(r'workbook-grader: exit\(\) was called while the check "(.*)" ran')
 
 
 def run(workbook, prepared, options):
-    """Runs the built graders of a prepared submission and scores them."""
+    """Runs the graders of a prepared submission, each in the sandbox, and scores them."""
     start = time.monotonic()
-    private = os.path.join(prepared.work, "reports")
-    scratch = os.path.join(prepared.work, "scratch")
-    for d in (private, scratch):
-        os.makedirs(d, exist_ok=True)
+    box = workbook.box
     log = os.path.join(prepared.work, "run.log")
-    env = {k: v for k, v in os.environ.items()
-           if k in ("PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_MPS_PIPE_DIRECTORY",
-                    "CUDA_MPS_LOG_DIRECTORY", "LANG", "LC_ALL")}
-    env.update(HOME=scratch, TMPDIR=scratch, WORKBOOK_MEASUREMENTS_DIR=scratch, NO_COLOR="1")
     deadline = time.monotonic() + options.time_limit
     notes = list(prepared.notes)
     tests = []
-    timed_out = no_gpu = False
+    timed_out = False
+    infrastructure = prepared.infrastructure
     for mode in options.modes():
         for chapter in workbook.chapters:
             reported, reasons = {}, {}
-            grader = os.path.join(prepared.build, f"ch{chapter[:2]}_{chapter[3:]}_grader")
             if chapter in prepared.refused:
                 reasons[mode] = prepared.refused[chapter]
-            elif prepared.build_problem:
-                reasons[mode] = "not graded: " + prepared.build_problem
-            elif not os.path.isfile(grader):
-                errors = compile_errors(os.path.join(prepared.work, "build.log"), chapter)
-                reasons[mode] = "the exercise file does not compile" + \
-                    (":\n" + "\n".join(errors) if errors else " (see build.log)")
+            elif chapter in prepared.failed_build:
+                reasons[mode] = prepared.failed_build[chapter]
+            elif infrastructure:
+                reasons[mode] = "not graded: " + infrastructure
             elif timed_out or time.monotonic() >= deadline:
                 reasons[mode] = f"not run: the time limit of {options.time_limit} s ran out"
             else:
-                xml = os.path.join(private, f"{chapter}-{mode}.xml")
-                if os.path.exists(xml):
-                    os.remove(xml)
-                env["WORKBOOK_GPU_TIMEOUT"] = str(max(1, int(deadline - time.monotonic())))
                 with open(log, "a") as f:
                     f.write(f"\n==== {chapter} {mode} ====\n")
-                status, _ = run_limited([grader, mode, "-r", "xml", "-o", xml], scratch, log,
-                                        env, deadline - time.monotonic())
+                mark = os.path.getsize(log)
+                left = deadline - time.monotonic()
+                outcome = box.run(
+                    [f"{BUILD}/{grader_name(chapter)}", mode, "-r", "xml", "-o", "{report}"],
+                    "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False),
+                    env={"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))),
+                         "WORKBOOK_MEASUREMENTS_DIR": "/tmp"},
+                    report=True, gpu=mode == "gpu",
+                    memory_bytes=None if mode == "gpu" else GRADER_MEMORY,
+                    file_bytes=256 << 20)
+                with open(log, "rb") as f:
+                    f.seek(mark)
+                    said = f.read().decode("utf-8", "replace")
                 try:
-                    with open(xml, errors="replace") as f:
-                        reported = catch_xml.parse(f.read())
-                except OSError:
+                    if outcome.report_overflow:
+                        raise catch_xml.ReportRefused("the report is larger than the bound")
+                    reported = catch_xml.parse(outcome.report or b"")
+                except catch_xml.ReportRefused as e:
                     reported = {}
-                if status is None:
+                    notes.append(f"{chapter} {mode}: the grader's report was refused: {e}; "
+                                 f"none of its checks count.")
+                    reasons[mode] = f"no result: the report was refused ({e})"
+                exited = EXIT_MARK.search(said)
+                if mode in reasons:
+                    pass
+                elif outcome.setup_error:
+                    infrastructure = "the sandbox failed: " + outcome.setup_error
+                    reasons[mode] = "not graded: " + infrastructure
+                elif outcome.timed_out:
                     timed_out = True
                     reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
                                      f"the {mode} checks ran; the grader was stopped")
-                elif status == 77 and mode == "gpu":
-                    reasons[mode] = "the GPU checks did not run on this machine (no usable GPU)"
-                    no_gpu = True
-                elif status < 0:
-                    reasons[mode] = (f"the grader was killed by signal {-status} before this "
-                                     f"check reported (a crash in your code?)")
+                elif outcome.exit == 77 and mode == "gpu":
+                    infrastructure = "the GPU checks could not use the GPU: " + \
+                        said.strip().splitlines()[0][:200] if said.strip() else "no usable GPU"
+                    reasons[mode] = "not graded: " + infrastructure
+                elif exited:
+                    reasons[mode] = (f"your code called exit() while the check "
+                                     f"\"{exited.group(1)}\" ran ({outcome.describe()} after it); "
+                                     f"the checks after it did not run")
+                elif outcome.signal is not None:
+                    reasons[mode] = (f"the grader was killed by signal {outcome.signal} before "
+                                     f"this check reported (a crash in your code?)")
                 else:
-                    reasons[mode] = (f"the grader exited (status {status}) before this check "
-                                     f"reported: something ended the process early")
+                    reasons[mode] = (f"the grader exited (status {outcome.exit}) before this "
+                                     f"check reported: something ended the process early")
                 points = {check.name for check in workbook.points[chapter] if check.mode == mode}
                 stray = sorted(set(reported) - points)
                 if stray:
@@ -289,18 +523,14 @@ def run(workbook, prepared, options):
                      f"({scoring.number(sum(t['score'] for t in hidden))} of "
                      f"{scoring.number(sum(t['max_score'] for t in hidden))} points).")
     unreported = sum(t["status"] == "not reported" and t["chapter"] not in prepared.refused
-                     and not t["output"].startswith("the exercise file does not compile")
-                     for t in tests)
+                     and t["chapter"] not in prepared.failed_build for t in tests)
     if timed_out:
         notes.append(f"The time limit of {options.time_limit} s ran out; the checks that had "
                      f"not reported score zero.")
-    elif unreported and not prepared.build_problem:
+    elif unreported and not infrastructure:
         notes.append(f"{unreported} check(s) did not report and score zero (see the report).")
-    if prepared.build_problem:
-        notes.append("Not graded: " + prepared.build_problem + ".")
-    if no_gpu:
-        notes.append("The GPU checks did not run: this machine has no usable GPU (their checks "
-                     "score zero). Grade with --gpu on a machine with one.")
+    if infrastructure:
+        notes.append("Not graded, to be retried: " + infrastructure + ".")
     tests.sort(key=lambda t: (t["chapter"], t["mode"] != "host"))
     for name in ("build.log", "run.log"):  # kept beside the results; the work folder goes
         if os.path.isfile(os.path.join(prepared.work, name)):
@@ -314,17 +544,23 @@ def run(workbook, prepared, options):
         "seconds": prepared.build_seconds + time.monotonic() - start,
         "build_seconds": round(prepared.build_seconds, 1),
         "run_seconds": round(time.monotonic() - start, 1),
-        "notes": notes, "ignored": prepared.ignored, "tests": tests, "complete": True,
+        "notes": notes, "ignored": prepared.ignored, "tests": tests,
+        "complete": infrastructure is None, "error": infrastructure,
     }
 
 
 def finish(workbook, prepared, options, key=None, keep_work=False):
     """Runs a prepared submission's checks, writes its outputs (with `key`, what a class run
-    compares to reuse it) and removes its work folder unless asked to keep it."""
+    compares to reuse it) and removes its work folder unless asked to keep it. A submission that
+    could not be graded for a fault of the machine gets only its result.json, marked to retry."""
     result = run(workbook, prepared, options)
     if key is not None:
         result["key"] = key
-    scoring.write_outputs(prepared.directory, result, workbook.chapters)
+    if result["complete"]:
+        scoring.write_outputs(prepared.directory, result, workbook.chapters)
+    else:
+        scoring.write_atomically(os.path.join(prepared.directory, "result.json"),
+                                 json.dumps(result, indent=2) + "\n")
     if not keep_work:
         shutil.rmtree(prepared.work, ignore_errors=True)
     return result

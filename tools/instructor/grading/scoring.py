@@ -1,6 +1,7 @@
 """Points, scores and the files a course platform takes: Gradescope's results.json, a gradebook
 CSV row, JUnit XML, and a report for the student."""
 import csv
+import fcntl
 import io
 import json
 import os
@@ -192,3 +193,36 @@ def write_outputs(directory, result, chapters):
     write_atomically(os.path.join(directory, "junit.xml"), junit(result))
     write_atomically(os.path.join(directory, "report.md"), report(result))
     write_atomically(os.path.join(directory, "result.json"), json.dumps(result, indent=2) + "\n")
+
+
+class Busy(Exception):
+    """Another grading run holds the lock."""
+
+
+class Lock:
+    """An exclusive (or, with shared=True, shared) lock on a file, held while the block runs.
+    With wait=False a lock another process holds raises Busy at once, naming the holder."""
+
+    def __init__(self, path, shared=False, wait=True):
+        self.path, self.shared, self.wait = path, shared, wait
+        self.file = None
+
+    def __enter__(self):
+        self.file = open(self.path, "a+")
+        flags = fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX
+        try:
+            fcntl.flock(self.file, flags | (0 if self.wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            self.file.seek(0)
+            holder = self.file.read().strip()[:200]
+            self.file.close()
+            raise Busy(holder or "another grading run") from None
+        if not self.shared:
+            self.file.seek(0)
+            self.file.truncate()
+            self.file.write(f"pid {os.getpid()} since {__import__('time').strftime('%H:%M:%S')}")
+            self.file.flush()
+        return self
+
+    def __exit__(self, *_):
+        self.file.close()

@@ -11,7 +11,7 @@ import tempfile
 
 root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import catch_xml, scoring, submission  # noqa: E402
+from grading import catch_xml, runner, scoring, submission  # noqa: E402
 
 problems = []
 
@@ -187,20 +187,23 @@ expect(found == {"01_x": ("workbook/chapters/01_x/x_exercise.cu", b"a"),
 expect(sorted(ignored) == ["notes/z_exercise.cu", "workbook/README.md", "x_exercise.cu"],
        f"everything else is ignored and listed: {ignored}")
 
-with tempfile.TemporaryDirectory() as d:
-    os.makedirs(os.path.join(d, "chapters", "01_x"))
-    os.makedirs(os.path.join(d, "common"))
-    for name in ("chapters/01_x/x.cuh", "common/util.hpp"):
-        open(os.path.join(d, name), "w").close()
-    ok = '#include <cstdio>\n#include "chapters/01_x/x.cuh"\n#include "common/util.hpp"\n' \
-         '// #include "solutions/01_x/x_exercise.cu"\n'
-    expect(submission.include_problems(ok, "01_x", d) == [], "own headers are allowed")
-    for bad in ('#include "solutions/01_x/x_exercise.cu"\n',
-                '#include "/home/me/workbook/solutions/01_x/x_exercise.cu"\n',
-                '#include "chapters/01_x/../../solutions/x.cu"\n',
-                '#include "chapters/02_y/y.cuh"\n', '#define F "a"\n#include F\n'):
-        expect(submission.include_problems(bad, "01_x", d) != [],
-               f"an include that is refused: {bad!r}")
+# The include rule, judged on the files the compiler says a unit reads (runner.judge_files):
+# what the pristine unit reads is allowed, and beyond it only the chapter's and common/ headers
+# and the system's and toolkit's headers.
+class FakeWorkbook:
+    info = {"deps": {"01_x": {"files": ["/grading/build/ch01_grader_unit.cu",
+                                         "/grading/src/grader/harness/speed.hpp"]}}}
+
+
+for path in ("/grading/src/chapters/01_x/x.cuh", "/grading/src/common/util.hpp",
+             "/usr/include/c++/12/vector", "/usr/local/cuda/targets/x86_64-linux/include/cuda.h",
+             "/grading/src/chapters/01_x/x_exercise.cu", "/grading/src/grader/harness/speed.hpp"):
+    expect(runner.judge_files(FakeWorkbook, "01_x", [path]) == [], f"allowed: {path}")
+for path in ("/grading/src/solutions/01_x/hidden_checks.cpp", "/etc/passwd",
+             "/grading/src/chapters/02_y/y.cuh", "/grading/src/grader/01_x/answer_cases.hpp",
+             "/grading/build/ch02_grader_unit.cu", "/grading/src/chapters/01_x/figures/a.tsv",
+             "/usr/share/doc/x"):
+    expect(runner.judge_files(FakeWorkbook, "01_x", [path]) != [], f"refused: {path}")
 
 with tempfile.TemporaryDirectory() as d:
     for name in ("b.tar.gz", "a", ".hidden", "c.zip", "notes.txt"):
@@ -210,8 +213,338 @@ with tempfile.TemporaryDirectory() as d:
             if submission.is_submission(os.path.join(d, p))] == ["a", "b", "c"],
            "a class folder's submissions: folders and archives")
 
+# A submission is hostile input: every archive below once crashed the whole class, or read
+# without bound, or dropped something silently. read_files must answer each with a
+# SubmissionError (one printable line) or a note, and raise nothing else.
+import csv  # noqa: E402
+import io  # noqa: E402
+import random  # noqa: E402
+import stat  # noqa: E402
+import struct  # noqa: E402
+import tarfile  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+import zipfile  # noqa: E402
+
+
+def outcome(path, what):
+    """("error", reason) or ("read", SubmissionFiles); anything else raised is a problem."""
+    try:
+        found = submission.read_files(path)
+    except submission.SubmissionError as e:
+        text = str(e)
+        expect("\n" not in text and text.isprintable(), f"{what}: the error is not one printable "
+                                                        f"line: {text!r}")
+        expect(text == f"{e.name} could not be read: {e.reason}", f"{what}: str(e) is {text!r}")
+        return "error", e.reason
+    except Exception as e:  # noqa: B902 - the point of the test
+        problems.append(f"{what}: read_files raised {type(e).__name__}: {e}")
+        return "crash", str(e)
+    if not hasattr(found, "ignored"):
+        problems.append(f"{what}: read_files gave no .ignored and .notes")
+        return "old", found
+    names = list(found) + list(found.ignored) + found.notes + list(found.ignored.values())
+    expect(all(n.isprintable() for n in names), f"{what}: an unprintable name: {names}")
+    try:
+        json.dumps(names, ensure_ascii=False).encode("utf-8")
+        csv.writer(io.StringIO()).writerow(names)
+    except Exception as e:  # noqa: B902
+        problems.append(f"{what}: a name does not go to JSON or CSV: {e}")
+    return "read", found
+
+
+def refused(path, what, words):
+    kind, found = outcome(path, what)
+    expect(kind == "error" and words in found, f"{what}: expected a SubmissionError saying "
+                                               f"{words!r}, got {kind}: {found}")
+
+
+def zip_bytes(members, compression=zipfile.ZIP_DEFLATED):
+    """A zip of [(name, data)] or [(ZipInfo, data)]."""
+    out = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Duplicate name"
+        with zipfile.ZipFile(out, "w", compression) as z:
+            for name, data in members:
+                z.writestr(name, data)
+    return bytearray(out.getvalue())
+
+
+def zip_headers(data):
+    """Offsets of the local and central headers of a zip built here (no signatures in data)."""
+    local = [i for i in range(len(data) - 3) if data[i:i + 4] == b"PK\x03\x04"]
+    central = [i for i in range(len(data) - 3) if data[i:i + 4] == b"PK\x01\x02"]
+    return local, central
+
+
+def patch_zip(data, flags=0, method=None, sizes=None, member=0):
+    """Sets flag bits, the compression method or the (compressed, uncompressed) sizes of one
+    member, in its local header and the central directory alike (in a copy of `data`)."""
+    data = bytearray(data)
+    local, central = zip_headers(data)
+    for base, flag_at, method_at, sizes_at in ((local[member], 6, 8, 18),
+                                               (central[member], 8, 10, 20)):
+        old = struct.unpack_from("<H", data, base + flag_at)[0]
+        struct.pack_into("<H", data, base + flag_at, old | flags)
+        if method is not None:
+            struct.pack_into("<H", data, base + method_at, method)
+        if sizes is not None:
+            struct.pack_into("<II", data, base + sizes_at, *sizes)
+    return data
+
+
+def tar_bytes(members, compression=""):
+    """A tar of [(TarInfo, data or None)]."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:" + compression, format=tarfile.GNU_FORMAT,
+                      encoding="utf-8", errors="surrogateescape") as t:
+        for info, data in members:
+            if data is not None:
+                info.size = len(data)
+            t.addfile(info, io.BytesIO(data) if data is not None else None)
+    return out.getvalue()
+
+
+def tar_info(name, kind=tarfile.REGTYPE, link=""):
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = kind, link
+    return info
+
+
+EXERCISE = b"__global__ void k() {}\n"
+with tempfile.TemporaryDirectory() as d:
+    def put(name, data):
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    plain = zip_bytes([("chapters/01_x/x_exercise.cu", EXERCISE), ("README.md", b"r")])
+    kind, found = outcome(put("plain.zip", plain), "a plain zip")
+    expect(kind == "read" and found == {"chapters/01_x/x_exercise.cu": EXERCISE,
+                                        "README.md": b"r"} and not found.ignored
+           and not found.notes, f"a plain zip is read: {found}")
+
+    # Encrypted: the flag bit in both headers. Every file encrypted: the submission is refused;
+    # one among others: it is listed, the rest is read.
+    refused(put("enc.zip", patch_zip(zip_bytes([("x_exercise.cu", EXERCISE)]), flags=1)),
+            "an encrypted zip", "the zip archive is encrypted")
+    kind, found = outcome(put("enc1.zip", patch_zip(plain, flags=1, member=1)),
+                          "a zip with one encrypted member")
+    expect(kind == "read" and list(found) == ["chapters/01_x/x_exercise.cu"]
+           and "encrypted" in found.ignored.get("README.md", ""),
+           f"an encrypted member is listed, the rest read: {found} {getattr(found, 'ignored', '')}")
+    # Deflate64 (method 9): zipfile raises NotImplementedError when it is opened.
+    refused(put("d64.zip", patch_zip(zip_bytes([("x_exercise.cu", EXERCISE)]), method=9)),
+            "a Deflate64 zip", "compression method that cannot be read (deflate64)")
+    kind, found = outcome(put("d64b.zip", patch_zip(plain, method=9, member=1)),
+                          "a zip with one Deflate64 member")
+    expect(kind == "read" and "deflate64" in found.ignored.get("README.md", ""),
+           f"a Deflate64 member is listed: {getattr(found, 'ignored', found)}")
+    # Corrupt and truncated.
+    refused(put("junk.zip", b"PK\x03\x04" + bytes(range(256)) * 4), "a zip of junk",
+            "the zip archive is damaged or truncated")
+    refused(put("half.zip", plain[: len(plain) // 2]), "a truncated zip", "damaged or truncated")
+    refused(put("empty.zip", b""), "an empty .zip file", "damaged or truncated")
+    damaged = zip_bytes([("x_exercise.cu", random.Random(1).randbytes(20000))])
+    for i in range(200, 400):
+        damaged[i] ^= 0x55
+    refused(put("crc.zip", damaged), "a zip whose data is damaged", "damaged")  # CRC or zlib
+    # A name that is not UTF-8 although the UTF-8 flag (0x800) says it is: refused with the name
+    # escaped. Without the flag the name is cp437, and read.
+    bad_name = zip_bytes([("Q_exercise.cu", EXERCISE)], zipfile.ZIP_STORED)
+    bad_name = bytearray(bytes(bad_name).replace(b"Q_exercise", b"\xff_exercise"))
+    refused(put("utf8flag.zip", patch_zip(bytearray(bad_name), flags=0x800)),
+            "a zip naming a member in bytes that are not UTF-8", "'\\xff_exercise.cu'")
+    kind, found = outcome(put("cp437.zip", bad_name), "a zip name in cp437")
+    expect(kind == "read" and list(found) == ["\\xa0_exercise.cu"],  # 0xff: a no-break space
+           f"cp437 name: {found}")
+
+    # Zip bombs. 200 MB of zeros deflate to about 200 KB: refused from the headers, before a
+    # byte is inflated (it would take seconds and 200 MB).
+    bomb_path = os.path.join(d, "bomb.zip")
+    with zipfile.ZipFile(bomb_path, "w", zipfile.ZIP_DEFLATED) as z:
+        with z.open("x_exercise.cu", "w", force_zip64=True) as f:
+            zeros = bytes(1 << 20)
+            for _ in range(200):
+                f.write(zeros)
+    start = time.monotonic()
+    refused(bomb_path, "a zip bomb", "(a zip bomb)")
+    expect(os.path.getsize(bomb_path) < 1 << 20 and time.monotonic() - start < 1,
+           "the zip bomb is refused from its headers")
+    # Headers forged: a 3 GiB member declared in a small zip.
+    forged = zip_bytes([("x_exercise.cu", bytes(1 << 20))])
+    refused(put("forged.zip", patch_zip(forged, sizes=(len(forged) // 2, 3 << 30))),
+            "a zip declaring 3 GiB", "(a zip bomb)")
+    # Headers that lie the other way: 1 MiB of zeros declared as 1000 bytes is read only up to
+    # its declared size, and then found damaged.
+    liar = zip_bytes([("x_exercise.cu", bytes(1 << 20))])
+    local, _ = zip_headers(liar)
+    compressed = struct.unpack_from("<I", liar, local[0] + 18)[0]
+    refused(put("liar.zip", patch_zip(liar, sizes=(compressed, 1000))),
+            "a zip declaring less than it holds", "damaged or truncated")
+    # Many members, each small enough: the total bound refuses them from the headers.
+    many = zip_bytes([(f"f{i}.bin", bytes(1 << 20)) for i in range(70)])
+    refused(put("many.zip", many), "a zip of 70 MiB of members", "more than 64 MiB of files")
+    refused(put("entries.zip", zip_bytes([(f"f{i}", b"") for i in range(10001)],
+                                         zipfile.ZIP_STORED)),
+            "a zip of 10001 entries", "more than 10000 entries")
+    # One member too large to read: listed, the rest read.
+    kind, found = outcome(put("large.zip", zip_bytes(
+        [("x_exercise.cu", EXERCISE), ("video.bin", random.Random(2).randbytes(5 << 20))],
+        zipfile.ZIP_STORED)), "a zip with a 5 MiB member")
+    expect(kind == "read" and list(found) == ["x_exercise.cu"]
+           and found.ignored.get("video.bin", "").startswith("too large"),
+           f"a 5 MiB member is ignored as too large: {getattr(found, 'ignored', found)}")
+    # A symlink in a zip (Unix mode in the external attributes), a path out of the tree and a
+    # name twice (zipfile keeps both entries).
+    link = zipfile.ZipInfo("chapters/01_x/x_exercise.cu")
+    link.create_system, link.external_attr = 3, (stat.S_IFLNK | 0o777) << 16
+    kind, found = outcome(put("link.zip", zip_bytes([(link, "/etc/passwd"),
+                                                     ("../../evil_exercise.cu", EXERCISE)])),
+                          "a zip with a symlink and a path out of the tree")
+    expect(kind == "read" and not found and found.ignored == {
+        "chapters/01_x/x_exercise.cu": "a symlink, not read",
+        "../../evil_exercise.cu": "an unsafe path (outside the submission), not read"},
+        f"a symlink and an unsafe path are listed: {getattr(found, 'ignored', found)}")
+    kind, found = outcome(put("twice.zip", zip_bytes([("a/x_exercise.cu", b"first"),
+                                                      ("./a//x_exercise.cu", b"last")])),
+                          "a zip with a name twice")
+    expect(kind == "read" and found == {"a/x_exercise.cu": b"last"} and found.notes ==
+           ["a/x_exercise.cu appears twice in the submission; the last copy is graded"],
+           f"a name twice: the last copy, and a note: {found} {getattr(found, 'notes', '')}")
+    exercises, ignored = submission.exercise_files(found, ["01_x"])
+    expect(exercises == {"01_x": ("a/x_exercise.cu", b"last")}, "exercise_files takes the answer")
+    kind, found = outcome(put("class.csv.zip", plain), "a submission named class.csv.zip")
+    expect(kind == "read" and submission.submission_id(os.path.join(d, "class.csv.zip"))
+           == "class.csv", "class.csv.zip is read, its id is class.csv")
+
+    # Tars: links, devices and fifos listed by kind; a name not UTF-8 escaped.
+    kinds = [(tar_info("s_exercise.cu", tarfile.SYMTYPE, "/etc/passwd"), None),
+             (tar_info("h_exercise.cu", tarfile.LNKTYPE, "/etc/shadow"), None),
+             (tar_info("dev/c", tarfile.CHRTYPE), None), (tar_info("dev/b", tarfile.BLKTYPE), None),
+             (tar_info("dev/p", tarfile.FIFOTYPE), None), (tar_info("dir", tarfile.DIRTYPE), None),
+             (tar_info("\udcff\udcfe_exercise.cu"), EXERCISE), (tar_info("a\nb"), b"n")]
+    for compression in ("", "gz"):
+        kind, found = outcome(put("kinds.tar" + (".gz" if compression else ""),
+                                  tar_bytes(kinds, compression)), "a tar of every kind")
+        expect(kind == "read" and found == {"\\xff\\xfe_exercise.cu": EXERCISE, "a\\x0ab": b"n"}
+               and found.ignored == {"s_exercise.cu": "a symlink, not read",
+                                     "h_exercise.cu": "a hard link, not read",
+                                     "dev/c": "a character device, not read",
+                                     "dev/b": "a block device, not read",
+                                     "dev/p": "a fifo, not read"},
+               f"a tar's kinds: {found} {getattr(found, 'ignored', '')}")
+    kind, found = outcome(put("twice.tar", tar_bytes([(tar_info("a/x_exercise.cu"), b"1"),
+                                                      (tar_info("a/x_exercise.cu",
+                                                                tarfile.SYMTYPE, "/x"), None),
+                                                      (tar_info("./a/x_exercise.cu"), b"3")])),
+                          "a tar with a name three times")
+    expect(kind == "read" and found == {"a/x_exercise.cu": b"3"} and not found.ignored
+           and found.notes == ["a/x_exercise.cu appears 3 times in the submission; the last "
+                               "copy is graded"], f"a tar name three times: {found}")
+    # A 1.5 KB sparse tar (GNU 'S') that claims a 100 GiB member: listed as too large, not read.
+    header = bytearray(tar_info("x_exercise.cu").tobuf(tarfile.GNU_FORMAT))
+    header[156:157] = tarfile.GNUTYPE_SPARSE
+    huge = b"\x80" + (100 << 30).to_bytes(11, "big")  # base-256: too big for 11 octal digits
+    header[483:495] = huge                          # the real size
+    header[386:398] = huge                          # one empty region at its end
+    header[398:410] = b"%011o\0" % 0
+    header[148:156] = b" " * 8
+    header[148:156] = b"%06o\0 " % sum(header)
+    sparse = bytes(header) + bytes(1024)
+    expect(len(sparse) == 1536, "the sparse tar is 1.5 KB")
+    start = time.monotonic()
+    kind, found = outcome(put("sparse.tar", sparse), "a sparse tar claiming 100 GiB")
+    expect(kind == "read" and not found and found.ignored.get("x_exercise.cu", "").startswith(
+        f"too large ({100 << 30} bytes") and time.monotonic() - start < 1,
+        f"a sparse 100 GiB member is listed as too large: {getattr(found, 'ignored', found)}")
+    # Truncated and damaged tars, plain and compressed.
+    good = tar_bytes([(tar_info("x_exercise.cu"), bytes(5000)), (tar_info("y"), b"y")])
+    refused(put("cut.tar", good[:1024]), "a tar cut in a member's data", "damaged or truncated")
+    refused(put("noend.tar", good[:512 * 13]), "a tar cut at a header", "truncated")
+    bad_header = bytearray(good)
+    bad_header[512 * 11 + 100] ^= 0xFF  # the second header's mode: its checksum no longer holds
+    refused(put("badsum.tar", bad_header), "a tar with a damaged second header", "damaged")
+    gz = tar_bytes([(tar_info("x_exercise.cu"), random.Random(3).randbytes(50000))], "gz")
+    refused(put("cut.tar.gz", gz[: len(gz) // 2]), "a truncated tar.gz (EOFError)",
+            "truncated or damaged")
+    flipped = bytearray(gz)
+    for i in range(100, 140):
+        flipped[i] ^= 0xA5
+    refused(put("zlib.tgz", flipped), "a tar.gz with damaged deflate data (zlib.error)",
+            "damaged or truncated")
+    refused(put("junk.tar.gz", b"\x1f\x8b" + bytes(100)), "a gzip header and junk",
+            "the gzip data is damaged")
+    refused(put("junk.tar", b"not a tar at all" * 100), "a .tar of junk", "tar archive")
+    refused(os.path.join(d, "missing.zip"), "a missing archive", "No such file or directory")
+    # A compressed tar that expands without bound is stopped at the stream bound (made small
+    # here: the real one is 1 GiB).
+    saved = submission.MAX_STREAM_BYTES
+    submission.MAX_STREAM_BYTES = 4 << 20
+    try:
+        refused(put("gzbomb.tar.gz", tar_bytes([(tar_info("big"), bytes(8 << 20)),
+                                                (tar_info("x_exercise.cu"), EXERCISE)], "gz")),
+                "a tar.gz expanding beyond the stream bound", "expands to more than 4 MiB")
+    finally:
+        submission.MAX_STREAM_BYTES = saved
+    refused(put("entries.tar", tar_bytes([(tar_info(f"f{i}"), b"") for i in range(10001)])),
+            "a tar of 10001 entries", "more than 10000 entries")
+
+    # Random damage: whatever the bytes, a SubmissionError or an answer, never anything else.
+    rng = random.Random(4)
+    for label, data in (("zip", plain), ("tar.gz", gz), ("tar", good)):
+        for n in range(150):
+            copy = bytearray(data)
+            for _ in range(rng.randint(1, 8)):
+                copy[rng.randrange(len(copy))] = rng.randrange(256)
+            outcome(put("fuzz." + label, copy[: rng.randint(len(copy) // 2, len(copy))]
+                        if n % 3 == 0 else copy), f"a damaged {label} (case {n})")
+
+    # A folder: a name not UTF-8, a symlink, a fifo, a file too large, an unreadable file.
+    tree = os.path.join(d, "tree")
+    os.makedirs(os.path.join(tree, "chapters", "01_x"))
+    put("tree/chapters/01_x/x_exercise.cu", EXERCISE)
+    with open(os.fsencode(tree) + b"/notes-\xff.txt", "wb") as f:
+        f.write(b"latin-1")
+    os.symlink("/etc/passwd", os.path.join(tree, "y_exercise.cu"))
+    os.symlink("/etc", os.path.join(tree, "etc"))
+    os.mkfifo(os.path.join(tree, "pipe"))
+    put("tree/big.bin", bytes(5 << 20))
+    start = time.monotonic()
+    kind, found = outcome(tree, "a folder with odd entries")
+    expect(kind == "read" and found == {"chapters/01_x/x_exercise.cu": EXERCISE,
+                                        "notes-\\xff.txt": b"latin-1"}
+           and found.ignored.get("y_exercise.cu") == "a symlink, not read"
+           and found.ignored.get("etc") == "a symlink, not read"
+           and found.ignored.get("pipe") == "a fifo, not read"
+           and found.ignored.get("big.bin", "").startswith("too large")
+           and time.monotonic() - start < 5,
+           f"a folder's odd entries: {found} {getattr(found, 'ignored', '')}")
+    exercises, ignored = submission.exercise_files(found, ["01_x"])
+    expect("pipe (a fifo, not read)" in ignored and "notes-\\xff.txt" in ignored,
+           f"exercise_files lists what read_files did not read, with the reason: {ignored}")
+
+# Submission ids: safe folder names and CSV cells, different names stay different.
+ids = {}
+for name in ("", ".", "..", "a/b", "a\0b", "a\nb", "=SUM(A1)", "-rf", ".hidden", "Jos\u00e9",
+             "\udcff", "a b", "a_b", "a%20b", "x" * 300, "x" * 299 + "y", "class.csv", "50%"):
+    ident = submission.safe_name(name)
+    expect(ident not in ("", ".", "..") and len(ident) <= 80 and ident.isascii()
+           and ident.isprintable() and "/" not in ident and ident[0] not in ".-=+@",
+           f"safe_name({name!r}) = {ident!r}")
+    expect(ident not in ids, f"safe_name({name!r}) = safe_name({ids.get(ident)!r}) = {ident!r}")
+    ids[ident] = name
+expect(submission.safe_name("Jos\u00e9") == "Jos%c3%a9" and submission.safe_name("class.csv")
+       == "class.csv" and submission.safe_name(b"\xff") == "%ff", "safe_name's escapes")
+expect([submission.submission_id(p) for p in ("/c/Ann.zip", "/c/Ann.tar.gz", "/c/Ann/", ".zip",
+                                              "/c/\udcff.tgz", "/", "/c/..")]
+       == ["Ann", "Ann", "Ann", "%2ezip", "%ff", "_", "_"],
+       "submission ids: archive suffixes dropped (so a.zip and a.tar.gz collide, which the class "
+       "refuses), never empty")
+
 if problems:
     print("\n".join(problems))
     sys.exit(1)
 print("grading: XML v2/v3 and cut short, points, scores, Gradescope fields, submission files, "
-      "includes: all as expected")
+      "hostile archives and folders, submission ids, includes: all as expected")

@@ -1,0 +1,284 @@
+"""The sandbox every command of a submission runs in: its build and its graders.
+
+Built on util-linux, which Debian, Ubuntu and the GPU machines have: `unshare` gives the command
+new mount, PID, network, IPC and UTS namespaces (as root; otherwise a user namespace too), and
+sandbox_init.py, PID 1 there, builds a file system from a fresh tmpfs (the system's programs and
+libraries read-only; the workbook's source, the grades, the submissions and the instructor's home
+out of sight; only the scratch folders the command needs), then runs the command through
+`unshare --root` (that file system), `setpriv` (as `nobody` when the tool runs as root; no
+capabilities, no new privileges, in every case) and `prlimit` (processes, file size, open files,
+memory). The command sees only its own processes, has no network, and cannot signal, trace or
+outlive the tool: when it ends, or when the tool stops it, the kernel ends every process of its
+PID namespace. A grader's report reaches the tool through a pipe the tool reads while the
+grader runs, so nothing can rewrite it afterwards; its output is kept up to a bound.
+"""
+import glob
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INIT = os.path.join(HERE, "sandbox_init.py")
+NOBODY = 65534
+SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys"]
+LOG_BYTES = 4 << 20  # of a command's output, kept for the instructor
+REPORT_BYTES = 16 << 20  # a grader's report larger than this is refused
+MIB = 1 << 20
+GIB = 1 << 30
+
+# The process groups running now, so that an interrupted tool stops them (stop_everything).
+running = set()
+running_lock = threading.RLock()  # a signal handler may interrupt its holder
+
+
+def stop_everything():
+    with running_lock:
+        for pid in list(running):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+class Outcome:
+    """How a sandboxed command ended: `exit` (its status) or `signal`, `timed_out`, `seconds`,
+    `report` (the bytes it wrote to its report pipe, or None), `report_overflow`,
+    `log_overflow`, and `setup_error` when the sandbox itself could not be made."""
+
+    def __init__(self, **fields):
+        self.exit = self.signal = self.report = self.setup_error = None
+        self.timed_out = self.report_overflow = self.log_overflow = False
+        self.seconds = 0.0
+        self.__dict__.update(fields)
+
+    def describe(self):
+        if self.setup_error:
+            return f"the sandbox could not be made: {self.setup_error}"
+        if self.timed_out:
+            return "stopped at the time limit"
+        if self.signal is not None:
+            return f"killed by signal {self.signal}"
+        return f"exit status {self.exit}"
+
+
+def _prefix_of(path):
+    """The installation folder of a program (the folder above its bin/)."""
+    folder = os.path.dirname(path)
+    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+
+
+def _under(path, folders):
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+class Sandbox:
+    """Runs commands sandboxed. `hide` are paths that must never be seen (the workbook's
+    checkout, the grades, the submissions); `programs` are the tools the commands run, whose
+    installation folders are made visible (read-only) where the system folders do not hold them."""
+
+    def __init__(self, scratch, hide=(), programs=("meson", "ninja", "nvcc", "c++", "nm")):
+        self.scratch = os.path.abspath(scratch)
+        os.makedirs(self.scratch, exist_ok=True)
+        self.as_root = os.geteuid() == 0
+        self.extra = []
+        candidates = [sys.executable, os.path.realpath(sys.executable)]
+        for name in programs:
+            found = shutil.which(name)
+            if found:
+                candidates += [found, os.path.realpath(found)]
+        for path in candidates:
+            prefix = _prefix_of(path)
+            if not _under(prefix, SYSTEM + self.extra) and prefix != "/":
+                self.extra.append(prefix)
+        # The dynamic loader's own path (a GPU machine's driver libraries are often found
+        # only through it): visible, read-only, and passed on.
+        self.library_path = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":")
+                             if d and os.path.isdir(d)]
+        for folder in self.library_path:
+            if not _under(os.path.realpath(folder), SYSTEM + self.extra):
+                self.extra.append(os.path.realpath(folder))
+        self.hide = [os.path.abspath(h) for h in hide]
+        home = os.path.expanduser("~")
+        if home and home != "/":
+            self.hide.append(home)
+        # PATH: the tools' own folders first (never a version manager's shims, which need the
+        # home folder), then the tool's PATH as far as the sandbox shows it.
+        path = [os.path.dirname(os.path.realpath(sys.executable))]
+        for name in programs:
+            found = shutil.which(name)
+            if found:
+                path.append(os.path.dirname(found))
+        path += os.environ.get("PATH", "").split(":") + ["/usr/local/bin", "/usr/bin", "/bin"]
+        visible = [p for p in path if p and "shims" not in p and _under(p, SYSTEM + self.extra)]
+        self.path = ":".join(dict.fromkeys(visible))
+
+    def gpu_devices(self):
+        return sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri"))
+
+    def run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
+            report=False, gpu=False, memory_bytes=None, file_bytes=GIB, tmp_bytes=512 * MIB):
+        """Runs `command` (a list) in the sandbox with `cwd` as its working folder, its output
+        appended to `log_path` (up to LOG_BYTES). `overlays` are (lower, upper, work, target,
+        writable): a read-only folder seen at `target` with the command's changes in `upper`;
+        `binds` are (source, target, writable). With `report`, "{report}" in the command names a
+        pipe (/dev/fd/N) the tool reads while the command runs; the Outcome holds what was
+        written to it."""
+        start = time.monotonic()
+        private = tempfile.mkdtemp(prefix="sandbox-", dir=self.scratch)
+        root = os.path.join(private, "root")
+        os.makedirs(root)
+        environment = {"PATH": self.path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
+                       "NO_COLOR": "1"}
+        if self.library_path:
+            environment["LD_LIBRARY_PATH"] = ":".join(self.library_path)
+        for name in ("CUDA_VISIBLE_DEVICES", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"):
+            if gpu and name in os.environ:
+                environment[name] = os.environ[name]
+        environment.update(env or {})
+        binds = list(binds)
+        devices = []
+        if gpu:
+            devices = [d for d in self.gpu_devices() if not os.path.isdir(d)]
+            binds += [(d, d, True) for d in self.gpu_devices() if os.path.isdir(d)]
+            mps = os.environ.get("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps")
+            if os.path.isdir(mps):
+                binds.append((mps, mps, True))
+        hidden = [h for h in self.hide if _under(h, SYSTEM + self.extra)]
+        report_r = report_w = None
+        if report:
+            report_r, report_w = os.pipe()
+            if self.as_root:  # the command, as nobody, opens it by name (/dev/fd/N)
+                os.fchown(report_w, NOBODY, NOBODY)
+            command = [a.replace("{report}", f"/dev/fd/{report_w}") for a in command]
+        status_r, status_w = os.pipe()
+        spec = {"root": root, "system": SYSTEM + self.extra, "overlays": list(overlays),
+                "binds": binds, "masks": hidden, "devices": devices, "cwd": cwd,
+                "env": environment, "command": list(command), "tmp_bytes": tmp_bytes,
+                "processes": 512 if self.as_root else 8192, "file_bytes": file_bytes,
+                "memory_bytes": memory_bytes, "user": NOBODY if self.as_root else None,
+                "user_namespace": not self.as_root, "report_fd": report_w}
+        spec_path = os.path.join(private, "spec.json")
+        with open(spec_path, "w") as f:
+            json.dump(spec, f)
+        # setpriv --pdeathsig: the sandbox ends with the tool, even a tool killed outright.
+        outer = ["setpriv", "--pdeathsig", "KILL", "unshare", "--mount", "--pid", "--net", "--ipc", "--uts", "--fork",
+                 "--kill-child"]
+        if not self.as_root:
+            outer += ["--user", "--map-root-user"]
+        outer += ["--", sys.executable, "-I", INIT, spec_path, str(status_w)]
+        log_r, log_w = os.pipe()
+        with running_lock:
+            process = subprocess.Popen(outer, stdin=subprocess.DEVNULL, stdout=log_w,
+                                       stderr=log_w, start_new_session=True,
+                                       pass_fds=(status_w,) + ((report_w,) if report else ()))
+            running.add(process.pid)
+        for fd in (log_w, status_w) + ((report_w,) if report else ()):
+            os.close(fd)
+        log_overflow = [False]
+        report_data = bytearray()
+        report_overflow = [False]
+
+        def read_log():
+            kept = 0
+            with open(log_path, "ab") as log, os.fdopen(log_r, "rb", buffering=0) as pipe:
+                while True:
+                    chunk = pipe.read(65536)
+                    if not chunk:
+                        break
+                    if kept < LOG_BYTES:
+                        log.write(chunk[:LOG_BYTES - kept])
+                        kept += len(chunk)
+                    elif not log_overflow[0]:
+                        log_overflow[0] = True
+                        log.write(b"\n[output cut: more than %d MiB]\n" % (LOG_BYTES >> 20))
+
+        def read_report():
+            with os.fdopen(report_r, "rb", buffering=0) as pipe:
+                while True:
+                    chunk = pipe.read(65536)
+                    if not chunk:
+                        break
+                    if len(report_data) + len(chunk) > REPORT_BYTES:
+                        report_overflow[0] = True
+                    else:
+                        report_data.extend(chunk)
+
+        readers = [threading.Thread(target=read_log, daemon=True)]
+        if report:
+            readers.append(threading.Thread(target=read_report, daemon=True))
+        for r in readers:
+            r.start()
+        timed_out = False
+        try:
+            process.wait(timeout=max(1.0, timeout))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # the namespace's processes go with it
+            except OSError:
+                pass
+            process.wait()
+            with running_lock:
+                running.discard(process.pid)
+        for r in readers:
+            r.join(timeout=30)
+        with os.fdopen(status_r, "rb") as f:
+            raw = f.read(4096)
+        shutil.rmtree(private, ignore_errors=True)
+        outcome = Outcome(timed_out=timed_out, seconds=time.monotonic() - start,
+                          log_overflow=log_overflow[0], report_overflow=report_overflow[0],
+                          report=bytes(report_data) if report else None)
+        try:
+            status = json.loads(raw.decode()) if raw else {}
+        except ValueError:
+            status = {}
+        if "setup_error" in status:
+            outcome.setup_error = status["setup_error"]
+        elif "exit" in status:
+            outcome.exit = status["exit"]
+        elif "signal" in status:
+            outcome.signal = status["signal"]
+        elif not timed_out:
+            outcome.setup_error = f"the sandbox ended without a status ({process.returncode})"
+        return outcome
+
+
+def unavailable(scratch):
+    """Why commands cannot be sandboxed here, or None when they can (a trial run)."""
+    for program in ("unshare", "setpriv", "prlimit", "mount"):
+        if shutil.which(program) is None:
+            return f"{program} (util-linux) is not installed"
+    if not sys.platform.startswith("linux"):
+        return "the sandbox needs Linux namespaces"
+    box = Sandbox(scratch)
+    work = tempfile.mkdtemp(prefix="trial-", dir=box.scratch)
+    try:
+        os.makedirs(os.path.join(work, "lower"))
+        os.makedirs(os.path.join(work, "upper"))
+        os.makedirs(os.path.join(work, "work"))
+        if box.as_root:
+            for d in ("upper", "work"):
+                os.chown(os.path.join(work, d), NOBODY, NOBODY)
+        log = os.path.join(work, "log")
+        outcome = box.run(["sh", "-c", "echo trial > /grading/trial && test ! -e /proc/2"],
+                          "/tmp", log, 60,
+                          overlays=[(os.path.join(work, "lower"), os.path.join(work, "upper"),
+                                     os.path.join(work, "work"), "/grading", True)])
+        if outcome.exit == 0 and os.path.isfile(os.path.join(work, "upper", "trial")):
+            return None
+        with open(log, errors="replace") as f:
+            output = f.read().strip()[-500:]
+        return (outcome.describe() + (": " + output if output else "")
+                + ("" if box.as_root else
+                   " (as a user other than root the sandbox needs unprivileged user namespaces: "
+                   "on Ubuntu 24.04, `sysctl kernel.apparmor_restrict_unprivileged_userns=0`, "
+                   "or run the tool as root)"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
