@@ -93,7 +93,7 @@ expect(rows[0] == ["submission", "score", "max_score"] + [f"ch{c[:2]}" for c in 
 scores = {r[0]: float(r[1]) for r in rows[1:]}
 expect(scores == expected, f"class scores {scores}, expected {expected}")
 for name, score in expected.items():
-    directory = os.path.join(out, name)
+    directory = os.path.join(out, "submissions", name)
     with open(os.path.join(directory, "results.json")) as f:
         gradescope = json.load(f)
     expect(scoring.validate_gradescope(gradescope) == [],
@@ -114,7 +114,7 @@ for name, score in expected.items():
         report = f.read()
     expect(f"{scoring.number(score)} of {scoring.number(host_total)} points" in report,
            f"{name}: report.md states the score")
-with open(os.path.join(out, "reference", "report.md")) as f:
+with open(os.path.join(out, "submissions", "reference", "report.md")) as f:
     expect("notes.txt" in f.read(), "a file outside the exercise files is listed as ignored")
 
 # The same class as a Slurm job array: the same class.csv.
@@ -132,85 +132,138 @@ if use_slurm:
                                                                       "class.csv")) as b:
         expect(a.read() == b.read(), "Slurm's class.csv equals the one-machine one")
 
-# Planted submissions on the first chapter: each ends with zero for what it touched, and says why.
-planted = os.path.join(work, "planted")
-header = b"#include <chrono>\n#include <cstdio>\n#include <cstdlib>\n#include <thread>\n" \
-         b"#include <unistd.h>\n"
+# A hostile class on the first chapter (hostile_class.py): every way a submission once took
+# marks, took them from classmates or spoiled the class, each beside honest classmates.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile_class  # noqa: E402
 
-
-def inject(source, statement):
-    """`statement` at the start of the first host-callable function of `source`."""
-    lines = source.decode().split("\n")
-    for i, line in enumerate(lines):
-        if re.match(r"^(__host__ __device__ )?[A-Za-z_][\w:<>, *&]* \w+\(.*\)\s*\{\s*$", line) \
-                and not line.startswith(("__global__", "__device__")):
-            lines.insert(i + 1, f"#ifndef __CUDA_ARCH__\n  {statement}\n#endif")
-            return ("\n".join(lines)).encode()
-    sys.exit("grading_ci.py: no host function to plant code in")
-
-
-name = f"{first[3:]}_exercise.cu"
-solution = sample_class.exercise_file(root, "solutions", first)
-skeleton = sample_class.exercise_file(root, "chapters", first)
-fake = (b'\nnamespace {\nconst int planted_files = [] {\n'
-        b'  for (const char* p : {"results.json", "../results.json", "../reports/results.json"}) {\n'
-        b'    if (FILE* f = std::fopen(p, "w")) {\n'
-        b'      std::fputs("{\\"score\\": 100, \\"tests\\": []}", f);\n      std::fclose(f);\n    }\n  }\n'
-        b'  for (const char* p : {"report.xml", "../report.xml"}) {\n'
-        b'    if (FILE* f = std::fopen(p, "w")) {\n'
-        b'      std::fputs("<Catch><TestCase name=\\"x\\"><OverallResult success=\\"true\\"/>'
-        b'</TestCase></Catch>", f);\n      std::fclose(f);\n    }\n  }\n  return 0;\n}();\n}\n')
-plants = {
-    "exit_in_static_initializer": (header + solution +
-                                   b"\nnamespace {\nconst int planted = (std::exit(0), 0);\n}\n",
-                                   "exited (status 0)"),
-    "quick_exit_in_host_code": (header + inject(solution, "std::quick_exit(0);"),
-                                "exited (status 0)"),
-    "underscore_exit_in_host_code": (header + inject(solution, "_exit(0);"), "exited (status 0)"),
-    "prints_all_tests_passed": (header + skeleton + b'\nnamespace {\nconst int planted = [] {\n'
-                                b'  std::printf("All tests passed (99 assertions in 9 test '
-                                b'cases)\\n");\n  return 0;\n}();\n}\n', ""),
-    "writes_fake_results": (header + skeleton + fake, ""),
-    "includes_the_solution": (f'#include "{os.path.join(root, "solutions", first, name)}"\n'
-                              .encode(), "Not graded"),
-    "sleeps_past_the_time_limit": (header + inject(solution,
-                                                   "std::this_thread::sleep_for(std::chrono::hours(1));"),
-                                   "time limit"),
+hostile = os.path.join(work, "hostile")
+hostile_out = os.path.join(work, "hostile-out")
+os.makedirs(hostile_out, exist_ok=True)
+commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
+                        text=True).stdout.strip()
+markers = {"env": "GRADING-CI-SECRET-IN-THE-ENVIRONMENT", "out": "GRADING-CI-SECRET-IN-OUT",
+           "class": "GRADING-CI-SECRET-IN-THE-CLASS-FOLDER"}
+put(os.path.join(hostile_out, "secret.txt"), markers["out"].encode())
+put(os.path.join(work, "class-secret.txt"), markers["class"].encode())
+pristine_feedback = os.path.join(hostile_out, ".workbook", f"workbook-{commit[:12]}", "workbook",
+                                 "grader", "harness", "feedback_message.hpp")
+secrets = {
+    "readable": [os.path.join(hostile_out, "secret.txt"), os.path.join(work, "class-secret.txt"),
+                 os.path.join(root, ".git", "HEAD"), "/etc/shadow"],
+    "writable": [os.path.join(hostile_out, "submissions", "a_honest", "result.json"),
+                 os.path.join(hostile_out, "submissions", "a_honest", "results.json"),
+                 os.path.join(hostile_out, "class.csv"), pristine_feedback],
+    "markers": list(markers.values()) + ["refs/heads", "--out"],
 }
-for plant, (source, _) in plants.items():
-    put(os.path.join(planted, plant, "chapters", first, name), source)
-run = subprocess.run([sys.executable, tool, "--class", planted, "--out",
-                      os.path.join(work, "planted-out"), "--chapters", first, "--time-limit", "30"],
-                     capture_output=True, text=True, timeout=1800)
-print(run.stderr, flush=True)
-expect(run.returncode == 0, f"grading the planted class failed: {run.stderr}")
-for plant, (_, reason) in plants.items():
-    with open(os.path.join(work, "planted-out", plant, "result.json")) as f:
-        result = json.load(f)
-    lost = [t for t in result["tests"] if t["status"] != "passed"]
-    expect(result["score"] < result["max_score"] and lost,
-           f"{plant}: scored {result['score']} of {result['max_score']}")
-    for t in lost:
-        expect(t["score"] == 0 and t["output"].strip() and reason in t["output"],
-               f"{plant}: '{t['name']}' scores {t['score']} with '{t['output'][:200]}'; "
-               f"expected zero and a reason with '{reason}'")
-    if plant in ("prints_all_tests_passed", "writes_fake_results"):
-        expect(result["score"] == 0, f"{plant}: a skeleton that claims success scored "
-                                     f"{result['score']}")
-with open(os.path.join(work, "planted-out", "writes_fake_results", "results.json")) as f:
-    expect(json.load(f)["score"] == 0, "the planted results.json did not replace the real one")
+host_checks = [c.name for c in scoring.load_points(root, first) if c.mode == "host"]
+full = sum(c.points for c in scoring.load_points(root, first) if c.mode == "host")
+cases = hostile_class.write(root, hostile, first, secrets, host_checks)
+environment = dict(os.environ, GRADING_CI_SECRET=markers["env"])
+hostile_command = [sys.executable, tool, "--class", hostile, "--out", hostile_out, "--chapters",
+                   first, "--time-limit", "20", "--build-jobs", "2"]
+start = time.monotonic()
+run = subprocess.run(hostile_command, capture_output=True, text=True, timeout=1800,
+                     env=environment)
+hostile_seconds = time.monotonic() - start
+print(run.stderr[-6000:], flush=True)
+expect(run.returncode == 0, f"the hostile class did not complete: {run.stderr[-2000:]}")
+results = {}
+for ident in cases:
+    try:
+        with open(os.path.join(hostile_out, "submissions", ident, "result.json")) as f:
+            results[ident] = json.load(f)
+    except (OSError, ValueError):
+        pass
+for problem in hostile_class.judge(cases, results, full, first):
+    expect(False, problem)
+for ident in ("a_honest", "z_honest_skeleton"):
+    with open(os.path.join(hostile_out, "submissions", ident, "results.json")) as f:
+        expect(json.load(f)["score"] == (full if ident == "a_honest" else 0),
+               f"{ident}'s results.json was changed by a classmate")
+with open(pristine_feedback, "rb") as f:
+    expect(f.read() == subprocess.run(["git", "-C", root, "show",
+                                       "HEAD:grader/harness/feedback_message.hpp"],
+                                      capture_output=True).stdout,
+           "the pristine workbook's feedback_message.hpp is unchanged")
+with open(os.path.join(hostile_out, "class.csv")) as f:
+    class_rows = list(csv.reader(f))
+expect(len(class_rows) == len(cases) + 1, f"class.csv holds every hostile submission: "
+                                          f"{len(class_rows) - 1} of {len(cases)}")
+left = hostile_class.leftover_processes(r"sleep 4242|sandbox_init|grading/build")
+expect(not left, f"processes left behind by the hostile class: {left}")
+again = subprocess.run(hostile_command, capture_output=True, text=True, timeout=600,
+                       env=environment)
+expect(f"{len(cases)} already graded, 0 to grade" in again.stderr,
+       f"a re-run of the hostile class reuses every result: {again.stderr[-500:]}")
+
+# Faults of the machine are errors to retry, never grades; one run at a time holds an --out.
+one = os.path.join(work, "one")
+put(os.path.join(one, "honest", "chapters", first, f"{first[3:]}_exercise.cu"),
+    sample_class.exercise_file(root, "solutions", first))
+base = [sys.executable, tool, "--class", one, "--out", hostile_out, "--chapters", first,
+        "--time-limit", "20"]
+gpu = subprocess.run(base + ["--gpu"], capture_output=True, text=True, timeout=600)
+expect(gpu.returncode != 0 and "--gpu, but the GPU checks cannot run here" in gpu.stderr
+       and not os.path.exists(os.path.join(hostile_out, "submissions", "honest")),
+       f"--gpu without a usable GPU refuses before grading: {gpu.returncode} {gpu.stderr[-400:]}")
+infrastructure_cases = 1
+if os.geteuid() == 0:
+    tiny = os.path.join(work, "tiny-scratch")
+    os.makedirs(tiny, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tiny", tiny], check=True)
+    try:
+        full_disk = subprocess.run(base + ["--scratch", tiny], capture_output=True, text=True,
+                                   timeout=600)
+    finally:
+        subprocess.run(["umount", "-l", tiny])
+    with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
+        stored = json.load(f)
+    expect(full_disk.returncode != 0 and not stored["complete"] and "retry" in full_disk.stderr,
+           f"a full disk is an error to retry: {full_disk.returncode} {stored.get('error')} "
+           f"{full_disk.stderr[-400:]}")
+    infrastructure_cases += 1
+retried = subprocess.run(base, capture_output=True, text=True, timeout=600)
+expect(retried.returncode == 0 and "0 already graded, 1 to grade" in retried.stderr,
+       f"the error is retried, not reused: {retried.stderr[-400:]}")
+with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
+    expect(json.load(f)["score"] == full, "the retried submission is graded in full")
+hidden_visibility = subprocess.run(base + ["--visibility", "hidden"], capture_output=True,
+                                   text=True, timeout=600)
+expect("0 already graded, 1 to grade" in hidden_visibility.stderr,
+       "another --visibility grades again (it is part of the reuse key)")
+slow = os.path.join(work, "slow")
+put(os.path.join(slow, "sleeper", "chapters", first, f"{first[3:]}_exercise.cu"),
+    hostile_class.in_prediction(hostile_class.HEADER + sample_class.exercise_file(
+        root, "solutions", first), "  std::this_thread::sleep_for(std::chrono::hours(1));"))
+first_run = subprocess.Popen([sys.executable, tool, "--class", slow, "--out", hostile_out,
+                              "--chapters", first, "--time-limit", "300"],
+                             stderr=subprocess.PIPE, text=True)
+deadline = time.monotonic() + 300
+while time.monotonic() < deadline and not hostile_class.leftover_processes(
+        r"ch01_bank_indexing_grader host"):
+    time.sleep(0.2)
+second = subprocess.run(base, capture_output=True, text=True, timeout=600)
+expect(second.returncode != 0 and "another grading run is using" in second.stderr,
+       f"a second run on the same --out is refused: {second.stderr[-300:]}")
+first_run.kill()  # SIGKILL: the tool cannot clean up; its sandboxes must end with it
+first_run.wait()
+time.sleep(2)
+left = hostile_class.leftover_processes(r"sandbox_init|grading/build|sleep_for")
+expect(not left, f"processes left behind by a tool killed outright: {left}")
+infrastructure_cases += 4
 
 # Official grading's hidden checks: the reference's report says which checks were hidden, and a
 # submission tuned to the hand-out's local cases (a chapter's wrong answer that passes its
 # local check and fails a hidden one) loses exactly the hidden check's points.
-with open(os.path.join(out, "reference", "result.json")) as f:
+with open(os.path.join(out, "submissions", "reference", "result.json")) as f:
     reference = json.load(f)
 hidden = [t for t in reference["tests"] if t["hidden"]]
 expect(hidden and all(t["status"] == "passed" for t in hidden),
        f"the reference passes the hidden checks of {', '.join(chapters)}: {hidden}")
 expect(any(re.search(r"of the checks (was|were) hidden", n) for n in reference["notes"]),
        f"the reference's notes say which checks were hidden: {reference['notes']}")
-with open(os.path.join(out, "reference", "report.md")) as f:
+with open(os.path.join(out, "submissions", "reference", "report.md")) as f:
     expect("[hidden check" in f.read(), "report.md marks the hidden checks")
 tuned = None
 for c in chapters:
@@ -242,7 +295,7 @@ if tuned:
                           os.path.join(work, "tuned-out"), "--chapters", c],
                          capture_output=True, text=True, timeout=1800)
     expect(run.returncode == 0, f"grading the tuned submission failed: {run.stderr}")
-    with open(os.path.join(work, "tuned-out", "tuned", "result.json")) as f:
+    with open(os.path.join(work, "tuned-out", "submissions", "tuned", "result.json")) as f:
         result = json.load(f)
     lost = [t for t in result["tests"] if t["score"] < t["max_score"]]
     expect(lost and all(t["hidden"] for t in lost),
@@ -257,6 +310,7 @@ if problems:
     sys.exit(1)
 print(f"grading: a class of 3 ({', '.join(f'{k} {scoring.number(v)}' for k, v in sorted(expected.items()))}"
       f" of {scoring.number(host_total)}) interrupted and resumed, every format checked"
-      + (", Slurm's class.csv the same" if use_slurm else "") + f"; {len(plants)} planted "
-      f"submissions scored zero where they cheated or hung; a submission tuned to the local "
-      f"cases lost its hidden checks")
+      + (", Slurm's class.csv the same" if use_slurm else "") + f"; a hostile class of "
+      f"{len(cases)} submissions ({len(cases) - 2} hostile, {hostile_seconds:.0f} s) and "
+      f"{infrastructure_cases} faults of the machine all defended; a submission tuned to the "
+      f"local cases lost its hidden checks")

@@ -1,0 +1,341 @@
+"""A hostile class (CI, host mode, the workbook's first chapter): every way a submission once took
+marks, took them from classmates, escaped the sandbox or spoiled the class, each kept as a
+submission graded beside honest ones. Each must score what it earned (zero where it cheated,
+full where it only misbehaved harmlessly), harm no classmate and leave no process behind, and
+the class must complete. Used by grading_ci.py:
+
+    cases = hostile_class.write(root, folder, chapter, secrets)   # {name: Case}
+    problems = hostile_class.judge(cases, out, ...)
+"""
+import io
+import os
+import re
+import struct
+import tarfile
+import zipfile
+
+HEADER = (b"#include <chrono>\n#include <csignal>\n#include <cstdio>\n#include <cstdlib>\n"
+          b"#include <cstring>\n#include <fstream>\n#include <iostream>\n#include <string>\n"
+          b"#include <thread>\n#include <fcntl.h>\n#include <sys/stat.h>\n#include <unistd.h>\n")
+
+
+class Case:
+    """A submission and what it must score: `score` ("full", "zero", or a number) and words its
+    checks' output or the notes must hold (`says`), and must not (`never`)."""
+
+    def __init__(self, item, what, score, says=(), never=(), kind="class"):
+        self.item, self.what, self.score = item, what, score
+        self.says, self.never, self.kind = list(says), list(never), kind
+
+
+def static_code(body):
+    """C++ that runs `body` when the grader's process starts (a static initializer)."""
+    return ("\nnamespace {\nconst int planted = [] {\n" + body + "\n  return 0;\n}();\n}\n").encode()
+
+
+def in_prediction(source, body):
+    """`body` at the start of chapter 01's predicted_wavefronts (host code, run by a check)."""
+    marker = b"int predicted_wavefronts(Pattern p) {"
+    assert marker in source, "chapter 01's exercise has no predicted_wavefronts"
+    return source.replace(marker, marker + b"\n" + body.encode() + b"\n", 1)
+
+
+def put(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def zip_with(entries, flags=0, method=None):
+    """A zip of `entries` {name (str or bytes): data}; `flags` set in every header (1: encrypted)
+    and `method` as every member's compression method (9: Deflate64) without compressing."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for name, data in entries.items():
+            z.writestr(name if isinstance(name, str) else name.decode("latin-1"), data)
+    raw = bytearray(buffer.getvalue())
+    if flags or method is not None:
+        for signature, flag_at, method_at in ((b"PK\x03\x04", 6, 8), (b"PK\x01\x02", 8, 10)):
+            start = 0
+            while (at := raw.find(signature, start)) >= 0:
+                if flags:
+                    raw[at + flag_at:at + flag_at + 2] = struct.pack(
+                        "<H", struct.unpack("<H", raw[at + flag_at:at + flag_at + 2])[0] | flags)
+                if method is not None:
+                    raw[at + method_at:at + method_at + 2] = struct.pack("<H", method)
+                start = at + 4
+    return bytes(raw)
+
+
+def write(root, folder, chapter, secrets, checks):
+    """Writes the hostile class into `folder`; returns {submission name: Case}. `secrets` are
+    {marker: path} files planted where a submission must never read them; `checks` the names
+    of the chapter's host checks (for forged reports)."""
+    name = f"{chapter[3:]}_exercise.cu"
+    where = f"chapters/{chapter}/{name}"
+    with open(os.path.join(root, "solutions", chapter, name), "rb") as f:
+        solution = f.read()
+    with open(os.path.join(root, "chapters", chapter, name), "rb") as f:
+        skeleton = f.read()
+    reference_path = os.path.join(root, "solutions", chapter, name)
+    classmate = os.path.join(folder, "a_honest", where)
+    cases = {}
+
+    def plant(ident, item, what, source, score, says=(), never=()):
+        put(os.path.join(folder, ident, where), source)
+        cases[ident] = Case(item, what, score, says, never)
+
+    # Honest classmates around the hostile ones, graded first and last (name order).
+    plant("a_honest", 0, "the reference, graded before the others", solution, "full")
+    plant("z_honest_skeleton", 0, "the skeleton, graded after the others", skeleton, "zero")
+
+    # 1. Includes of a solution or a classmate, every way round the old text scan.
+    reads = {"reference": reference_path, "classmate": classmate}
+    for target, path in reads.items():
+        variants = {
+            "angle_absolute": f"#include <{path}>\n",
+            "quote_absolute": f'#include "{path}"\n',
+            "has_include": f'#if __has_include("{path}")\n#include "{path}"\n#endif\n',
+            "digraph": f'%:include "{path}"\n',
+            "line_splice": f'#\\\ninclude "{path}"\n',
+            "import": f'#import "{path}"\n',
+            "include_next": f'#include_next "{path}"\n',
+            "string_hides_comment": f'const char* opens = "/*";\n#include "{path}"\n'
+                                    f'const char* closes = "*/";\n',
+            "incbin": f'#ifndef __CUDA_ARCH__\nasm(".section .rodata\\n.incbin \\"{path}\\"\\n'
+                      f'.previous");\n#endif\n',
+        }
+        for way, text in variants.items():
+            plant(f"inc_{target}_{way}", 1, f"reaches the {target}'s file by {way}",
+                  text.encode() + skeleton if target == "classmate" else text.encode(), "zero")
+    dotdot = "../" * 8 + os.path.relpath(reference_path, "/")
+    plant("inc_reference_dotdot", 1, "reaches the reference by ..", f'#include <{dotdot}>\n'
+          .encode(), "zero")
+    plant("inc_hidden_stand_in", 1, "includes the hidden checks' source as the sandbox has it",
+          f'#include "/grading/src/solutions/{chapter}/hidden_checks.cpp"\n'.encode() + solution,
+          "zero", says=["Not graded: the exercise file reads", "hidden_checks.cpp"])
+    plant("inc_etc_passwd", 1, "includes a system file that is not a header",
+          b'#include "/etc/passwd"\n' + solution, "zero", says=["/etc/passwd"],
+          never=["root:x:0"])
+    plant("inc_grader_header", 1, "includes a grader header the unit does not read",
+          f'#include "grader/{chapter}/answer_cases.hpp"\n'.encode() + solution, "zero",
+          says=["answer_cases.hpp"])
+    hidden_probe = ('#ifndef __CUDA_ARCH__\nasm(".section .rodata\\n.globl planted_hidden\\nplanted_hidden:\\n'
+                    f'.incbin \\"/grading/src/solutions/{chapter}/hidden_checks.cpp\\"\\n'
+                    '.byte 0\\n.previous");\n#endif\nextern "C" const char planted_hidden[];\n')
+    plant("incbin_hidden_stand_in", 1, "embeds the hidden checks' source: finds a stand-in",
+          HEADER + solution + hidden_probe.encode() + static_code(
+              '  if (std::strstr(planted_hidden, "TEST_CASE")) std::abort();'), "full")
+
+    # 2. Forged results.
+    forged = "".join(f'<TestCase name="{c}"><OverallResult success="true"/></TestCase>'
+                     for c in checks).replace('"', '\\"')
+    plant("forge_append_after_report", 2, "appends passing checks to its report after Catch2 "
+          "closes it", HEADER + skeleton + (
+              '\nnamespace {\nstruct Forger {\n  ~Forger() {\n'
+              '    for (int fd = 3; fd < 64; ++fd) {\n'
+              f'      const char text[] = "{forged}</Catch>";\n'
+              '      ssize_t n = write(fd, text, sizeof text - 1);\n      (void)n;\n    }\n'
+              '  }\n} forger;\n}\n').encode(), "zero", says=["report was refused"])
+    plant("forge_replace_grader", 2, "rewrites the graders and the build in place", HEADER
+          + skeleton + static_code(
+              '  for (const char* p : {"/grading/build/ch01_bank_indexing_grader",\n'
+              '                        "../build/ch01_bank_indexing_grader",\n'
+              '                        "/grading/src/grader/harness/feedback_message.hpp"}) {\n'
+              '    std::ofstream f(p);\n    f << "#!/bin/sh\\nexit 0\\n";\n  }'), "zero")
+    fake = ('  for (const char* p : {"results.json", "../results.json", "/tmp/results.json",\n'
+            '                        "report.xml", "../reports/x.xml"}) {\n'
+            '    std::ofstream f(p);\n    f << "{\\"score\\": 100, \\"tests\\": []}";\n  }\n'
+            '  std::printf("All tests passed (99 assertions in 9 test cases)\\n");')
+    plant("forge_files_and_console", 2, "writes fake results files and claims success",
+          HEADER + skeleton + static_code(fake), "zero")
+
+    # 3. A child that outlives the grader.
+    plant("survivor_fork_setsid", 3, "leaves a setsid child behind to rewrite results later",
+          HEADER + skeleton + static_code(
+              '  if (fork() == 0) {\n    setsid();\n'
+              '    execl("/bin/sleep", "sleep", "4242", static_cast<char*>(nullptr));\n'
+              '    _exit(0);\n  }'), "zero")
+
+    # 4. Classmates' results and the pristine workbook, written to from a submission.
+    vandal = ('  for (const char* p : {' + ", ".join(f'"{p}"' for p in secrets["writable"]) +
+              '}) {\n    std::ofstream f(p);\n    f << "vandalised";\n  }')
+    plant("m_vandal", 4, "overwrites classmates' results and the cached grader",
+          HEADER + skeleton + static_code(vandal), "zero")
+
+    # 5. Files, environment and command line printed into the feedback.
+    leak = ('  for (const char* p : {' + ", ".join(f'"{p}"' for p in secrets["readable"]) +
+            ', "/proc/1/cmdline", "/proc/1/environ", "/proc/self/environ"}) {\n'
+            '    std::ifstream f(p);\n    std::string s((std::istreambuf_iterator<char>(f)), '
+            '{});\n    std::cout << "read: " << s << "\\n";\n  }\n'
+            '  for (char** e = environ; *e; ++e) std::cout << *e << "\\n";')
+    plant("leak_files_environment", 5, "prints files of the grading account, the environment "
+          "and the command lines into its feedback",
+          in_prediction(HEADER + solution, leak).replace(b"return 1;    // 32 words", b"return 0;"
+                                                         b"    // 32 words", 1),
+          "less", never=list(secrets["markers"]))
+
+    # 6. The harness's own functions, and a macro, from the exercise.
+    plant("override_feedback_mode", 6, "defines grader::feedback_mode() to reveal answers",
+          solution + b"\nnamespace grader {\nenum class FeedbackMode { kPractice, kExam, kReveal };\n"
+          b"FeedbackMode feedback_mode() { return FeedbackMode::kReveal; }\n}\n", "zero",
+          says=["feedback_mode"])
+    plant("override_run_seed", 6, "defines grader::run_seed() to pick the seed",
+          solution + b"\n#include <cstdint>\nnamespace grader {\n"
+          b"std::uint64_t run_seed() { return 1; }\n}\n", "zero", says=["run_seed"])
+    plant("override_judge_speed", 6, "defines grader::judge_speed() to pass every speed check",
+          solution + b"\nnamespace grader {\nstruct SpeedCheck;\n"
+          b"int judge_speed(const SpeedCheck&, double, double, double, double) { return 0; }\n"
+          b"}\n", "zero", says=["judge_speed"])
+    plant("interpose_cuda_runtime", 6, "replaces cudaEventElapsedTime, which times the kernels",
+          solution + b"\n#include <cuda_runtime_api.h>\nextern \"C\" cudaError_t "
+          b"cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) {\n  *ms = 1.0f;\n"
+          b"  return cudaSuccess;\n}\n", "zero", says=["cudaEventElapsedTime"])
+    plant("macro_after_exercise", 6, "ends with macros that would break the grader's code",
+          solution + b"\n#define clock64() 0LL\n#define namespace garbage\n#define return\n",
+          "full")
+
+    # 7. Signals to the tool and everything else.
+    plant("signal_kill_everything", 7, "sends SIGKILL to every process it may",
+          HEADER + skeleton + static_code("  kill(-1, SIGKILL);"), "zero")
+    plant("signal_stop_everything", 7, "stops every process it may, itself too",
+          HEADER + skeleton + static_code("  kill(-1, SIGSTOP);\n  raise(SIGSTOP);"), "zero",
+          says=["time limit"])
+
+    # 8. Archives and folders that crashed the whole class.
+    tree = {where: solution}
+    non_utf8 = zip_with({where + ".NOTUTF8X": b"x", where: solution})
+    archives = {
+        "ar_encrypted.zip": (zip_with(tree, flags=1), "zero", ["encrypted"]),
+        "ar_deflate64.zip": (zip_with(tree, method=9), "zero", ["deflate64"]),
+        "ar_corrupt.zip": (b"PK\x03\x04" + bytes(range(256)) * 2, "zero", ["could not be read"]),
+        "ar_truncated_zip.zip": (zip_with(tree)[:-30], "zero", ["could not be read"]),
+        "ar_non_utf8_name.zip": (non_utf8.replace(b"NOTUTF8X", b"NOTUTF8\xff"), "full", []),
+        "ar_bomb.zip": (zip_with({"bomb.bin": b"\0" * (200 << 20), where: solution}), "full",
+                        ["too large"]),
+    }
+    gz = io.BytesIO()
+    with tarfile.open(fileobj=gz, mode="w:gz") as t:
+        info = tarfile.TarInfo(where)
+        info.size = len(solution)
+        t.addfile(info, io.BytesIO(solution))
+    archives["ar_truncated_gzip.tar.gz"] = (gz.getvalue()[:len(gz.getvalue()) // 2], "zero",
+                                       ["could not be read"])
+    sparse = io.BytesIO()
+    with tarfile.open(fileobj=sparse, mode="w", format=tarfile.GNU_FORMAT) as t:
+        info = tarfile.TarInfo("huge.bin")
+        info.size = 0
+        t.addfile(info)
+    raw = bytearray(sparse.getvalue())
+    raw[124:136] = b"%011o\0" % 0o77777777777  # a member that claims 8 GiB in a 10 KiB file
+    raw[148:156] = b"        "
+    raw[148:156] = b"%06o\0 " % sum(raw[:512])
+    archives["ar_sparse_huge.tar"] = (bytes(raw), "zero", [])
+    archives["class.csv.zip"] = (zip_with(tree), "full", [])
+    for archive, (data, score, says) in archives.items():
+        put(os.path.join(folder, archive), data)
+        ident = archive[:-len(".zip")] if archive.endswith(".zip") else archive.split(".")[0]
+        cases[ident] = Case(8, archive, score, says=says)
+    put(os.path.join(folder.encode(), b"ar_folder_non_utf8", b"notes\xff.txt"), b"x")
+    put(os.path.join(folder, "ar_folder_non_utf8", where), solution)
+    cases["ar_folder_non_utf8"] = Case(8, "a folder holding a non-UTF-8 file name", "full")
+    dup = io.BytesIO()
+    with zipfile.ZipFile(dup, "w") as z:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            z.writestr(where, skeleton)
+            z.writestr(where, solution)
+    put(os.path.join(folder, "ar_duplicate_member.zip"), dup.getvalue())
+    cases["ar_duplicate_member"] = Case(12, "a member that appears twice", "full",
+                                        says=["appears twice"])
+    links = io.BytesIO()
+    with tarfile.open(fileobj=links, mode="w") as t:
+        for kind, member in ((tarfile.SYMTYPE, "link.cu"), (tarfile.CHRTYPE, "device")):
+            info = tarfile.TarInfo(member)
+            info.type = kind
+            info.linkname = "/etc/passwd" if kind == tarfile.SYMTYPE else ""
+            t.addfile(info)
+        info = tarfile.TarInfo(where)
+        info.size = len(solution)
+        t.addfile(info, io.BytesIO(solution))
+    put(os.path.join(folder, "ar_links_devices.tar"), links.getvalue())
+    cases["ar_links_devices"] = Case(12, "a symlink and a device in a tar", "full",
+                                     says=["symlink", "device"])
+
+    # Ending the process early, or never: what the checks that had not reported score.
+    plant("exit_static_initializer", 2, "calls exit(0) before any check",
+          HEADER + solution + static_code("  std::exit(0);"), "zero", says=["exited (status 0)"])
+    plant("quick_exit_in_check", 2, "calls quick_exit(0) inside a check",
+          in_prediction(HEADER + solution, "  std::quick_exit(0);"), "less",
+          says=["exited (status 0)"])
+    plant("underscore_exit_in_check", 2, "calls _exit(0) inside a check",
+          in_prediction(HEADER + solution, "  _exit(0);"), "less", says=["exited (status 0)"])
+    plant("sleeps_past_time_limit", 7, "sleeps past the time limit inside a check",
+          in_prediction(HEADER + solution, "  std::this_thread::sleep_for(std::chrono::hours(1));"),
+          "less", says=["time limit"])
+
+    # 10. A file that once hung the include scan; 12. smaller ones.
+    plant("huge_blank_lines", 10, "the solution and 1,000,000 blank lines",
+          solution + b"\n" * 1_000_000, "full")
+    plant("exit_inside_check", 12, "calls exit(0) inside a check",
+          in_prediction(HEADER + solution, "  std::exit(0);"), "less",
+          says=['called exit() while the check "ch01 exercise 3: predicted wavefronts match the '
+                'bank model" ran'])
+    plant("link_failure", 12, "declares and calls a function it never defines",
+          in_prediction(solution, "  extern int planted_undefined(); if (p == Pattern{}) "
+                        "return planted_undefined();"), "zero",
+          says=["undefined reference", "planted_undefined"])
+    plant("unit_generation_failure", 12, "holds the end of the raw string its source is quoted in",
+          solution + b'// )wb_exercise"\n', "zero", says=["ends the raw string", "error"])
+    plant("utf8_bom", 12, "the solution with a UTF-8 byte-order mark", b"\xef\xbb\xbf" + solution,
+          "full")
+    plant("latin1_comment", 12, "the solution with a Latin-1 byte in a comment",
+          b"// caf\xe9\n" + solution, "full")
+    return cases
+
+
+def judge(cases, results, full, chapter_of):
+    """Problems with the graded hostile class: `results` {name: result.json}, `full` the
+    chapter's maximum."""
+    problems = []
+    for ident, case in cases.items():
+        result = results.get(ident)
+        if result is None:
+            problems.append(f"{ident} (item {case.item}, {case.what}): no result")
+            continue
+        score = result["score"]
+        want = {"full": full, "zero": 0}.get(case.score, case.score)
+        if case.score == "less":
+            ok = 0 < score < full if ident != "leak_files_environment" else score < full
+        else:
+            ok = score == want
+        if not ok:
+            problems.append(f"{ident} (item {case.item}, {case.what}): scored {score} of {full}, "
+                            f"expected {case.score}")
+        text = "\n".join(result["notes"] + result.get("ignored", []) +
+                         [t["output"] for t in result["tests"]])
+        for word in case.says:
+            if word.lower() not in text.lower():
+                problems.append(f"{ident} (item {case.item}): its result does not say "
+                                f"'{word}': {text[:600]}")
+        for word in case.never:
+            if word in text:
+                problems.append(f"{ident} (item {case.item}): its result shows '{word}'")
+    return problems
+
+
+def leftover_processes(marker):
+    """Processes whose command line holds `marker`."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                line = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if re.search(marker, line):
+            found.append(f"{pid}: {line[:200]}")
+    return found
