@@ -50,11 +50,7 @@ inline std::optional<grader::Feedback> owner_sums_problem(const std::vector<int>
   // The launch sizes shared memory from staged_words() and indexes it with staged_index():
   // both are checked on the host first. (Two values in one word are left to the sums.)
   if (const auto fault = layout_fault(/*bijection=*/false)) {
-    return grader::Feedback("Not run: " + fault->fact + ".")
-        .hint(
-            "the kernel would size or index its shared memory out of range: see the host "
-            "check \"" +
-            std::string(kLayoutCheck) + "\".");
+    return grader::not_run_while_invalid(*fault, kLayoutCheck);
   }
   std::mt19937 rng(static_cast<unsigned>(seed));
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);

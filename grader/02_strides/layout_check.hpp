@@ -23,11 +23,7 @@ constexpr int kMostStagedWords = 48 * 1024 / 4;
 inline const char* const kLayoutCheck =
     "ch02 exercise 3: the staged layout is a bijection that fits";
 
-/// What is wrong with the layout: `fact` says it without a final period, `hint` how to mend it.
-struct LayoutFault {
-  std::string fact;
-  std::string hint;
-};
+using grader::LayoutFault;
 
 inline std::string call_of(int owner, int i) {
   return "staged_index(" + std::to_string(owner) + ", " + std::to_string(i) + ")";
@@ -38,13 +34,12 @@ inline std::string call_of(int owner, int i) {
 /// [0, staged_words()). With `bijection`, also two (owner, value) pairs on one word.
 inline std::optional<LayoutFault> layout_fault(bool bijection = true) {
   const int words = ch02::staged_words();
-  if (words < kLeastStagedWords || words > kMostStagedWords) {
-    return LayoutFault{
-        "staged_words() is " + std::to_string(words) + ", outside the range allowed, " +
-            std::to_string(kLeastStagedWords) + " to " + std::to_string(kMostStagedWords) +
-            " words (one word for each of the 256 x 32 values, at most 48 KiB of shared memory)",
-        "staged_words() sizes the kernel's shared memory: the words your staged_index() uses, "
-        "no more than 48 KiB."};
+  if (auto fault = grader::size_fault(
+          "staged_words()", words, kLeastStagedWords, kMostStagedWords, "words",
+          "one word for each of the 256 x 32 values, at most 48 KiB of shared memory",
+          "staged_words() sizes the kernel's shared memory: the words your staged_index() uses, "
+          "no more than 48 KiB.")) {
+    return fault;
   }
   std::vector<int> user(static_cast<size_t>(words), -1);  // owner * 32 + i of each word's value
   for (int owner = 0; owner < ch02::kThreads; ++owner) {

@@ -22,11 +22,7 @@ inline std::optional<grader::Feedback> lookup_mismatch(const std::vector<unsigne
   // The launch sizes shared memory from table_words() and indexes it with table_slot(): both
   // are checked on the host first. (Two entries in one slot are left to the results.)
   if (const auto fault = table_fault(/*apart=*/false)) {
-    return grader::Feedback("Not run: " + fault->fact + ".")
-        .hint(
-            "the kernel would size or index its shared memory out of range: see the host "
-            "check \"" +
-            std::string(kLayoutCheck) + "\".");
+    return grader::not_run_while_invalid(*fault, kLayoutCheck);
   }
   const std::vector<unsigned> out = ch03::probes::lookups(table, keys, true);
   for (std::size_t i = 0; i < keys.size(); ++i) {

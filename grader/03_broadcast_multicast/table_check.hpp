@@ -23,11 +23,7 @@ constexpr int kMostTableWords = 48 * 1024 / 4;
 inline const char* const kLayoutCheck =
     "ch03 exercise 2: the table layout keeps every entry apart and fits";
 
-/// What is wrong with the table: `fact` says it without a final period, `hint` how to mend it.
-struct TableFault {
-  std::string fact;
-  std::string hint;
-};
+using TableFault = grader::LayoutFault;
 
 inline std::string call_of(int key, int lane) {
   return "table_slot(" + std::to_string(key) + ", " + std::to_string(lane) + ")";
@@ -38,14 +34,12 @@ inline std::string call_of(int key, int lane) {
 /// [0, table_words()). With `apart`, also a slot that holds two entries.
 inline std::optional<TableFault> table_fault(bool apart = true) {
   const int words = ch03::table_words();
-  if (words < kLeastTableWords || words > kMostTableWords) {
-    return TableFault{"table_words() is " + std::to_string(words) +
-                          ", outside the range allowed, " + std::to_string(kLeastTableWords) +
-                          " to " + std::to_string(kMostTableWords) +
-                          " words (one word for each of the 256 entries, at most 48 KiB of "
-                          "shared memory)",
-                      "table_words() sizes the kernel's shared memory: the words your "
-                      "table_slot() uses, no more than 48 KiB."};
+  if (auto fault = grader::size_fault(
+          "table_words()", words, kLeastTableWords, kMostTableWords, "words",
+          "one word for each of the 256 entries, at most 48 KiB of shared memory",
+          "table_words() sizes the kernel's shared memory: the words your table_slot() uses, no "
+          "more than 48 KiB.")) {
+    return fault;
   }
   std::vector<int> entry_in(static_cast<size_t>(words), -1);  // the entry of each slot
   std::vector<int> first_lane(static_cast<size_t>(words), -1);

@@ -119,6 +119,35 @@ inline Feedback not_judged_while_invalid(const std::string& fact, const std::str
       .hint("make the check \"" + guard + "\" pass first.");
 }
 
+/// What is wrong with a layout a student's functions describe, before anything is counted,
+/// sized or launched through it: `fact` says it without a final period, `hint` how to mend it.
+struct LayoutFault {
+  std::string fact;
+  std::string hint;
+};
+
+/// A size a student's function returns (`call` = "staged_words()"), held to [least, most]
+/// before anything is allocated from it; `unit` names what is counted ("words") and `why` the
+/// bounds ("one word for each of the 256 entries, at most 48 KiB of shared memory").
+inline std::optional<LayoutFault> size_fault(const std::string& call, int value, int least,
+                                             int most, const std::string& unit,
+                                             const std::string& why, const std::string& hint) {
+  if (value >= least && value <= most) return std::nullopt;
+  return LayoutFault{call + " is " + std::to_string(value) + ", outside the range allowed, " +
+                         std::to_string(least) + " to " + std::to_string(most) + " " + unit + " (" +
+                         why + ")",
+                     hint};
+}
+
+/// Why a kernel was not launched with a layout whose size or indices are out of range (the
+/// launch would size or index its shared memory with them); `guard` names the host check that
+/// says more.
+inline Feedback not_run_while_invalid(const LayoutFault& fault, const std::string& guard) {
+  return Feedback("Not run: " + fault.fact + ".")
+      .hint("the kernel would size or index its shared memory out of range: see the host check \"" +
+            guard + "\".");
+}
+
 /// True, and nothing printed, when an earlier kernel left the GPU usable. Otherwise the caller
 /// must stop: GPU_CHECKS_NEED_LIVE_CONTEXT() does that.
 inline bool context_usable() {

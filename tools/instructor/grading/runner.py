@@ -339,9 +339,7 @@ def prepare(workbook, path, directory, options):
                           report=True, memory_bytes=BUILD_MEMORY)
         found = parse_json(outcome.report)
         if outcome.timed_out:
-            for chapter in submitted:
-                failed_build[chapter] = (f"the build did not finish in "
-                                         f"{options.build_time_limit} s")
+            out_of_time(submitted, failed_build, options)
         elif found is None:
             infrastructure = f"the dependency scan failed ({outcome.describe()})"
         else:
@@ -379,9 +377,7 @@ def prepare(workbook, path, directory, options):
             with open(log, errors="replace") as f:
                 build_text = f.read()
             if outcome.timed_out:
-                for chapter in to_build:
-                    failed_build[chapter] = (f"the build did not finish in "
-                                             f"{options.build_time_limit} s")
+                out_of_time(to_build, failed_build, options)
             elif found is None:
                 infrastructure = f"the build failed ({outcome.describe()})"
             else:
@@ -412,6 +408,11 @@ def prepare(workbook, path, directory, options):
                     infrastructure=infrastructure,
                     fingerprint=submission.fingerprint(exercises, ignored),
                     build_seconds=time.monotonic() - start)
+
+
+def out_of_time(chapters, failed_build, options):
+    for chapter in chapters:
+        failed_build[chapter] = f"the build did not finish in {options.build_time_limit} s"
 
 
 def parse_json(data):
