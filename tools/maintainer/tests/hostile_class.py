@@ -79,6 +79,7 @@ def write(root, folder, chapter, secrets, checks):
         skeleton = f.read()
     reference_path = os.path.join(root, "solutions", chapter, name)
     classmate = os.path.join(folder, "a_honest", where)
+    predictions = next(c for c in checks if "predict" in c)  # the check predicted_wavefronts runs
     cases = {}
 
     def plant(ident, item, what, source, score, says=(), never=()):
@@ -280,8 +281,7 @@ def write(root, folder, chapter, secrets, checks):
           solution + b"\n" * 1_000_000, "full")
     plant("exit_inside_check", 12, "calls exit(0) inside a check",
           in_prediction(HEADER + solution, "  std::exit(0);"), "less",
-          says=['called exit() while the check "ch01 exercise 3: predicted wavefronts match the '
-                'bank model" ran'])
+          says=[f'called exit() while the check "{predictions}" ran'])
     plant("link_failure", 12, "declares and calls a function it never defines",
           in_prediction(solution, "  extern int planted_undefined(); if (p == Pattern{}) "
                         "return planted_undefined();"), "zero",
