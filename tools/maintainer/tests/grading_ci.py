@@ -241,7 +241,7 @@ first_run = subprocess.Popen([sys.executable, tool, "--class", slow, "--out", ho
                              stderr=subprocess.PIPE, text=True)
 deadline = time.monotonic() + 300
 while time.monotonic() < deadline and not hostile_class.leftover_processes(
-        r"ch01_bank_indexing_grader host"):
+        rf"ch{first[:2]}_{first[3:]}_grader host"):
     time.sleep(0.2)
 second = subprocess.run(base, capture_output=True, text=True, timeout=600)
 expect(second.returncode != 0 and "another grading run is using" in second.stderr,

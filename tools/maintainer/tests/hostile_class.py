@@ -79,6 +79,7 @@ def write(root, folder, chapter, secrets, checks):
         skeleton = f.read()
     reference_path = os.path.join(root, "solutions", chapter, name)
     classmate = os.path.join(folder, "a_honest", where)
+    grader = f"ch{chapter[:2]}_{chapter[3:]}_grader"
     predictions = next(c for c in checks if "predict" in c)  # the check predicted_wavefronts runs
     cases = {}
 
@@ -140,8 +141,8 @@ def write(root, folder, chapter, secrets, checks):
               '  }\n} forger;\n}\n').encode(), "zero", says=["report was refused"])
     plant("forge_replace_grader", 2, "rewrites the graders and the build in place", HEADER
           + skeleton + static_code(
-              '  for (const char* p : {"/grading/build/ch01_bank_indexing_grader",\n'
-              '                        "../build/ch01_bank_indexing_grader",\n'
+              f'  for (const char* p : {{"/grading/build/{grader}",\n'
+              f'                        "../build/{grader}",\n'
               '                        "/grading/src/grader/harness/feedback_message.hpp"}) {\n'
               '    std::ofstream f(p);\n    f << "#!/bin/sh\\nexit 0\\n";\n  }'), "zero")
     fake = ('  for (const char* p : {"results.json", "../results.json", "/tmp/results.json",\n'
