@@ -104,7 +104,11 @@ def build_root(spec):
     os.makedirs(inside(root, "/tmp"), exist_ok=True)
     mount("-t", "tmpfs", "-o", f"size={spec['tmp_bytes']},mode=1777,nosuid,nodev", "sandbox-tmp",
           inside(root, "/tmp"))
-    mount("-o", "remount,ro", root)
+    try:  # the new root's own folders read-only too (its mounts above keep their own flags)
+        mount("-o", "remount,ro,nosuid,nodev", root)
+    except RuntimeError:
+        if not spec.get("user_namespace"):
+            raise  # in a user namespace the kernel may refuse it: the root is a private tmpfs
 
 
 def main():
