@@ -253,6 +253,42 @@ left = hostile_class.leftover_processes(r"sandbox_init|grading/build|sleep_for")
 expect(not left, f"processes left behind by a tool killed outright: {left}")
 infrastructure_cases += 4
 
+# As a user other than root, the sandbox is made in a user namespace: the same submission is
+# graded in full there (CI runs as root, so it makes such a user).
+as_user = None
+if os.geteuid() == 0 and shutil.which("useradd") and shutil.which("setpriv"):
+    import pwd
+    subprocess.run(["useradd", "--system", "--no-create-home", "workbook-ci-grader"],
+                   capture_output=True)
+    try:
+        as_user = pwd.getpwnam("workbook-ci-grader")
+    except KeyError:
+        expect(False, "a user other than root could not be made")
+if as_user is not None:
+    user_work = os.path.join(work, "as-user")
+    os.makedirs(user_work)
+    shutil.copytree(one, os.path.join(user_work, "class"))
+    for folder, _, names in os.walk(user_work):
+        for n in [folder] + [os.path.join(folder, n) for n in names]:
+            os.chown(n, as_user.pw_uid, as_user.pw_gid)
+    user_env = dict(os.environ, HOME=user_work, GIT_CONFIG_COUNT="1",
+                    GIT_CONFIG_KEY_0="safe.directory", GIT_CONFIG_VALUE_0="*",
+                    TMPDIR=user_work)
+    as_user_run = subprocess.run(
+        ["setpriv", f"--reuid={as_user.pw_uid}", f"--regid={as_user.pw_gid}", "--clear-groups",
+         sys.executable, tool, "--class", os.path.join(user_work, "class"), "--out",
+         os.path.join(user_work, "out"), "--chapters", first, "--time-limit", "60"],
+        capture_output=True, text=True, timeout=900, env=user_env)
+    try:
+        with open(os.path.join(user_work, "out", "submissions", "honest", "result.json")) as f:
+            user_score = json.load(f)["score"]
+    except (OSError, ValueError):
+        user_score = None
+    expect(as_user_run.returncode == 0 and user_score == full,
+           f"graded as a user other than root (a user namespace): {user_score} of {full}; "
+           f"{as_user_run.stderr[-800:]}")
+    infrastructure_cases += 1
+
 # Official grading's hidden checks: the reference's report says which checks were hidden, and a
 # submission tuned to the hand-out's local cases (a chapter's wrong answer that passes its
 # local check and fails a hidden one) loses exactly the hidden check's points.
