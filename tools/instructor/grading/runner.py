@@ -274,11 +274,29 @@ def judge_files(workbook, chapter, files):
     return refused
 
 
+LINKER = re.compile(r"(multiple definition|undefined reference) (?:of|to) `([^']+)'")
+
+
+def linker_said(line):
+    """A linker's complaint about the student's unit, in the student's terms."""
+    found = LINKER.search(line)
+    if not found:
+        return None
+    kind, name = found.groups()
+    if kind == "multiple definition":
+        return (f"your exercise file defines {name}, which the grader's own code defines too: a "
+                f"grader's function cannot be replaced (rename yours)")
+    return f"{name} is used but never defined (the linker found no definition of it)"
+
+
 def shown_errors(text, chapter, limit=12):
     """The compiler's and linker's lines about a chapter's exercise, for the student (paths
-    inside the sandbox made relative to the workbook)."""
+    inside the sandbox made relative to the workbook, linkers' complaints in words)."""
     lines = []
     for line in text.splitlines():
+        if linker_said(line) and (unit_name(chapter) in line or f"ch{chapter[:2]}_" in line):
+            lines.append(linker_said(line))
+            continue
         if (exercise_path(chapter) in line or unit_name(chapter) in line
                 or "multiple definition of" in line or "undefined reference to" in line) and \
                 ("error" in line or "multiple definition" in line or "undefined reference" in line):

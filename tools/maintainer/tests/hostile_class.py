@@ -286,7 +286,7 @@ def write(root, folder, chapter, secrets, checks):
     plant("link_failure", 12, "declares and calls a function it never defines",
           in_prediction(solution, "  extern int planted_undefined(); if (p == Pattern{}) "
                         "return planted_undefined();"), "zero",
-          says=["undefined reference", "planted_undefined"])
+          says=["never defined", "planted_undefined"])
     plant("unit_generation_failure", 12, "holds the end of the raw string its source is quoted in",
           solution + b'// )wb_exercise"\n', "zero", says=["ends the raw string", "error"])
     plant("utf8_bom", 12, "the solution with a UTF-8 byte-order mark", b"\xef\xbb\xbf" + solution,
