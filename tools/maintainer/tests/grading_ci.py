@@ -271,12 +271,15 @@ if as_user is not None:
     for folder, _, names in os.walk(user_work):
         for n in [folder] + [os.path.join(folder, n) for n in names]:
             os.chown(n, as_user.pw_uid, as_user.pw_gid)
+    # The system's Python and tools: a Python installed in root's home is not the user's.
+    system_path = "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin"
+    user_python = shutil.which("python3", path=system_path) or sys.executable
     user_env = dict(os.environ, HOME=user_work, GIT_CONFIG_COUNT="1",
                     GIT_CONFIG_KEY_0="safe.directory", GIT_CONFIG_VALUE_0="*",
-                    TMPDIR=user_work)
+                    TMPDIR=user_work, PATH=system_path)
     as_user_run = subprocess.run(
         ["setpriv", f"--reuid={as_user.pw_uid}", f"--regid={as_user.pw_gid}", "--clear-groups",
-         sys.executable, tool, "--class", os.path.join(user_work, "class"), "--out",
+         user_python, tool, "--class", os.path.join(user_work, "class"), "--out",
          os.path.join(user_work, "out"), "--chapters", first, "--time-limit", "60"],
         capture_output=True, text=True, timeout=900, env=user_env)
     try:
