@@ -202,7 +202,6 @@ class Workbook:
                     tail = f.read()[-3000:]
                 raise GradingError(f"the pristine workbook did not build ({outcome.describe()}); "
                                    f"see {log}:\n{tail}")
-            info["min_sm"] = {}
             scoring.write_atomically(info_path, json.dumps(info) + "\n")
             self.info = info
 
@@ -349,13 +348,19 @@ def prepare(workbook, path, directory, options):
     log = os.path.join(work, "build.log")
     infrastructure = None
     deadline = time.monotonic() + options.build_time_limit
-    if submitted:
-        # 1. Which files each submitted unit reads, by the compiler's own account.
-        outcome = box.run(["python3", f"{TOOL}/inspect_build.py", "deps", BUILD] + submitted
+
+    def inspect(what, chapters):
+        """inspect_build.py `what` on `chapters` in the sandbox, over this submission's overlays:
+        (the Outcome, its JSON or None)."""
+        outcome = box.run(["python3", f"{TOOL}/inspect_build.py", what, BUILD] + chapters
                           + ["--out", "{report}"], BUILD, log, deadline - time.monotonic(),
                           overlays=overlays(workbook, dirs, True), binds=[(HERE, TOOL, False)],
                           report=True, memory_bytes=BUILD_MEMORY)
-        found = parse_json(outcome.report)
+        return outcome, parse_json(outcome.report)
+
+    if submitted:
+        # 1. Which files each submitted unit reads, by the compiler's own account.
+        outcome, found = inspect("deps", submitted)
         if outcome.timed_out:
             out_of_time(submitted, failed_build, options)
         elif found is None:
@@ -385,13 +390,7 @@ def prepare(workbook, path, directory, options):
         # 2. Build what the allowed exercise files reach; list the symbols their units define.
         to_build = [c for c in submitted if c not in refused and c not in failed_build]
         if to_build and infrastructure is None:
-            outcome = box.run(["python3", f"{TOOL}/inspect_build.py", "symbols", BUILD]
-                              + to_build + ["--out", "{report}"], BUILD, log,
-                              deadline - time.monotonic(),
-                              overlays=overlays(workbook, dirs, True),
-                              binds=[(HERE, TOOL, False)], report=True,
-                              memory_bytes=BUILD_MEMORY)
-            found = parse_json(outcome.report)
+            outcome, found = inspect("symbols", to_build)
             with open(log, errors="replace") as f:
                 build_text = f.read()
             if outcome.timed_out:
@@ -488,15 +487,13 @@ def run(workbook, prepared, options):
                     "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False),
                     env={"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))),
                          "WORKBOOK_MEASUREMENTS_DIR": "/tmp"},
-                    report=True, gpu=mode == "gpu",
+                    report=True, report_bytes=catch_xml.REPORT_BYTES, gpu=mode == "gpu",
                     memory_bytes=None if mode == "gpu" else GRADER_MEMORY,
                     file_bytes=256 << 20)
                 with open(log, "rb") as f:
                     f.seek(mark)
                     said = f.read().decode("utf-8", "replace")
                 try:
-                    if outcome.report_overflow:
-                        raise catch_xml.ReportRefused("the report is larger than the bound")
                     reported = catch_xml.parse(outcome.report or b"")
                 except catch_xml.ReportRefused as e:
                     reported = {}

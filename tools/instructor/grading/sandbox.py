@@ -28,7 +28,6 @@ INIT = os.path.join(HERE, "sandbox_init.py")
 NOBODY = 65534
 SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys"]
 LOG_BYTES = 4 << 20  # of a command's output, kept for the instructor
-REPORT_BYTES = 16 << 20  # a grader's report larger than this is refused
 MIB = 1 << 20
 GIB = 1 << 30
 
@@ -48,12 +47,12 @@ def stop_everything():
 
 class Outcome:
     """How a sandboxed command ended: `exit` (its status) or `signal`, `timed_out`, `seconds`,
-    `report` (the bytes it wrote to its report pipe, or None), `report_overflow`,
-    `log_overflow`, and `setup_error` when the sandbox itself could not be made."""
+    `report` (the bytes it wrote to its report pipe, at most `report_bytes` of run() and one
+    more, or None), `log_overflow`, and `setup_error` when the sandbox itself could not be made."""
 
     def __init__(self, **fields):
         self.exit = self.signal = self.report = self.setup_error = None
-        self.timed_out = self.report_overflow = self.log_overflow = False
+        self.timed_out = self.log_overflow = False
         self.seconds = 0.0
         self.__dict__.update(fields)
 
@@ -122,7 +121,8 @@ class Sandbox:
         return sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri"))
 
     def run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
-            report=False, gpu=False, memory_bytes=None, file_bytes=GIB, tmp_bytes=512 * MIB):
+            report=False, gpu=False, memory_bytes=None, file_bytes=GIB, tmp_bytes=512 * MIB,
+            report_bytes=16 * MIB):
         """Runs `command` (a list) in the sandbox with `cwd` as its working folder, its output
         appended to `log_path` (up to LOG_BYTES). `overlays` are (lower, upper, work, target,
         writable): a read-only folder seen at `target` with the command's changes in `upper`;
@@ -182,7 +182,6 @@ class Sandbox:
             os.close(fd)
         log_overflow = [False]
         report_data = bytearray()
-        report_overflow = [False]
 
         def read_log():
             kept = 0
@@ -198,16 +197,13 @@ class Sandbox:
                         log_overflow[0] = True
                         log.write(b"\n[output cut: more than %d MiB]\n" % (LOG_BYTES >> 20))
 
-        def read_report():
+        def read_report():  # keeps one byte past the bound, so that the reader can tell
             with os.fdopen(report_r, "rb", buffering=0) as pipe:
                 while True:
                     chunk = pipe.read(65536)
                     if not chunk:
                         break
-                    if len(report_data) + len(chunk) > REPORT_BYTES:
-                        report_overflow[0] = True
-                    else:
-                        report_data.extend(chunk)
+                    report_data.extend(chunk[:report_bytes + 1 - len(report_data)])
 
         readers = [threading.Thread(target=read_log, daemon=True)]
         if report:
@@ -233,7 +229,7 @@ class Sandbox:
             raw = f.read(4096)
         shutil.rmtree(private, ignore_errors=True)
         outcome = Outcome(timed_out=timed_out, seconds=time.monotonic() - start,
-                          log_overflow=log_overflow[0], report_overflow=report_overflow[0],
+                          log_overflow=log_overflow[0],
                           report=bytes(report_data) if report else None)
         try:
             status = json.loads(raw.decode()) if raw else {}
