@@ -4,7 +4,10 @@
 // (test cases tagged [lesson]) and `<grader> reference [--min-sm NN]` the reference solution's
 // own GPU checks (tagged [reference]: bars and experiments that need kernels a hand-out must not
 // hold). `<grader> device [--min-sm NN]` only says whether the GPU checks could run here (the
-// grading tool asks before it grades with the GPU). Exit codes follow meson test: 0 all passed,
+// grading tool asks before it grades with the GPU). `<grader> cases` lists the graded cases of
+// the run's variant (grader/harness/variant.hpp), one per line, tab-separated: the check, the
+// case, and for a prediction the exercise function, the case's arguments and the exercise's
+// value. Exit codes follow meson test: 0 all passed,
 // 1 something failed, 77 GPU checks skipped because no usable GPU is there.
 #define CATCH_CONFIG_RUNNER
 #include <csignal>
@@ -21,6 +24,7 @@
 #include "common/cuda/gpu_info.hpp"
 #include "grader/harness/catch.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 
@@ -151,8 +155,40 @@ int usage(const char* program) {
       << "  lesson     maintainers: the lesson's figures, the answer key, and the thresholds\n"
       << "             against the H200 measurements\n"
       << "  reference  maintainers: the reference solution's own GPU checks\n"
-      << "  device     whether the GPU checks could run here (exit 0), or why not (exit 77)\n";
+      << "  device     whether the GPU checks could run here (exit 0), or why not (exit 77)\n"
+      << "  cases      the graded cases of this variant (WORKBOOK_VARIANT, else the hand-out's)\n";
   return 2;
+}
+
+// A field of `<grader> cases`: tabs and line breaks would split it.
+std::string field(std::string text) {
+  for (char& c : text) {
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
+int list_cases() {
+  const grader::variant::Identity& v = grader::variant::current();
+  std::cout << "# " << v.describe() << "\n";
+  const grader::variant::ChapterCases* chapter = grader::variant::registered();
+  if (chapter == nullptr) return 0;
+  for (const grader::variant::GradedCase& c : chapter->cases(v)) {
+    std::cout << field(c.check) << '\t' << field(c.text) << '\t' << field(c.declaration) << '\t'
+              << field(c.condition) << '\t'
+              << (c.answer ? std::to_string(c.answer()) : std::string()) << '\n';
+  }
+  return 0;
+}
+
+// The grader's first lines: whose variant this is, and what it means in this chapter.
+void print_variant() {
+  const grader::variant::Identity& v = grader::variant::current();
+  std::cout << "Graded on " << v.describe() << ".\n";
+  if (const grader::variant::ChapterCases* chapter = grader::variant::registered()) {
+    const std::string summary = chapter->summary(v);
+    if (!summary.empty()) std::cout << summary << (summary.back() == '\n' ? "" : "\n");
+  }
 }
 
 }  // namespace
@@ -160,9 +196,10 @@ int usage(const char* program) {
 int main(int argc, char** argv) {
   if (argc < 2 || (std::strcmp(argv[1], "host") != 0 && std::strcmp(argv[1], "gpu") != 0 &&
                    std::strcmp(argv[1], "lesson") != 0 && std::strcmp(argv[1], "reference") != 0 &&
-                   std::strcmp(argv[1], "device") != 0)) {
+                   std::strcmp(argv[1], "device") != 0 && std::strcmp(argv[1], "cases") != 0)) {
     return usage(argv[0]);
   }
+  if (std::strcmp(argv[1], "cases") == 0) return argc == 2 ? list_cases() : usage(argv[0]);
   if (std::strcmp(argv[1], "device") == 0) {
     const int sm = argc == 4 && std::strcmp(argv[2], "--min-sm") == 0 ? std::atoi(argv[3]) : 75;
     const gpu::GpuInfo info = gpu::detect_gpu(sm / 10, sm % 10);
@@ -206,6 +243,7 @@ int main(int argc, char** argv) {
   for (const std::string& arg : args) {
     listing = listing || arg == "--list-tests" || arg == "--list-test-names-only" || arg == "-l";
   }
+  if (!listing) print_variant();
   if (gpu_mode && !listing) {
     const gpu::GpuInfo info = gpu::detect_gpu(min_sm / 10, min_sm % 10);
     if (!info.usable) {

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -45,6 +46,8 @@ void set_measurement_gpu(const std::string& description) {
 void write_measurements() {
   const char* dir = std::getenv("WORKBOOK_MEASUREMENTS_DIR");
   if (dir == nullptr || *dir == '\0') return;
+  std::error_code ignored;  // a folder of its own (a variant's run): made here, once
+  std::filesystem::create_directories(dir, ignored);
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));

@@ -1,0 +1,145 @@
+#include "grader/harness/variant.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+
+#if !defined(WORKBOOK_VARIANT_ID)
+#define WORKBOOK_VARIANT_ID "0"
+#endif
+#if !defined(WORKBOOK_VARIANT_STUDENT)
+#define WORKBOOK_VARIANT_STUDENT ""
+#endif
+
+namespace grader::variant {
+
+namespace {
+
+std::uint64_t splitmix(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001B3ull;
+  return h;
+}
+
+ChapterCases*& registration() {
+  static ChapterCases* chapter = nullptr;
+  return chapter;
+}
+
+}  // namespace
+
+std::string Identity::describe() const {
+  switch (kind) {
+    case Kind::kSelfStudy:
+      return "variant 0 (self-study: the workbook's own cases, the same for everyone)";
+    case Kind::kLowest: return "variant `lowest` (maintainers: every range at its low end)";
+    case Kind::kHighest: return "variant `highest` (maintainers: every range at its high end)";
+    case Kind::kStudent: break;
+  }
+  return "variant " + std::to_string(id) +
+         (student.empty() ? std::string() : " (" + student + "'s workbook)");
+}
+
+bool parse(const std::string& text, Identity& out, std::string& error) {
+  out = Identity{};
+  if (text == "lowest" || text == "highest") {
+    out.kind = text == "lowest" ? Kind::kLowest : Kind::kHighest;
+    return true;
+  }
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
+    error = "\"" + text.substr(0, 40) + "\" is not a variant: a variant is a whole number from 0 to " +
+            std::to_string(kLargest) + " (0: self-study)";
+    return false;
+  }
+  out.id = static_cast<std::uint32_t>(std::stoul(text));
+  out.kind = out.id == kSelfStudy ? Kind::kSelfStudy : Kind::kStudent;
+  return true;
+}
+
+Identity of(const std::string& text) {
+  Identity v;
+  std::string error;
+  if (!parse(text, v, error)) throw std::invalid_argument(error);
+  return v;
+}
+
+const Identity& current() {
+  static const Identity v = [] {
+    Identity out;
+    std::string error;
+    if (const char* env = std::getenv("WORKBOOK_VARIANT"); env != nullptr && *env != '\0') {
+      if (!parse(env, out, error)) {
+        std::cerr << "WORKBOOK_VARIANT: " << error << ". Unset it to grade the hand-out's own "
+                  << "variant.\n";
+        std::exit(2);
+      }
+      out.source = "WORKBOOK_VARIANT";
+      return out;
+    }
+    if (!parse(WORKBOOK_VARIANT_ID, out, error)) {  // read and checked by the build
+      std::cerr << "VARIANT: " << error << "\n";
+      std::exit(2);
+    }
+    out.student = WORKBOOK_VARIANT_STUDENT;
+    out.source = out.self_study() && out.student.empty() ? "default" : "VARIANT";
+    return out;
+  }();
+  return v;
+}
+
+Draw::Draw(const Identity& v, const std::string& chapter)
+    : kind_(v.kind), state_(fnv1a(chapter + ":" + std::to_string(v.id))) {
+  splitmix(state_);
+}
+
+std::uint64_t Draw::next() { return splitmix(state_); }
+
+int Draw::between(int lo, int hi) {
+  if (lo > hi) throw std::invalid_argument("Draw::between: empty range");
+  if (kind_ == Kind::kLowest) return lo;
+  if (kind_ == Kind::kHighest) return hi;
+  const std::uint64_t span = static_cast<std::uint64_t>(static_cast<long long>(hi) - lo) + 1;
+  return static_cast<int>(lo + static_cast<long long>(next() % span));
+}
+
+std::size_t Draw::index(std::size_t n) {
+  if (n == 0) throw std::invalid_argument("Draw::pick: no choices");
+  return static_cast<std::size_t>(between(0, static_cast<int>(n) - 1));
+}
+
+std::vector<std::size_t> Draw::subset(std::size_t n, std::size_t count) {
+  if (count > n) throw std::invalid_argument("Draw::some: more than there are");
+  std::vector<std::size_t> chosen;
+  if (kind_ == Kind::kLowest || kind_ == Kind::kHighest) {
+    for (std::size_t i = 0; i < count; ++i) chosen.push_back(kind_ == Kind::kLowest ? i : n - count + i);
+    return chosen;
+  }
+  // Selection sampling (Knuth's algorithm S): each subset of `count` equally likely, in order.
+  std::size_t left = count;
+  for (std::size_t i = 0; i < n && left > 0; ++i) {
+    if (next() % (n - i) < left) {
+      chosen.push_back(i);
+      --left;
+    }
+  }
+  return chosen;
+}
+
+Registration::Registration(ChapterCases cases) {
+  if (registration() != nullptr) {
+    std::cerr << "grader::variant: a chapter registered its cases twice\n";
+    std::abort();
+  }
+  registration() = new ChapterCases(std::move(cases));
+}
+
+const ChapterCases* registered() { return registration(); }
+
+}  // namespace grader::variant
