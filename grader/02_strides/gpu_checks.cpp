@@ -9,7 +9,10 @@
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/02_strides/device_probes.hpp"
+#include "common/counters/smem_access_probe.hpp"
+#include "grader/02_strides/gcd_law_check.hpp"
 #include "grader/02_strides/kernel_checks.hpp"
+#include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/cost_fit.hpp"
 #include "grader/harness/feedback.hpp"
@@ -24,7 +27,8 @@ const grader::CostFitLimits kCostFitLimits{grader::chapter::threshold("cost_fit_
                                            grader::chapter::threshold("cycles_per_wavefront"),
                                            grader::chapter::threshold("max_residual_wavefronts")};
 constexpr int kIterations = 1024;
-const int kStrides[] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 31, 32, 33, 48, 64};
+// The microbenchmark's strides: the variant's (grader/02_strides/stride_spec.hpp).
+const std::vector<int> kStrides = ch02::spec::probe_strides();
 
 using ch02::checks::model_wavefronts;
 using ch02::checks::probe_misbehaves;
@@ -39,7 +43,48 @@ std::optional<grader::Feedback> owner_sums_problem() {
 
 }  // namespace
 
-TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu]") {
+TEST_CASE("ch02 exercise 1 on the GPU: the counters count what you predicted", "[gpu][variant]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  // Every graded (stride, element size) of the variant, each one request on its own.
+  const std::vector<ch02::spec::StrideCase> cases = ch02::spec::graded_strides();
+  std::vector<smem::WarpRequest> requests;
+  for (const ch02::spec::StrideCase& c : cases) {
+    requests.push_back(ch02::spec::stride_request(c.stride, c.element_bytes));
+  }
+  const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);
+  int wrong = 0;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (ch02::predicted_wavefronts(cases[i].stride, cases[i].element_bytes) !=
+            measured[i].wavefronts &&
+        wrong++ == 0) {
+      first = i;
+    }
+  }
+  if (wrong > 0) {
+    const ch02::spec::StrideCase& c = cases[first];
+    const int predicted = ch02::predicted_wavefronts(c.stride, c.element_bytes);
+    GRADER_FAIL(
+        (predicted == ch02::kNotImplemented
+             ? grader::Feedback(ch02::spec::call_of(c) + " is not filled in yet: exercise 1 is "
+                                                        "not done.")
+             : grader::Feedback("The GPU counted " +
+                                grader::more_or_fewer(measured[first].wavefronts, predicted) +
+                                " wavefronts for " + ch02::spec::describe(c) +
+                                " than you predicted (" + std::to_string(predicted) + ")."))
+            .line(std::to_string(wrong) + " of the " + std::to_string(cases.size()) +
+                  " graded (stride, element size) pairs disagree with the counters; this is the "
+                  "first.")
+            .hint("the host check of exercise 1 draws the request and says which principle "
+                  "applies.")
+            .reveal("The GPU counted " + grader::wavefronts(measured[first].wavefronts) + "."));
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu][variant]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::vector<grader::CostPoint> points;
   for (int stride : kStrides) {
@@ -63,7 +108,8 @@ TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu]") 
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbenchmark", "[gpu]") {
+TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbenchmark",
+          "[gpu][variant]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);

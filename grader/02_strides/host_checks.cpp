@@ -9,7 +9,7 @@
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
 
-TEST_CASE("ch02 exercise 1: the gcd law for floats, shorts and bytes", "[host]") {
+TEST_CASE("ch02 exercise 1: the gcd law for floats, shorts and bytes", "[host][variant]") {
   const auto problem = ch02::spec::gcd_law_problem(ch02::spec::graded_strides());
   GRADER_EXPECT(!problem, *problem);
 }

@@ -3,9 +3,12 @@
 // model, the student's calculator, about each request.
 #pragma once
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "common/model/bank_model.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace ch02::spec {
 
@@ -36,18 +39,69 @@ inline bool worked_by_the_lessons(int stride, int element_bytes) {
   return element_bytes == 1 && stride == 1;
 }
 
-/// The pairs exercise 1 answers for in the hand-out's checks: strides 0..64 of floats, shorts
-/// and bytes that follow the law, less those the lessons work.
-inline std::vector<StrideCase> graded_strides() {
+/// The strides 0..kLargestClassStride that a class variant's exercise 1 may grade for
+/// `element_bytes`-byte elements: those that follow the law, less those the lessons work.
+inline constexpr int kLargestClassStride = 384;  // lane 31 of floats: 46.5 KiB, under 48
+/// How many strides of each element size a class variant grades.
+inline constexpr int kClassStridesPerSize = 24;
+
+inline std::vector<int> class_stride_domain(int element_bytes) {
+  std::vector<int> strides;
+  for (int stride = 0; stride <= kLargestClassStride; ++stride) {
+    if (follows_the_law(stride, element_bytes) && !worked_by_the_lessons(stride, element_bytes)) {
+      strides.push_back(stride);
+    }
+  }
+  return strides;
+}
+
+/// The pairs exercise 1 answers for, for variant `v`. Self-study (the hand-out's own checks):
+/// strides 0..64 of floats, shorts and bytes that follow the law, less those the lessons work.
+/// A class variant: kClassStridesPerSize of each size's class_stride_domain, drawn.
+inline std::vector<StrideCase> graded_strides(
+    const grader::variant::Identity& v = grader::variant::current()) {
   std::vector<StrideCase> cases;
+  grader::variant::Draw draw(v, "ch02 exercise 1");
   for (int bytes : {4, 2, 1}) {
-    for (int stride = 0; stride <= 64; ++stride) {
-      if (follows_the_law(stride, bytes) && !worked_by_the_lessons(stride, bytes)) {
+    if (v.self_study()) {
+      for (int stride = 0; stride <= 64; ++stride) {
+        if (follows_the_law(stride, bytes) && !worked_by_the_lessons(stride, bytes)) {
+          cases.push_back({stride, bytes});
+        }
+      }
+    } else {
+      for (int stride : draw.some(class_stride_domain(bytes), kClassStridesPerSize)) {
         cases.push_back({stride, bytes});
       }
     }
   }
   return cases;
+}
+
+/// The 16 strides (words, 0..64: every `31 * stride` lies inside the probe's words) exercise
+/// 2's microbenchmark is timed and counted at. Self-study: the committed ones. A class variant:
+/// an odd stride (one wavefront), one of 32 and 64 (32), one of 16 and 48 (16), and 13 more of
+/// 2..63, so that the fit always spans one to 32 wavefronts.
+inline std::vector<int> probe_strides(
+    const grader::variant::Identity& v = grader::variant::current()) {
+  if (v.self_study()) return {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 31, 32, 33, 48, 64};
+  grader::variant::Draw draw(v, "ch02 exercise 2");
+  std::vector<int> odd, others;
+  for (int s = 5; s <= 63; s += 2) odd.push_back(s);
+  std::vector<int> strides{draw.pick(odd), draw.pick(std::vector<int>{32, 64}),
+                           draw.pick(std::vector<int>{16, 48})};
+  for (int s = 2; s <= 63; ++s) {
+    if (std::find(strides.begin(), strides.end(), s) == strides.end()) others.push_back(s);
+  }
+  for (int s : draw.some(others, 13)) strides.push_back(s);
+  std::sort(strides.begin(), strides.end());
+  return strides;
+}
+
+/// "stride 6 of 4-byte elements".
+inline std::string describe(const StrideCase& c) {
+  return "stride " + std::to_string(c.stride) + " of " + std::to_string(c.element_bytes) +
+         "-byte elements";
 }
 
 }  // namespace ch02::spec

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
+#include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
 #include "common/model/bank_model.hpp"
 #include "grader/04_tile_columns/column_sums_check.hpp"
 #include "grader/04_tile_columns/device_probes.hpp"
 #include "grader/04_tile_columns/pitch_check.hpp"
+#include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
@@ -30,6 +32,44 @@ std::optional<grader::Feedback> column_sums_problem() {
                                            seed);
 }
 }  // namespace
+
+TEST_CASE("ch04 exercise 1 on the GPU: the counters see your pitches read without conflicts",
+          "[gpu][variant]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  // Column 0 of every graded tile at the student's pitch, where the pitch holds its row (the
+  // host check says why any other is wrong), and fits the probe's 48 KiB.
+  const std::vector<ch04::spec::PitchCase> cases = ch04::spec::graded_pitches();
+  std::vector<ch04::spec::PitchCase> counted;
+  std::vector<smem::WarpRequest> requests;
+  for (const ch04::spec::PitchCase& c : cases) {
+    const int pitch = ch04::padded_pitch(c.element_bytes, c.width);
+    if (pitch < c.width || pitch > c.width + 64) {
+      GRADER_FAIL(grader::Feedback("Not counted: " + ch04::spec::call_of(c) + " is " +
+                                   std::to_string(pitch) + ", which cannot hold the row.")
+                      .hint("the host check of exercise 1 says what is wrong."));
+    }
+    if (32LL * pitch * c.element_bytes > 48 * 1024) continue;
+    counted.push_back(c);
+    requests.push_back(ch04::spec::column_read(c.element_bytes, pitch, 0));
+  }
+  const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);
+  for (std::size_t i = 0; i < counted.size(); ++i) {
+    if (measured[i].conflicts == 0) continue;
+    const ch04::spec::PitchCase& c = counted[i];
+    GRADER_FAIL(grader::Feedback("At " + ch04::spec::call_of(c) + " = " +
+                                 std::to_string(ch04::padded_pitch(c.element_bytes, c.width)) +
+                                 " the GPU counted " + std::to_string(measured[i].conflicts) +
+                                 " bank conflicts reading column 0 (" +
+                                 grader::wavefronts(measured[i].wavefronts) + ").")
+                    .picture(grader::draw(requests[i]))
+                    .hint("count the row length in 4-byte words, as the host check does."));
+  }
+  std::cout << "The counters saw " << counted.size() << " of your " << cases.size()
+            << " graded pitches read without a conflict (the others exceed 48 KiB).\n";
+  SUCCEED();
+}
 
 TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();

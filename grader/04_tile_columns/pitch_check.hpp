@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
 #include "grader/04_tile_columns/pitch_spec.hpp"
@@ -68,26 +69,33 @@ inline std::optional<grader::Feedback> pitch_problem_of(int bytes, int width) {
   return std::nullopt;
 }
 
-/// The feedback for the first of widths `first`..`last` (of every element size, less the
-/// pairs the lesson works) whose pitch is wrong, with how many are; or nothing.
-inline std::optional<grader::Feedback> pitch_problem(int first, int last) {
+/// The feedback for the first of `cases` whose pitch is wrong, with how many are; or nothing.
+inline std::optional<grader::Feedback> pitch_problem(const std::vector<PitchCase>& cases) {
   std::optional<grader::Feedback> problem;
-  int wrong = 0, graded = 0;
-  for (int bytes : {1, 2, 4, 8, 16}) {
-    for (int width = first; width <= last; ++width) {
-      if (worked_by_the_lesson(bytes, width)) continue;
-      ++graded;
-      auto p = pitch_problem_of(bytes, width);
-      if (!p) continue;
-      if (wrong++ == 0) problem = p;
-      if (ch04::padded_pitch(bytes, width) == ch04::kNotImplemented) return problem;
-    }
+  int wrong = 0;
+  for (const PitchCase& c : cases) {
+    auto p = pitch_problem_of(c.element_bytes, c.width);
+    if (!p) continue;
+    if (wrong++ == 0) problem = p;
+    if (ch04::padded_pitch(c.element_bytes, c.width) == ch04::kNotImplemented) return problem;
   }
   if (problem) {
-    problem->line(std::to_string(wrong) + " of the " + std::to_string(graded) +
+    problem->line(std::to_string(wrong) + " of the " + std::to_string(cases.size()) +
                   " graded (element size, width) pairs got a wrong pitch; this is the first.");
   }
   return problem;
+}
+
+/// pitch_problem() for every element size at widths `first`..`last`, less the pairs the lesson
+/// works (official grading's hidden widths).
+inline std::optional<grader::Feedback> pitch_problem(int first, int last) {
+  std::vector<PitchCase> cases;
+  for (int bytes : element_sizes()) {
+    for (int width = first; width <= last; ++width) {
+      if (!worked_by_the_lesson(bytes, width)) cases.push_back({bytes, width});
+    }
+  }
+  return pitch_problem(cases);
 }
 
 }  // namespace ch04::spec

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "common/model/bank_model.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace ch04::spec {
 
@@ -33,6 +36,45 @@ inline int conflicting_column(int element_bytes, int width, int pitch) {
 /// 33 wide: no check grades them, here or in official grading.
 inline bool worked_by_the_lesson(int element_bytes, int width) {
   return element_bytes == 4 && (width == 16 || width == 17 || width == 32 || width == 33);
+}
+
+/// One graded (element size, width) pair of exercise 1.
+struct PitchCase {
+  int element_bytes;
+  int width;
+};
+
+/// The element sizes exercise 1 grades.
+inline const std::vector<int>& element_sizes() {
+  static const std::vector<int> sizes{1, 2, 4, 8, 16};
+  return sizes;
+}
+
+/// The widest tile a class variant grades, and how many widths of each element size it grades.
+inline constexpr int kWidestClassWidth = 512;
+inline constexpr int kClassWidthsPerSize = 48;
+
+/// The pairs exercise 1 grades for variant `v`. Self-study: every element size at widths 1 to
+/// 256. A class variant: kClassWidthsPerSize widths of each size from 1 to kWidestClassWidth,
+/// its own. Neither grades the pairs the lesson works.
+inline std::vector<PitchCase> graded_pitches(
+    const grader::variant::Identity& v = grader::variant::current()) {
+  std::vector<PitchCase> cases;
+  grader::variant::Draw draw(v, "ch04 exercise 1");
+  for (int bytes : element_sizes()) {
+    std::vector<int> widths;
+    for (int width = 1; width <= (v.self_study() ? 256 : kWidestClassWidth); ++width) {
+      if (!worked_by_the_lesson(bytes, width)) widths.push_back(width);
+    }
+    if (!v.self_study()) widths = draw.some(widths, kClassWidthsPerSize);
+    for (int width : widths) cases.push_back({bytes, width});
+  }
+  return cases;
+}
+
+/// "padded_pitch(4, 37)".
+inline std::string call_of(const PitchCase& c) {
+  return "padded_pitch(" + std::to_string(c.element_bytes) + ", " + std::to_string(c.width) + ")";
 }
 
 }  // namespace ch04::spec

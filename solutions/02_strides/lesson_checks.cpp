@@ -6,6 +6,7 @@
 
 #include "chapters/02_strides/strides.cuh"
 #include "grader/02_strides/stride_spec.hpp"
+#include "grader/harness/variant.hpp"
 #include "grader/harness/lesson_checks.hpp"
 
 // The strides official grading's hidden check asks about (solutions/02_strides/hidden_checks.cpp,
@@ -56,6 +57,12 @@ TEST_CASE("ch02 lesson: it leaves the graded answers to the student", "[lesson]"
   // as an access, nor draw them with the analyser.
   std::vector<ch02::spec::StrideCase> cases = ch02::spec::graded_strides();
   for (const ch02::spec::StrideCase& c : ch02::hidden::hidden_strides()) cases.push_back(c);
+  // ... and every stride a class variant may draw.
+  for (int bytes : {4, 2, 1}) {
+    for (int stride : ch02::spec::class_stride_domain(bytes)) {
+      if (stride > 64) cases.push_back({stride, bytes});
+    }
+  }
   const char* names[] = {"", "c", "h", "", "a"};
   std::vector<lesson::Graded> graded;
   for (const ch02::spec::StrideCase& c : cases) {
@@ -76,4 +83,27 @@ TEST_CASE("ch02 lesson: it leaves the graded answers to the student", "[lesson]"
   lesson::check_not_printed(graded, text);
   // Nor a table of strides and their costs.
   CHECK(lesson::table_row(text, "stride `s`").empty());
+}
+
+TEST_CASE("ch02 lesson: no variant grades a stride the lessons work", "[lesson]") {
+  // Every class variant draws from the same domain; the test holds 2,000 of them and both ends
+  // of every range to it, and the self-study cases.
+  std::vector<grader::variant::Identity> variants{grader::variant::of("0"),
+                                                  grader::variant::of("lowest"),
+                                                  grader::variant::of("highest")};
+  for (int id = 1; id <= 2000; ++id) variants.push_back(grader::variant::of(std::to_string(id)));
+  for (const grader::variant::Identity& v : variants) {
+    for (const ch02::spec::StrideCase& c : ch02::spec::graded_strides(v)) {
+      if (ch02::spec::worked_by_the_lessons(c.stride, c.element_bytes) ||
+          !ch02::spec::follows_the_law(c.stride, c.element_bytes)) {
+        FAIL(v.describe() + " grades " + ch02::spec::describe(c) +
+             ", which the lessons work or the law does not cover");
+      }
+    }
+    const std::vector<int> probes = ch02::spec::probe_strides(v);
+    if (probes.size() != 16 || probes.back() > 64 || probes.front() < 0) {
+      FAIL(v.describe() + ": the microbenchmark's strides leave 0..64 or are not 16");
+    }
+  }
+  SUCCEED();
 }

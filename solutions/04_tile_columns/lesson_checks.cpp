@@ -9,6 +9,7 @@
 #include "chapters/04_tile_columns/tile_columns.cuh"
 #include "grader/04_tile_columns/pitch_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -102,4 +103,21 @@ TEST_CASE("ch04 lesson: the float tiles it works are the least pitches it says",
   CHECK(ch04::padded_pitch(4, 16) == 17);
   CHECK(ch04::padded_pitch(4, 17) == 17);
   for (int width : {16, 17, 32, 33}) CHECK(ch04::spec::worked_by_the_lesson(4, width));
+}
+
+TEST_CASE("ch04 lesson: no variant grades a tile the lesson works", "[lesson]") {
+  std::vector<grader::variant::Identity> variants{grader::variant::of("0"),
+                                                  grader::variant::of("lowest"),
+                                                  grader::variant::of("highest")};
+  for (int id = 1; id <= 2000; ++id) variants.push_back(grader::variant::of(std::to_string(id)));
+  for (const grader::variant::Identity& v : variants) {
+    for (const ch04::spec::PitchCase& c : ch04::spec::graded_pitches(v)) {
+      if (ch04::spec::worked_by_the_lesson(c.element_bytes, c.width) || c.width < 1 ||
+          c.width > 1024) {
+        FAIL(v.describe() + " grades " + ch04::spec::call_of(c) +
+             ", a tile the lesson works or outside the contract");
+      }
+    }
+  }
+  SUCCEED();
 }

@@ -31,7 +31,24 @@ def key_of(workbook, path, options):
     except submission.SubmissionError:
         files = {}
     exercises, ignored = submission.exercise_files(files, workbook.chapters)
-    return f"{workbook.commit} {options.describe()} {submission.fingerprint(exercises, ignored)}"
+    variant = runner.decide_variant(submission.submission_id(path), files, options)
+    return (f"{workbook.commit} {options.describe()} variant={variant['variant']} "
+            f"refused={bool(variant['refused'])} {submission.fingerprint(exercises, ignored)}")
+
+
+def check_roster(paths, options):
+    """With a roster, refuses before grading anything a class holding a submission that is on
+    no row of it (named, with the roster)."""
+    if options.roster is None:
+        return
+    strangers = [submission.submission_id(p) for p in paths
+                 if submission.submission_id(p) not in options.roster.variants]
+    if strangers:
+        shown = ", ".join(strangers[:10]) + (f" and {len(strangers) - 10} more"
+                                             if len(strangers) > 10 else "")
+        sys.exit(f"grade: {len(strangers)} submission(s) are not on the roster "
+                 f"{options.roster.path}: {shown}. A submission is named after its student id "
+                 f"(alice.tar.gz, alice/); nothing was graded")
 
 
 def results_folder(out, path):
@@ -89,6 +106,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     its checks (the GPU to itself)."""
     start = time.monotonic()
     paths = submissions_in(folder)
+    check_roster(paths, options)
     say(f"grade: {len(paths)} submissions in {folder}")
     workbook.ensure_built(progress=say)
     say(f"grade: the pristine workbook is ready after {time.monotonic() - start:.0f} s")
@@ -163,6 +181,7 @@ def say(text):
 def grade_task(workbook, folder, out, options, index):
     """One task of a Slurm array: submission number `index` of the folder (sorted by name)."""
     paths = submissions_in(folder)
+    check_roster(paths, options)
     if not 0 <= index < len(paths):
         sys.exit(f"grade: task {index}, but the folder holds {len(paths)} submissions")
     path = paths[index]
@@ -193,6 +212,7 @@ def slurm_script(tool, folder, out, options, count, partition=None, extra=()):
         common += ["--chapters", ",".join(options.chapters)]
     if options.gpu:
         common += ["--gpu"]
+    common += options.variant_arguments()
     minutes = (options.time_limit + options.build_time_limit) // 60 + 5
     lines = ["#!/bin/bash", "#SBATCH --job-name=workbook-grade", f"#SBATCH --array=0-{count - 1}",
              f"#SBATCH --output={os.path.join(out, 'slurm', 'task-%a.log')}",
@@ -213,6 +233,7 @@ def grade_slurm(workbook, tool, folder, out, options, partition=None, wait=False
     """Submits the class as a Slurm job array and a gather job after it; with `wait`, waits for
     both and reports whether the class CSV holds every submission."""
     paths = submissions_in(folder)
+    check_roster(paths, options)
     if not paths:
         sys.exit(f"grade: no submissions in {folder}")
     workbook.ensure_built(progress=say)  # once, here: the tasks find it on the shared disk
@@ -231,6 +252,7 @@ def grade_slurm(workbook, tool, folder, out, options, partition=None, wait=False
         gather += ["--chapters", ",".join(options.chapters)]
     if options.gpu:
         gather += ["--gpu"]
+    gather += options.variant_arguments()
     command = ["sbatch", "--parsable", f"--dependency=afterany:{job}", "--job-name=workbook-gather",
                f"--output={os.path.join(out, 'slurm', 'gather.log')}"]
     if partition:

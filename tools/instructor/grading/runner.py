@@ -19,7 +19,7 @@ import sys
 import tarfile
 import time
 
-from . import catch_xml, sandbox, scoring, submission
+from . import catch_xml, sandbox, scoring, submission, variants
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -42,8 +42,18 @@ GRADER_MEMORY = 16 << 30
 
 
 class Options:
+    """How submissions are graded. `roster` (a variants.Roster) gives each submission, by its
+    id, the variant it is graded on; `variant` grades every submission on one variant;
+    `secret` (bytes) checks a submission's own VARIANT file where there is no roster. With none
+    of them a submission without a VARIANT file is graded on variant 0 (self-study)."""
+
     def __init__(self, gpu=False, chapters=None, gpu_targets="75", time_limit=600,
-                 build_time_limit=1800, visibility="visible"):
+                 build_time_limit=1800, visibility="visible", roster=None, variant=None,
+                 secret=None, roster_path=None, secret_path=None):
+        self.roster = roster
+        self.roster_path, self.secret_path = roster_path, secret_path
+        self.variant = variant
+        self.secret = roster.secret if roster is not None else secret
         self.gpu = gpu
         self.chapters = chapters
         self.gpu_targets = gpu_targets
@@ -54,6 +64,17 @@ class Options:
     def modes(self):
         return ["host", "gpu"] if self.gpu else ["host"]
 
+    def variant_arguments(self):
+        """The command-line options that give a Slurm task the same variants."""
+        arguments = []
+        if self.roster_path:
+            arguments += ["--roster", os.path.abspath(self.roster_path)]
+        if self.secret_path:
+            arguments += ["--secret-file", os.path.abspath(self.secret_path)]
+        if self.variant is not None:
+            arguments += ["--variant", str(self.variant)]
+        return arguments
+
     def describe(self):
         return (f"modes={','.join(self.modes())} chapters={','.join(self.chapters or [])} "
                 f"gpu_targets={self.gpu_targets} time_limit={self.time_limit} "
@@ -62,6 +83,56 @@ class Options:
 
 class GradingError(Exception):
     """The grading could not be done (a fault of the machine, not of the submission)."""
+
+
+def variant_file_of(files):
+    """The bytes of the submission's VARIANT file (a hand-out's, at its root), or None."""
+    found = sorted((n for n in files if n == "VARIANT" or n.endswith("/VARIANT")),
+                   key=lambda n: (n.count("/"), n))
+    return files[found[0]] if found else None
+
+
+def decide_variant(ident, files, options):
+    """The variant submission `ident` (its files `files`) is graded on: a dict with variant,
+    student, how it was decided (source) and, when the submission is refused for it, refused
+    (why). The roster's entry (or --variant) decides; a VARIANT file the submission carries must
+    agree with it; without either, its VARIANT file is checked against the course secret."""
+    stamp, stamp_error = variant_file_of(files), None
+    claimed = None
+    if stamp is not None:
+        try:
+            claimed = variants.parse_variant_file(stamp)
+        except variants.VariantError as e:
+            stamp_error = str(e)
+    decided = {"variant": 0, "student": None, "source": "self-study", "refused": None}
+    if options.roster is not None:
+        decided.update(variant=options.roster.variant_of(ident), student=ident, source="roster")
+    elif options.variant is not None:
+        decided.update(variant=options.variant, source="--variant")
+    elif claimed is not None:
+        student, variant = claimed
+        decided.update(variant=variant, student=student, source="its VARIANT file")
+        if options.secret is None:
+            decided["refused"] = (f"its VARIANT file says variant {variant} ({student}'s "
+                                  f"workbook), which can only be checked with the course secret: "
+                                  f"grade it with --roster and --secret-file")
+        elif variants.derive(options.secret, student) != variant:
+            decided["refused"] = (f"its VARIANT file says variant {variant} for {student}, but "
+                                  f"that is not {student}'s variant under the course secret: "
+                                  f"the file was edited or forged")
+        return decided
+    if stamp_error:
+        decided["refused"] = f"its VARIANT file is damaged ({stamp_error})"
+    elif claimed is not None and decided["source"] != "self-study":
+        student, variant = claimed
+        if decided["student"] is not None and student != decided["student"]:
+            decided["refused"] = (f"its VARIANT file is {student}'s, but it was handed in as "
+                                  f"{decided['student']}: a classmate's workbook is not graded")
+        elif variant != decided["variant"]:
+            decided["refused"] = (f"its VARIANT file says variant {variant}, but "
+                                  f"{'the roster gives ' + decided['student'] if decided['student'] else '--variant says'} "
+                                  f"variant {decided['variant']}: the file was edited or copied")
+    return decided
 
 
 def committed_file(source_root, path):
@@ -324,8 +395,17 @@ def prepare(workbook, path, directory, options):
         notes.append(f"The submission could not be read: {e.reason}.")
     # exercise_files lists what was not read (links, devices, files too large) as ignored.
     exercises, ignored = submission.exercise_files(files, workbook.chapters)
+    variant = decide_variant(ident, files, options)
+    if variant["refused"]:
+        # Nothing of it is graded on a variant it may not have: every chapter is refused.
+        reason = "Not graded: " + variant["refused"]
+        notes.append(reason + ".")
+        refused = {chapter: reason for chapter in workbook.chapters}
+        exercises = {}
     submitted = []
     for chapter in workbook.chapters:
+        if chapter in refused:
+            continue
         if chapter not in exercises:
             notes.append(f"{chapter}: no exercise file in the submission; its skeleton is graded.")
             continue
@@ -421,7 +501,7 @@ def prepare(workbook, path, directory, options):
                                             "cannot be replaced (rename yours)")
                         notes.append(f"{chapter}: {refused[chapter]}.")
     return Prepared(ident=ident, path=path, directory=directory, work=work, dirs=dirs,
-                    notes=notes, refused=refused, failed_build=failed_build, ignored=ignored,
+                    notes=notes, refused=refused, variant=variant, failed_build=failed_build, ignored=ignored,
                     infrastructure=infrastructure,
                     fingerprint=submission.fingerprint(exercises, ignored),
                     build_seconds=time.monotonic() - start)
@@ -486,7 +566,8 @@ def run(workbook, prepared, options):
                     [f"{BUILD}/{grader_name(chapter)}", mode, "-r", "xml", "-o", "{report}"],
                     "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False),
                     env={"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))),
-                         "WORKBOOK_MEASUREMENTS_DIR": "/tmp"},
+                         "WORKBOOK_MEASUREMENTS_DIR": "/tmp",
+                         "WORKBOOK_VARIANT": str(prepared.variant["variant"])},
                     report=True, report_bytes=catch_xml.REPORT_BYTES, gpu=mode == "gpu",
                     memory_bytes=None if mode == "gpu" else GRADER_MEMORY,
                     file_bytes=256 << 20)
@@ -554,6 +635,8 @@ def run(workbook, prepared, options):
                             os.path.join(prepared.directory, name))
     return {
         "submission": prepared.ident, "mode": "+".join(options.modes()),
+        "variant": prepared.variant["variant"], "student": prepared.variant["student"],
+        "variant_source": prepared.variant["source"],
         "workbook": workbook.commit, "options": options.describe(),
         "fingerprint": prepared.fingerprint,
         "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),

@@ -110,14 +110,15 @@ def chapter_scores(result, chapters):
 
 
 def csv_header(chapters):
-    return ["submission", "score", "max_score"] + [f"ch{c[:2]}" for c in chapters] + ["notes"]
+    return ["submission", "score", "max_score"] + [f"ch{c[:2]}" for c in chapters] + \
+        ["variant", "notes"]
 
 
 def csv_row(result, chapters):
     scores = chapter_scores(result, chapters)
     notes = "; ".join(result["notes"])
     return [result["submission"], number(result["score"]), number(result["max_score"])] + \
-        [number(scores[c]) for c in chapters] + [notes]
+        [number(scores[c]) for c in chapters] + [str(result.get("variant", 0)), notes]
 
 
 def write_csv(path, rows):
@@ -150,7 +151,8 @@ def junit(result):
 
 def summary_text(result):
     lines = [f"{result['submission']}: {number(result['score'])} of "
-             f"{number(result['max_score'])} points ({result['mode']} checks)."]
+             f"{number(result['max_score'])} points ({result['mode']} checks), "
+             f"{variant_words(result)}."]
     lines += result["notes"]
     if result["ignored"]:
         shown = result["ignored"][:50]
@@ -158,6 +160,15 @@ def summary_text(result):
         lines.append("Ignored (only the exercise files are graded): " + ", ".join(shown)
                      + (f", and {more} more" if more > 0 else "") + ".")
     return "\n".join(lines)
+
+
+def variant_words(result):
+    """"graded on variant N (alice's workbook, from the roster)" and the like."""
+    variant = result.get("variant", 0)
+    if not variant:
+        return "graded on variant 0 (self-study: the workbook's own cases)"
+    whose = f"{result['student']}'s workbook, " if result.get("student") else ""
+    return f"graded on variant {variant} ({whose}from {result.get('variant_source', 'the roster')})"
 
 
 def report(result):

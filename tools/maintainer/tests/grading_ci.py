@@ -89,7 +89,7 @@ expect("3 already graded, 0 to grade" in again.stderr, "a re-run grades nothing 
 with open(os.path.join(out, "class.csv")) as f:
     rows = list(csv.reader(f))
 expect(rows[0] == ["submission", "score", "max_score"] + [f"ch{c[:2]}" for c in chapters]
-       + ["notes"], f"class.csv header: {rows[0]}")
+       + ["variant", "notes"], f"class.csv header: {rows[0]}")
 scores = {r[0]: float(r[1]) for r in rows[1:]}
 expect(scores == expected, f"class scores {scores}, expected {expected}")
 for name, score in expected.items():

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""A classmate's answers, copied: the proof that a variant's answers are its own.
+
+    copied_answers.py make --grader EXE --variant V --solution SOLUTION.cu --interface SLUG.cuh
+                           --namespace chNN --out COPY.cu
+    copied_answers.py judge --grader COPY_GRADER --own V --other W
+
+`make` asks the reference's grader (a solution build's) for its graded cases at variant V
+(`<grader> cases`, grader/harness/variant.hpp) and writes the reference solution with every
+graded prediction replaced by a table of the numbers it gives for V's cases, as a student who
+copied a classmate's answers would hand them in: the reference's own function is renamed out
+of the way, and a case the table lacks gets kNotImplemented (-1).
+
+`judge` grades that copy's host checks at V, where it must pass every check, and at W, where it
+must fail at least one check and only checks that grade a prediction (the rest of the copy is
+the reference, right for every variant). Exit 0 when both hold, 1 with what did not.
+"""
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+
+
+def graded_cases(grader, variant):
+    """[(check, text, declaration, condition, answer)] of `grader cases` at `variant`."""
+    run = subprocess.run([grader, "cases"], capture_output=True, text=True,
+                         env=dict(os.environ, WORKBOOK_VARIANT=str(variant)))
+    if run.returncode != 0:
+        sys.exit(f"copied_answers.py: {grader} cases failed ({run.returncode}): "
+                 f"{run.stderr.strip()[:500]}")
+    rows = []
+    for line in run.stdout.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        fields = (line.split("\t") + [""] * 5)[:5]
+        rows.append(tuple(fields))
+    return rows
+
+
+def qualified(declaration, namespace, interface_text):
+    """`declaration` as a definition outside the chapter's namespace: its name qualified, and
+    the interface's __host__ __device__ where it declares the function so."""
+    found = re.match(r"\s*(.*?)\b([A-Za-z_]\w*)\s*\((.*)\)\s*$", declaration)
+    if not found:
+        sys.exit(f"copied_answers.py: cannot read the declaration {declaration!r}")
+    prefix, name, parameters = found.groups()
+    if "__host__" not in prefix and re.search(
+            r"__host__\s+__device__\s+[\w:<> ]+\b" + re.escape(name) + r"\s*\(", interface_text):
+        prefix = "__host__ __device__ " + prefix
+    return name, f"{prefix}{namespace}::{name}({parameters})"
+
+
+def make(args):
+    rows = graded_cases(args.grader, args.variant)
+    with open(args.solution) as f:
+        solution = f.read()
+    with open(args.interface) as f:
+        interface = f.read()
+    tables = collections.OrderedDict()
+    for check, text, declaration, condition, answer in rows:
+        if not declaration:
+            continue
+        if not re.fullmatch(r"-?\d+", answer):
+            sys.exit(f"copied_answers.py: the case {text!r} of {check!r} has no answer "
+                     f"({answer!r})")
+        tables.setdefault(declaration, collections.OrderedDict())[condition] = int(answer)
+    if not tables:
+        sys.exit(f"copied_answers.py: {args.grader} lists no prediction at variant "
+                 f"{args.variant}: nothing to copy")
+    names = [qualified(d, args.namespace, interface)[0] for d in tables]
+    lines = solution.splitlines()
+    last_include = max(i for i, line in enumerate(lines) if line.startswith("#include"))
+    renames = [f"#define {n} {n}_as_the_reference_computes_it" for n in names]
+    out = lines[:last_include + 1] + [
+        f"// Copied answers (tools/maintainer/copied_answers.py): the reference, with its "
+        f"graded predictions", f"// replaced by the numbers of variant {args.variant}."] + \
+        renames + lines[last_include + 1:] + [""]
+    for declaration, table in tables.items():
+        name, definition = qualified(declaration, args.namespace, interface)
+        out.append(f"#undef {name}")
+        out.append(definition + " {")
+        for condition, answer in table.items():
+            out.append(f"  if ({condition}) return {answer};")
+        out.append("  return -1;  // not a case of the copied variant")
+        out.append("}")
+    with open(args.out, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def host_run(grader, variant):
+    run = subprocess.run([grader, "host"], capture_output=True, text=True,
+                         env=dict(os.environ, WORKBOOK_VARIANT=str(variant)))
+    failed = re.findall(r"^  FAILED   (.*)$", run.stdout, flags=re.M)
+    passed = re.findall(r"^  passed   (.*)$", run.stdout, flags=re.M)
+    return run.returncode, failed, passed, run.stdout + run.stderr
+
+
+def judge(args):
+    problems = []
+    code, failed, passed, said = host_run(args.grader, args.own)
+    if code != 0 or failed or not passed:
+        problems.append(f"at its own variant {args.own} the copy failed {failed or code}:\n"
+                        + said[-3000:])
+    predictions = {c for c, _, d, _, _ in graded_cases(args.grader, args.other) if d}
+    code, failed, passed, said = host_run(args.grader, args.other)
+    lost = [c for c in failed if c in predictions]
+    others = [c for c in failed if c not in predictions]
+    if not lost:
+        problems.append(f"at variant {args.other} the copy lost no prediction check "
+                        f"(exit {code}):\n" + said[-3000:])
+    if others:
+        problems.append(f"at variant {args.other} the copy failed checks that grade no "
+                        f"prediction: {others}")
+    for p in problems:
+        print("PROBLEM: " + p)
+    if problems:
+        return 1
+    print(f"copied answers of variant {args.own}: every host check passes there; at variant "
+          f"{args.other} they lose {len(lost)} prediction check(s): {'; '.join(lost)}")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(usage=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("make")
+    for option in ("--grader", "--variant", "--solution", "--interface", "--namespace", "--out"):
+        m.add_argument(option, required=True)
+    j = sub.add_parser("judge")
+    for option in ("--grader", "--own", "--other"):
+        j.add_argument(option, required=True)
+    args = parser.parse_args()
+    return make(args) if args.command == "make" else judge(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main() or 0)

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Variants end to end, without a GPU (CI): a class's hand-outs from one roster and secret, each
+student's graded cases their own, a classmate's copied answers losing their prediction points,
+forged and mistaken variants refused, and every bad input named.
+
+    variant_class_ci.py SOURCE_ROOT WORKDIR SOLUTION_BUILD [--write-snapshot]
+
+WORKDIR is grading_ci.py's: its one-machine grading folder holds the pristine workbook of the
+first two chapters, which this reuses. SOLUTION_BUILD is a solution-mode build: its graders list
+each chapter's graded cases (`<grader> cases`) and its reference gives the answers a classmate
+would copy. With --write-snapshot it (re)writes tools/maintainer/tests/variant0_cases.tsv, the
+self-study cases every later run must still grade.
+"""
+import base64
+import csv
+import glob
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+
+root = os.path.abspath(sys.argv[1])
+work = os.path.abspath(sys.argv[2])
+solution_build = os.path.abspath(sys.argv[3])
+sys.path.insert(0, os.path.join(root, "tools", "instructor"))
+from grading import variants  # noqa: E402
+
+tool = os.path.join(root, "tools", "instructor", "grade")
+handout = os.path.join(root, "tools", "instructor", "make_handout.py")
+copier = os.path.join(root, "tools", "maintainer", "copied_answers.py")
+snapshot = os.path.join(root, "tools", "maintainer", "tests", "variant0_cases.tsv")
+problems = []
+
+
+def expect(condition, what):
+    if not condition:
+        problems.append(what)
+        print("PROBLEM: " + what, flush=True)
+
+
+def run(command, **kw):
+    return subprocess.run(command, capture_output=True, text=True, **kw)
+
+
+chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
+                  if os.path.isfile(os.path.join(root, "grader", d, "points.tsv")))
+grading_chapters = chapters[:2]  # grading_ci.py's pristine workbook
+out = os.path.join(work, "one-machine")
+here = os.path.join(work, "variants")
+shutil.rmtree(here, ignore_errors=True)
+os.makedirs(here)
+
+
+def grader_of(chapter):
+    found = glob.glob(os.path.join(solution_build, f"ch{chapter[:2]}_{chapter[3:]}_grader"))
+    return found[0] if found else None
+
+
+def cases(chapter, variant):
+    """[(check, text, declaration, condition, answer)] of the reference's grader at `variant`."""
+    listed = run([grader_of(chapter), "cases"], env=dict(os.environ, WORKBOOK_VARIANT=str(variant)))
+    expect(listed.returncode == 0, f"{chapter}: cases at {variant}: {listed.stderr[-300:]}")
+    return [tuple((line.split("\t") + [""] * 5)[:5]) for line in listed.stdout.splitlines()
+            if line and not line.startswith("#")]
+
+
+# 1. A class's hand-outs: one per student, each saying whose it is and its keyed variant.
+roster = os.path.join(here, "roster.csv")
+with open(roster, "w") as f:
+    f.write("student,name\nada,Ada L.\nbo,Bo P.\n")
+secret_file = os.path.join(here, "course-secret")
+with open(secret_file, "w") as f:
+    f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
+secret = variants.read_secret(secret_file)
+made = run([sys.executable, handout, root, "--class-out", os.path.join(here, "handouts"),
+            "--roster", roster, "--secret-file", secret_file])
+expect(made.returncode == 0, f"the class's hand-outs: {made.stderr[-500:]}")
+va, vb = variants.derive(secret, "ada"), variants.derive(secret, "bo")
+expect(va != vb, "two students of the roster got one variant")
+contents = {}
+for student, variant in (("ada", va), ("bo", vb)):
+    path = os.path.join(here, "handouts", f"{student}.tar.gz")
+    try:
+        with tarfile.open(path) as t:
+            contents[student] = {m.name: t.extractfile(m).read() for m in t.getmembers()
+                                 if m.isfile()}
+    except (OSError, tarfile.TarError) as e:
+        expect(False, f"{student}'s hand-out cannot be read: {e}")
+        contents[student] = {}
+    stamp = contents[student].get("workbook/VARIANT")
+    expect(stamp is not None and variants.parse_variant_file(stamp) == (student, variant),
+           f"{student}'s hand-out says whose it is and its variant: {stamp!r}")
+    expect(not any(n.startswith("workbook/solutions/") for n in contents[student]),
+           f"{student}'s hand-out holds no solution")
+same = {n: d for n, d in contents["ada"].items() if n != "workbook/VARIANT"} == \
+    {n: d for n, d in contents["bo"].items() if n != "workbook/VARIANT"}
+expect(same, "the two hand-outs differ only in their VARIANT")
+with open(os.path.join(here, "handouts", "variants.csv")) as f:
+    expect(list(csv.reader(f)) == [["student", "variant"], ["ada", str(va)], ["bo", str(vb)]],
+           "variants.csv lists the class's variants")
+self_study = run([sys.executable, handout, root, os.path.join(here, "self-study.tar.gz")])
+with tarfile.open(os.path.join(here, "self-study.tar.gz")) as t:
+    expect(self_study.returncode == 0 and "workbook/VARIANT" not in t.getnames(),
+           "the self-study hand-out carries no variant (variant 0)")
+
+# 2. Each student's graded cases are their own, in every chapter that has predictions; over
+# 100 students nearly every set differs.
+spread = []
+for chapter in chapters:
+    if grader_of(chapter) is None:
+        expect(False, f"{chapter}: no grader in {solution_build}")
+        continue
+    a, b = cases(chapter, va), cases(chapter, vb)
+    predicts = any(row[2] for row in a)
+    if predicts:
+        expect({r[:2] for r in a} != {r[:2] for r in b},
+               f"{chapter}: ada and bo are graded on the same cases")
+    sets = set()
+    for i in range(1, 101):
+        rows = cases(chapter, variants.derive(secret, f"student{i:03d}"))
+        sets.add(tuple(sorted(r[:2] for r in rows)))
+    spread.append((chapter, len(sets) if a else 0, predicts))
+print("distinct graded-case sets over 100 students, by chapter:")
+for chapter, count, predicts in spread:
+    print(f"  {chapter:<28} {count:>3}" + ("" if count else "  (does not vary)")
+          + ("" if predicts or not count else "  (no prediction)"))
+
+# 3. Variant 0 grades exactly the self-study cases the workbook has always graded.
+rows = []
+for chapter in chapters:
+    if grader_of(chapter):
+        rows += [chapter + "\t" + "\t".join(r[:4]) for r in cases(chapter, 0)]
+text = "\n".join(rows) + "\n"
+if "--write-snapshot" in sys.argv[4:]:
+    with open(snapshot, "w") as f:
+        f.write(text)
+    print(f"wrote {snapshot}: {len(rows)} cases")
+else:
+    with open(snapshot) as f:
+        expect(f.read() == text, f"variant 0's cases are not {snapshot}'s (a self-study case "
+                                 f"changed; if on purpose, rerun with --write-snapshot)")
+
+# 4. A classmate's answers: ada's, copied as numbers, score in full on ada's variant and lose
+# the prediction points on bo's.
+classroom = os.path.join(here, "class")
+for chapter in grading_chapters:
+    copy = os.path.join(here, f"{chapter}_copy.cu")
+    made = run([sys.executable, copier, "make", "--grader", grader_of(chapter), "--variant",
+                str(va), "--solution",
+                os.path.join(root, "solutions", chapter, f"{chapter[3:]}_exercise.cu"),
+                "--interface", os.path.join(root, "chapters", chapter, f"{chapter[3:]}.cuh"),
+                "--namespace", f"ch{chapter[:2]}", "--out", copy])
+    expect(made.returncode == 0, f"{chapter}: copying ada's answers: {made.stderr[-300:]}")
+    for student in ("ada", "bo"):
+        target = os.path.join(classroom, student, "chapters", chapter, f"{chapter[3:]}_exercise.cu")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copyfile(copy, target)
+common = ["--chapters", ",".join(grading_chapters), "--time-limit", "300"]
+graded = run([sys.executable, tool, "--class", classroom, "--out", out, "--roster", roster,
+              "--secret-file", secret_file] + common, timeout=3600)
+expect(graded.returncode == 0, f"the class graded on its variants: {graded.stderr[-800:]}")
+
+
+def result(student):
+    try:
+        with open(os.path.join(out, "submissions", student, "result.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+ada, bo = result("ada"), result("bo")
+expect(ada is not None and ada["variant"] == va and ada["score"] == ada["max_score"] > 0,
+       f"ada's answers score in full on ada's variant {va}: "
+       f"{ada and (ada['score'], ada['max_score'], ada['variant'])}")
+predictions = {r[0] for c in grading_chapters for r in cases(c, vb) if r[2]}
+if bo is not None:
+    lost = {t["name"] for t in bo["tests"] if t["score"] < t["max_score"]}
+    for chapter in grading_chapters:
+        chapter_predictions = {r[0] for r in cases(chapter, vb) if r[2]}
+        expect(lost & chapter_predictions,
+               f"{chapter}: ada's answers copied by bo lose no prediction points on bo's variant")
+    expect(lost <= predictions, f"the copy loses only prediction points on bo's variant, not "
+                                f"{sorted(lost - predictions)}")
+    expect(bo["variant"] == vb, f"bo is graded on bo's variant {vb}, not {bo['variant']}")
+    with open(os.path.join(out, "submissions", "bo", "results.json")) as f:
+        expect(f"graded on variant {vb}" in json.load(f)["output"], "results.json names the variant")
+    with open(os.path.join(out, "submissions", "bo", "report.md")) as f:
+        expect(f"graded on variant {vb}" in f.read(), "the report names the variant")
+    with open(os.path.join(out, "class.csv")) as f:
+        table = list(csv.DictReader(f))
+    expect(any(r["submission"] == "bo" and r["variant"] == str(vb) for r in table),
+           "class.csv names each submission's variant")
+else:
+    expect(False, "bo was not graded")
+print(f"ada's answers: {ada and ada['score']} of {ada and ada['max_score']} on ada's variant; "
+      f"copied by bo: {bo and bo['score']} on bo's")
+
+
+# 5. A forged or borrowed variant is refused, whole.
+def archive_with(path, stamp):
+    with tarfile.open(path, "w:gz") as t:
+        files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu":
+                 open(os.path.join(classroom, "ada", "chapters", c, f"{c[3:]}_exercise.cu"),
+                      "rb").read() for c in grading_chapters}
+        files["workbook/VARIANT"] = stamp.encode()
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+
+
+forged = os.path.join(here, "forged")
+os.makedirs(forged)
+archive_with(os.path.join(forged, "ada.tar.gz"), variants.variant_file("ada", vb))
+archive_with(os.path.join(forged, "bo.tar.gz"), variants.variant_file("ada", va))
+refused = run([sys.executable, tool, "--class", forged, "--out", out, "--roster", roster,
+               "--secret-file", secret_file] + common, timeout=1800)
+for student, why in (("ada", "the file was edited or copied"), ("bo", "is ada's")):
+    r = result(student)
+    expect(r is not None and r["score"] == 0 and any(why in n for n in r["notes"]),
+           f"{student}'s forged VARIANT is refused ({why}): {r and r['notes'][:2]}")
+alone = os.path.join(here, "secret-only")
+os.makedirs(alone)
+archive_with(os.path.join(alone, "ada-forged.tar.gz"), variants.variant_file("ada", vb))
+checked = run([sys.executable, tool, "--class", alone, "--out", out, "--secret-file",
+               secret_file] + common, timeout=1800)
+r = result("ada-forged")
+expect(r is not None and r["score"] == 0 and any("forged" in n for n in r["notes"]),
+       f"with the secret alone a forged VARIANT is refused: {r and r['notes'][:2]}")
+
+# 6. Bad input: each a clear error naming the row or option, and nothing graded.
+with open(os.path.join(here, "twice.csv"), "w") as f:
+    f.write("student\nada\nbo\nada\n")
+with open(os.path.join(here, "short-secret"), "w") as f:
+    f.write("abc\n")
+stranger = os.path.join(here, "stranger")
+os.makedirs(os.path.join(stranger, "zed"))
+bad = [
+    ([sys.executable, handout, root, "--class-out", os.path.join(here, "h2"), "--roster",
+      os.path.join(here, "twice.csv"), "--secret-file", secret_file], "row 4: student ada is listed twice"),
+    ([sys.executable, handout, root, "--class-out", os.path.join(here, "h2"), "--roster", roster],
+     "missing: --secret-file"),
+    ([sys.executable, handout, root, "--class-out", os.path.join(here, "h2"), "--roster", roster,
+      "--secret-file", os.path.join(here, "short-secret")], "it must be at least 16"),
+    ([sys.executable, tool, "--class", stranger, "--out", out, "--roster", roster,
+      "--secret-file", secret_file] + common, "not on the roster"),
+    ([sys.executable, tool, "--class", classroom, "--out", out, "--roster",
+      os.path.join(here, "twice.csv"), "--secret-file", secret_file] + common, "row 4"),
+    ([sys.executable, tool, "--class", classroom, "--out", out, "--roster", roster] + common,
+     "--roster needs --secret-file"),
+    ([sys.executable, tool, "--class", classroom, "--out", out, "--variant", "1000000000"]
+     + common, "--variant: '1000000000' is not a variant"),
+    ([sys.executable, tool, "--class", classroom, "--out", out, "--roster", roster,
+      "--secret-file", os.path.join(here, "missing-secret")] + common, "missing-secret"),
+]
+for command, said in bad:
+    done = run(command, timeout=600)
+    expect(done.returncode != 0 and said in done.stderr,
+           f"bad input {' '.join(command[2:5])}...: expected an error saying {said!r}, got "
+           f"{done.returncode}: {done.stderr[-300:]}")
+expect(not os.path.isdir(os.path.join(here, "h2")), "a refused roster wrote no hand-out")
+expect(result("zed") is None, "a class with a stranger is not graded half")
+variant_env = run([grader_of(chapters[0]), "host"], env=dict(os.environ, WORKBOOK_VARIANT="1e9"))
+expect(variant_env.returncode == 2 and "WORKBOOK_VARIANT" in variant_env.stderr,
+       "a grader refuses a variant out of range, naming WORKBOOK_VARIANT")
+
+for p in problems:
+    print("PROBLEM: " + p)
+varying = sum(1 for _, count, predicts in spread if count and predicts)
+print(f"variants: {varying} chapters vary with their predictions (distinct case sets over 100 "
+      f"students: {', '.join(f'ch{c[:2]} {n}' for c, n, _ in spread)}); ada's copied answers "
+      f"{'lose on bo' if not problems else 'see PROBLEMs'}; forged variants refused; "
+      f"{len(bad) + 1} bad inputs named; {len(problems)} problems")
+sys.exit(1 if problems else 0)
