@@ -95,8 +95,8 @@ struct GradedCase {
   std::string check;        ///< the TEST_CASE that grades it
   std::string text;         ///< the case in words, e.g. "stride 6 of 4-byte elements"
   /// For a prediction (a number the exercise returns): the exercise function's declaration,
-  /// e.g. "int predicted_wavefronts(ch02::Pattern p)", the case's arguments as a C++ condition
-  /// on its parameters, e.g. "p == ch02::Pattern::kStride", and the exercise's value. Empty for
+  /// e.g. "int predicted_wavefronts(chNN::Pattern p)", the case's arguments as a C++ condition
+  /// on its parameters, e.g. "p == chNN::Pattern::kStride", and the exercise's value. Empty for
   /// a case that is not a prediction (a layout or a kernel shape).
   std::string declaration;
   std::string condition;
