@@ -172,13 +172,17 @@ def result(student):
         return None
 
 
+# Official grading's hidden checks try the functions on inputs no variant grades: a table of one
+# variant's numbers cannot answer them anywhere, so they are left out of "in full".
 ada, bo = result("ada"), result("bo")
-expect(ada is not None and ada["variant"] == va and ada["score"] == ada["max_score"] > 0,
-       f"ada's answers score in full on ada's variant {va}: "
-       f"{ada and (ada['score'], ada['max_score'], ada['variant'])}")
+ada_lost = ada and [t["name"] for t in ada["tests"] if t["score"] < t["max_score"]
+                    and not t["hidden"]]
+expect(ada is not None and ada["variant"] == va and not ada_lost and ada["score"] > 0,
+       f"ada's answers score in full on ada's variant {va} (hidden checks aside): lost "
+       f"{ada_lost}")
 predictions = {r[0] for c in grading_chapters for r in cases(c, vb) if r[2]}
 if bo is not None:
-    lost = {t["name"] for t in bo["tests"] if t["score"] < t["max_score"]}
+    lost = {t["name"] for t in bo["tests"] if t["score"] < t["max_score"] and not t["hidden"]}
     for chapter in grading_chapters:
         chapter_predictions = {r[0] for r in cases(chapter, vb) if r[2]}
         expect(lost & chapter_predictions,
