@@ -1,10 +1,15 @@
 // Chapter 08 GPU checks: correctness (tails included), the counters against your predictions, and
 // speed against the device copy.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
+#include "common/counters/smem_access_probe.hpp"
 #include "grader/08_wide_accesses/chunk_layout_check.hpp"
 #include "grader/08_wide_accesses/device_probes.hpp"
+#include "grader/08_wide_accesses/exercise3_cases.hpp"
+#include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
@@ -32,7 +37,7 @@ TEST_CASE("ch08 exercise 2: wide_transpose_kernel is correct, tails included", "
   GRADER_EXPECT(!unstaged, *unstaged);
 }
 
-TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[gpu]") {
+TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[gpu][variant]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
       ch08::probes::launch_yours, ch08::kTile, ch08::predicted_tile_store_wavefronts(),
@@ -41,6 +46,27 @@ TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[
       "tile_chunk_offset; scalar accesses, or accesses past the layout, "
       "count differently.");
   if (verdict.skipped) GRADER_SKIP(*verdict.skipped);
+  // Your variant's padded load and float2 store, each one warp's request under the counters.
+  const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(grader::variant::current());
+  const std::vector<smem::WarpRequest> requests = {ch08::spec::padded_load(c),
+                                                   ch08::spec::pairs_store(c)};
+  const std::vector<gpu::MeasuredAccess> measured =
+      gpu::measure_warp_requests(requests, 64 * (ch08::kTile + 32) * 4);
+  const std::pair<const char*, int> asked[] = {
+      {"predicted_padded_load_wavefronts()", ch08::predicted_padded_load_wavefronts()},
+      {"predicted_float2_pairs_store_wavefronts()",
+       ch08::predicted_float2_pairs_store_wavefronts()}};
+  const std::string texts[] = {ch08::spec::padded_text(c), ch08::spec::pairs_text(c)};
+  for (std::size_t n = 0; n < requests.size(); ++n) {
+    const int counted = measured[n].wavefronts;
+    GRADER_EXPECT(
+        counted == asked[n].second,
+        grader::Feedback("The GPU counted " + grader::more_or_fewer(counted, asked[n].second) +
+                         " wavefronts than " + asked[n].first + " predicts (" +
+                         std::to_string(asked[n].second) + ") for your variant's " + texts[n] + ".")
+            .reveal("It counted " + grader::wavefronts(counted) + ":")
+            .reveal(grader::draw(requests[n])));
+  }
   // The predictions are of the kernel's own layout: compared once that layout is right.
   if (!ch08::spec::layout_is_right()) {
     GRADER_FAIL(grader::Feedback("Not compared: your predictions of the tile store and load are "

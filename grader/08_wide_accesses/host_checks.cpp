@@ -6,13 +6,14 @@
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/08_wide_accesses/chunk_layout_check.hpp"
+#include "grader/08_wide_accesses/exercise3_cases.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 
 namespace {
 
 void check_prediction(const char* name, int predicted,
-                      const std::function<smem::WarpRequest()>& request, const char* hint) {
+                      const std::function<smem::WarpRequest()>& request, const std::string& hint) {
   const auto problem =
       grader::judge_prediction(name, predicted, ch08::kNotImplemented, request, hint);
   GRADER_EXPECT(!problem, *problem);
@@ -41,28 +42,41 @@ TEST_CASE("ch08 exercise 1: tile_chunk_offset is aligned, a bijection and confli
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch08 exercise 3: predictions for the 16- and 8-byte requests", "[host]") {
-  // The first request of warp 0; with a layout that passes exercise 1, every request is alike.
+TEST_CASE("ch08 exercise 3: predictions for the 16- and 8-byte requests", "[host][variant]") {
+  // Your variant's requests (the grader's first lines say them); with a layout that passes
+  // exercise 1, every tile store and load of the kernel is alike.
+  const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(grader::variant::current());
+  INFO("your variant's cases: the tile store is "
+       << ch08::spec::store_text(c) << "; the tile load is " << ch08::spec::load_text(c));
   check_own_prediction(
       "predicted_tile_store_wavefronts", ch08::predicted_tile_store_wavefronts(),
-      [] { return ch08::spec::tile_store(ch08::tile_chunk_offset, 0, 0); },
+      [&] {
+        return ch08::spec::tile_store(ch08::tile_chunk_offset, c.store_warp, c.store_instruction);
+      },
       "a 16-byte request is served in groups of 8 lanes; even a conflict-free "
       "group is one wavefront.");
   check_own_prediction(
       "predicted_tile_load_wavefronts", ch08::predicted_tile_load_wavefronts(),
-      [] { return ch08::spec::tile_load(ch08::tile_chunk_offset, 0, 0); },
+      [&] {
+        return ch08::spec::tile_load(ch08::tile_chunk_offset, c.load_warp, c.load_instruction);
+      },
       "count each group of 8 lanes separately and add.");
   check_prediction(
       "predicted_padded_load_wavefronts", ch08::predicted_padded_load_wavefronts(),
-      [] { return ch08::spec::tile_load(ch08::spec::padded_by_a_chunk, 0, 0); },
-      "in float tile[64][68] rows 4 apart are 4 x 68 floats apart: which bank quads does "
-      "chunk 0 of each of the 8 rows of a group use?");
+      [&] { return ch08::spec::padded_load(c); },
+      "your variant's padded load is " + ch08::spec::padded_text(c) + ". In float tile[64][" +
+          std::to_string(c.padded_pitch) + "] rows 4 apart are 4 x " +
+          std::to_string(c.padded_pitch) +
+          " floats apart: which banks does each of the rows of a group use? (" +
+          std::to_string(c.padded_bytes) + "-byte requests are served in groups of " +
+          std::to_string(c.padded_bytes == 4   ? 32
+                         : c.padded_bytes == 8 ? 16
+                                               : 8) +
+          " lanes.)");
   check_prediction(
       "predicted_float2_pairs_store_wavefronts", ch08::predicted_float2_pairs_store_wavefronts(),
-      [] {
-        return smem::WarpRequest::from_lanes(8, smem::Op::kStore,
-                                             [](int t) { return 8LL * (t / 2); });
-      },
-      "lane pairs merge for loads only: an 8-byte store is always two groups of 16 lanes; "
-      "count each group's distinct words.");
+      [&] { return ch08::spec::pairs_store(c); },
+      "your variant's store is " + ch08::spec::pairs_text(c) +
+          ". Lane pairs merge for loads only: an 8-byte store is always two groups "
+          "of 16 lanes; count each group's distinct words per bank.");
 }

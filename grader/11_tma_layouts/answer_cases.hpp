@@ -78,17 +78,21 @@ inline Layout exercise_layout(TmaSwizzle mode, int row_bytes) {
   };
 }
 
-/// What is wrong with `pitch` as exercise 2b's answer (the least pitch in floats, above 32, of
-/// a box row: a box row is a multiple of 16 bytes), or nothing when it is right.
-inline std::optional<std::string> pitch_problem(int pitch) {
-  const auto allowed = [](int floats) { return floats > 32 && floats * 4 % 16 == 0; };
+/// What is wrong with `pitch` as exercise 2b's answer for a tile of `columns` floats (the least
+/// pitch in floats, above `columns`, of a box row: a box row is a multiple of 16 bytes), or
+/// nothing when it is right.
+inline std::optional<std::string> pitch_problem(int pitch, int columns) {
+  const auto allowed = [columns](int floats) { return floats > columns && floats * 4 % 16 == 0; };
   if (pitch == kNotImplemented) return std::string("least_padded_pitch() is not filled in yet.");
   const std::string is = "least_padded_pitch() is " + std::to_string(pitch);
-  if (pitch <= 32) return is + ": the padded tile's rows hold more than its 32 floats.";
+  if (pitch <= columns) {
+    return is + ": the padded tile's rows hold more than its " + std::to_string(columns) +
+           " floats.";
+  }
   if (!allowed(pitch)) {
     return is + ": a TMA box row of that many floats is not a multiple of 16 bytes.";
   }
-  for (int smaller = 33; smaller < pitch; ++smaller) {
+  for (int smaller = columns + 1; smaller < pitch; ++smaller) {
     if (allowed(smaller)) return is + ": a smaller pitch is allowed.";
   }
   return std::nullopt;

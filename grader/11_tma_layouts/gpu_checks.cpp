@@ -18,6 +18,7 @@
 #include "common/cuda/tma_map.hpp"
 #include "grader/11_tma_layouts/answer_cases.hpp"
 #include "grader/11_tma_layouts/device_probes.hpp"
+#include "grader/11_tma_layouts/exercise2_cases.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
@@ -78,7 +79,7 @@ TEST_CASE("ch11 exercise 1 on the GPU: the TMA puts every byte where tma_smem_of
   }
 }
 
-TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "[gpu]") {
+TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "[gpu][variant]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -92,8 +93,11 @@ TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "
   };
   std::vector<Asked> asked;
   std::vector<smem::WarpRequest> requests;
+  // Your variant's boxes, columns and padded tile.
+  const ch11::spec::Exercise2Case cases = ch11::spec::exercise2_case(grader::variant::current());
   for (TmaSwizzle mode : ch11::spec::kModes) {
-    const int row_bytes = ch11::spec::column_box_row_bytes(mode);
+    const ch11::spec::ColumnCase& box = cases.column(mode);
+    const int row_bytes = box.row_bytes;
     ch11::spec::Layout layout;
     if (has_tma) {
       const std::vector<int> where = ch11::probes::tma_box_layout(mode, 32, row_bytes / 4);
@@ -114,16 +118,16 @@ TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "
                                  .hint("finish exercise 1 (see the host checks) first."));
         continue;
       }
-      asked.push_back({what,
+      asked.push_back({what + " (your variant's " + ch11::spec::column_text(box, read) + ")",
                        std::string("counted.column.") + ch11::spec::name(mode) + "." +
                            (read == ch11::ColumnRead::kWords ? "words" : "chunks"),
                        ch11::predicted_column_wavefronts(mode, read)});
-      requests.push_back(ch11::spec::column_read(read, layout));
+      requests.push_back(ch11::spec::column_read(read, layout, box.column));
     }
   }
   // Exercise 2c's column, at your pitch once it is right.
   const int pitch = ch11::least_padded_pitch();
-  if (ch11::spec::pitch_problem(pitch)) {
+  if (ch11::spec::pitch_problem(pitch, cases.padded_columns)) {
     GRADER_EXPECT(false, grader::Feedback("Not counted: predicted_padded_column_wavefronts() is "
                                           "counted once least_padded_pitch() is right.")
                              .hint("finish exercise 2b (see the host checks) first."));

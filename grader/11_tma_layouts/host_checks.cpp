@@ -8,6 +8,7 @@
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/11_tma_layouts/answer_cases.hpp"
+#include "grader/11_tma_layouts/exercise2_cases.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/exercise_source.hpp"
@@ -115,8 +116,11 @@ TEST_CASE("ch11 exercise 1: tma_smem_offset is where the TMA puts each byte", "[
                            "is not the box row when the span is shorter than 128 bytes."));
 }
 
-TEST_CASE("ch11 exercise 2a: column reads of a TMA box, in each mode", "[host]") {
+TEST_CASE("ch11 exercise 2a: column reads of a TMA box, in each mode", "[host][variant]") {
+  // Your variant's boxes and columns (the grader's first lines say them).
+  const ch11::spec::Exercise2Case cases = ch11::spec::exercise2_case(grader::variant::current());
   for (TmaSwizzle mode : ch11::spec::kModes) {
+    const ch11::spec::ColumnCase& box = cases.column(mode);
     for (ch11::ColumnRead read : {ch11::ColumnRead::kWords, ch11::ColumnRead::kChunks}) {
       const std::string what = std::string("predicted_column_wavefronts(") +
                                ch11::spec::name(mode) + ", " + ch11::spec::name(read) + ")";
@@ -136,9 +140,9 @@ TEST_CASE("ch11 exercise 2a: column reads of a TMA box, in each mode", "[host]")
                                        "tma_smem_offset; see exercise 1's check above."));
         continue;
       }
-      const int row_bytes = ch11::spec::column_box_row_bytes(mode);
+      const int row_bytes = box.row_bytes;
       const smem::WarpRequest request =
-          ch11::spec::column_read(read, ch11::spec::exercise_layout(mode, row_bytes));
+          ch11::spec::column_read(read, ch11::spec::exercise_layout(mode, row_bytes), box.column);
       const int model = smem::analyze(request).wavefronts;
       if (predicted == model) {
         SUCCEED();
@@ -151,21 +155,27 @@ TEST_CASE("ch11 exercise 2a: column reads of a TMA box, in each mode", "[host]")
               : "";
       GRADER_EXPECT(false, grader::prediction_feedback(
                                what, predicted, model, ch11::kNotImplemented, request, principle,
-                               "rows of " + std::to_string(row_bytes) +
+                               "your variant's case is " + ch11::spec::column_text(box, read) +
+                                   ". Rows of " + std::to_string(row_bytes) +
                                    " bytes: which 128-byte line, and which chunk place in it, "
-                                   "does each row's chunk 0 take? Then count per bank (words) "
+                                   "does each row's chunk " +
+                                   std::to_string(box.column / 4) +
+                                   " take? Then count per bank (words) "
                                    "or per group of 8 lanes (chunks)."));
     }
   }
 }
 
 TEST_CASE("ch11 exercise 2b and 2c: the least padded pitch a TMA box allows, and its column",
-          "[host]") {
+          "[host][variant]") {
+  // Your variant's tile (the grader's first lines say it).
+  const int columns = ch11::spec::exercise2_case(grader::variant::current()).padded_columns;
   const int pitch = ch11::least_padded_pitch();
-  const auto wrong_pitch = ch11::spec::pitch_problem(pitch);
-  GRADER_EXPECT(
-      !wrong_pitch,
-      grader::Feedback(wrong_pitch.value_or("")).hint("a box row must be a multiple of 16 bytes."));
+  const auto wrong_pitch = ch11::spec::pitch_problem(pitch, columns);
+  GRADER_EXPECT(!wrong_pitch,
+                grader::Feedback(wrong_pitch.value_or(""))
+                    .line("Your variant's tile has " + std::to_string(columns) + " columns.")
+                    .hint("a box row must be a multiple of 16 bytes."));
   const std::string what = "predicted_padded_column_wavefronts()";
   const int predicted = ch11::predicted_padded_column_wavefronts();
   if (predicted == ch11::kNotImplemented) {

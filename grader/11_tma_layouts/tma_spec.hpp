@@ -44,16 +44,13 @@ inline const char* name(ColumnRead read) {
 /// Where a box's byte `byte` of row `row` lives, from the box's 1024-byte aligned base.
 using Layout = std::function<long long(int row, int byte)>;
 
-/// Exercise 2a's box: 32 rows as wide as the mode allows (kNone: 128 bytes).
-inline int column_box_row_bytes(TmaSwizzle mode) {
-  return mode == TmaSwizzle::kNone ? 128 : widest_row(mode);
-}
-
-/// A warp reading column 0 of exercise 2a's box, laid out by `layout`, by words (lane t: float
-/// 0 of row t) or by chunks (lane t: floats 0-3 of row t).
-inline smem::WarpRequest column_read(ColumnRead read, const Layout& layout) {
-  return smem::WarpRequest::from_lanes(read == ColumnRead::kWords ? 4 : 16, smem::Op::kLoad,
-                                       [&](int t) { return layout(t, 0); });
+/// A warp reading down a column of exercise 2a's box, laid out by `layout`: by words (lane t:
+/// float `column` of row t) or by chunks (lane t: the 16-byte chunk of row t that holds it).
+inline smem::WarpRequest column_read(ColumnRead read, const Layout& layout, int column) {
+  const bool words = read == ColumnRead::kWords;
+  const int byte = words ? 4 * column : 16 * (column / 4);
+  return smem::WarpRequest::from_lanes(words ? 4 : 16, smem::Op::kLoad,
+                                       [&](int t) { return layout(t, byte); });
 }
 
 /// Exercise 2c's access: a warp reading float 0 of rows 0-31 at `pitch` floats.

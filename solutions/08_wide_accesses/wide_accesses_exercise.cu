@@ -73,11 +73,52 @@ int predicted_tile_store_wavefronts() {
 int predicted_tile_load_wavefronts() {
   return 4;  // swizzled: each group's 8 chunks in 8 different bank quads, 1 wavefront each
 }
-int predicted_padded_load_wavefronts() {
-  return 16;  // rows 4 apart are 272 words apart, 16 banks past a multiple of 32: 2 quads, 4 each
+
+namespace {
+// Wavefronts of a warp request of `bytes`-byte accesses whose lanes do not merge (stores never
+// do; the padded load's neighbouring lanes read different rows): groups of 128 / bytes lanes,
+// each costing the most distinct words one bank must deliver, the groups' costs added.
+template <typename Address>
+int unmerged_wavefronts(int bytes, Address byte_address) {
+  const int lanes_per_group = 128 / bytes;
+  int total = 0;
+  for (int first = 0; first < 32; first += lanes_per_group) {
+    int words_in_bank[32][32];  // the distinct words of each bank, at most one per lane word
+    int count[32] = {};
+    for (int t = first; t < first + lanes_per_group; ++t) {
+      for (int w = 0; w < bytes / 4; ++w) {
+        const int word = static_cast<int>(byte_address(t) / 4) + w, bank = word % 32;
+        bool seen = false;
+        for (int i = 0; i < count[bank]; ++i) seen = seen || words_in_bank[bank][i] == word;
+        if (!seen) words_in_bank[bank][count[bank]++] = word;
+      }
+    }
+    int most = 0;
+    for (int b = 0; b < 32; ++b) most = count[b] > most ? count[b] : most;
+    total += most;
+  }
+  return total;
 }
+}  // namespace
+
+// Rows 4 apart are 4 P floats apart. With P = 68 that is 272 words, 16 banks past a multiple of
+// 32: the 8 rows of a float4 group sit at only 2 bank positions, 4 chunks each: 16 wavefronts.
+// Other pitches and widths (your variant's) are counted the same way, lane by lane.
+int predicted_padded_load_wavefronts() {
+  const int pitch = padded_pitch_floats(), bytes = padded_load_bytes();
+  const int wavefronts = unmerged_wavefronts(bytes, [pitch](int t) {
+    // Warp 0's load 0 (the rows and chunks shift alike for every warp and load): chunk
+    // t / 16 of row 4 (t % 16).
+    return 4LL * (pitch * 4 * (t % 16) + 4 * (t / 16));
+  });
+  return wavefronts;  // rows 4 apart
+}
+// Stores never merge: two groups of 16 lanes, each 8 distinct float2 (stride 1: 64 bytes, one
+// wavefront each, 2 in all).
 int predicted_float2_pairs_store_wavefronts() {
-  return 2;  // stores never merge: two groups of 16 lanes, each 8 distinct float2 = 64 bytes
+  const int stride = pairs_stride();
+  const int wavefronts = unmerged_wavefronts(8, [stride](int t) { return 8LL * stride * (t / 2); });
+  return wavefronts;  // stores never merge
 }
 
 }  // namespace ch08

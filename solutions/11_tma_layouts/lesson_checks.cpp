@@ -2,13 +2,17 @@
 // H200's own dumps and the grader's statement of them, the quoted numbers against the committed
 // measurements, the quoted code against the exercise file, and that the lesson leaves the graded
 // answers to the student.
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "common/model/access_arguments.hpp"
 #include "grader/11_tma_layouts/answer_cases.hpp"
+#include "grader/11_tma_layouts/exercise2_cases.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 using ch11::TmaSwizzle;
@@ -98,21 +102,44 @@ TEST_CASE("ch11 lesson: it leaves the graded answers to the student", "[lesson]"
   graded.push_back({"tma_smem_offset (exercise 1)",
                     {"(a>>3)&0x70", "(a>>3)&0x30", "(a>>3)&0x10", "16<<static_cast<int>(mode)"},
                     {}});
-  std::vector<smem::WarpRequest> columns;
-  for (TmaSwizzle mode : ch11::spec::kModes) {
-    for (ch11::ColumnRead read : {ch11::ColumnRead::kWords, ch11::ColumnRead::kChunks}) {
-      columns.push_back(ch11::spec::column_read(
-          read, ch11::spec::exercise_layout(mode, ch11::spec::column_box_row_bytes(mode))));
+  // Every variant's boxes and columns (variant 0's first), every class variant 1..2000 and
+  // both range ends, and every variant's padded tile: none may be worked by the lesson.
+  std::vector<grader::variant::Identity> variants = {
+      grader::variant::Identity{}, grader::variant::of("lowest"), grader::variant::of("highest")};
+  for (std::uint32_t id = 1; id <= 2000; ++id) {
+    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
+  }
+  std::vector<smem::WarpRequest> columns, padded;
+  std::vector<int> pitches;
+  const auto add = [](std::vector<smem::WarpRequest>& list, const smem::WarpRequest& r) {
+    for (const smem::WarpRequest& seen : list) {
+      if (smem::same_access(seen, r)) return;
+    }
+    list.push_back(r);
+  };
+  for (const grader::variant::Identity& v : variants) {
+    const ch11::spec::Exercise2Case e = ch11::spec::exercise2_case(v);
+    for (const ch11::spec::ColumnCase& c : e.columns) {
+      for (ch11::ColumnRead read : {ch11::ColumnRead::kWords, ch11::ColumnRead::kChunks}) {
+        add(columns, ch11::spec::column_read(read, ch11::spec::exercise_layout(c.mode, c.row_bytes),
+                                             c.column));
+      }
+    }
+    const int pitch = e.padded_columns / 4 * 4 + 4;  // the least pitch above the tile's width
+    if (std::find(pitches.begin(), pitches.end(), pitch) == pitches.end()) {
+      pitches.push_back(pitch);
+      add(padded, ch11::spec::padded_column(pitch));
     }
   }
   graded.push_back({"predicted_column_wavefronts (exercise 2a)", {}, columns});
-  const int pitch = ch11::least_padded_pitch();
-  graded.push_back({"least_padded_pitch (exercise 2b)",
-                    {"[32][" + std::to_string(pitch) + "]", "pitchof" + std::to_string(pitch),
-                     std::to_string(pitch) + "floats"},
-                    {}});
-  graded.push_back(
-      {"predicted_padded_column_wavefronts (exercise 2c)", {}, {ch11::spec::padded_column(pitch)}});
+  CHECK(pitches.front() == ch11::least_padded_pitch());  // variant 0's, as the reference says
+  for (const int pitch : pitches) {
+    graded.push_back({"least_padded_pitch (exercise 2b), pitch " + std::to_string(pitch),
+                      {"[32][" + std::to_string(pitch) + "]", "pitchof" + std::to_string(pitch),
+                       std::to_string(pitch) + "floats"},
+                      {}});
+  }
+  graded.push_back({"predicted_padded_column_wavefronts (exercise 2c)", {}, padded});
   // Exercise 3: the mode, as the reference names it, and the transpose's own read in it.
   graded.push_back({"kTransposeSwizzle (exercise 3)",
                     {"TmaSwizzle::k128B", "128-byte swizzle puts their chunk"},

@@ -20,30 +20,59 @@ __host__ __device__ int tma_smem_offset(TmaSwizzle mode, int box_row_bytes, int 
   return kNotImplemented;
 }
 
-int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read) {
-  if (read == ColumnRead::kWords) {
-    switch (mode) {
-      case TmaSwizzle::kNone: return 32;  // every row starts in bank 0
-      case TmaSwizzle::k32B:              // chunks move whole, so float 0 of a row can be in
-      case TmaSwizzle::k64B:              // one of 8 banks only (one per bank quad): 32 rows,
-      case TmaSwizzle::k128B: return 4;   // 8 banks, 4-way in every mode
+namespace {
+// Wavefronts of a warp reading down a column of 32 rows, lane t at byte `byte_of(t)`, `bytes`
+// each: groups of 128 / bytes lanes (the rows differ, so no lanes merge), each costing the most
+// distinct words one bank must deliver, the groups' costs added.
+template <typename ByteOf>
+int column_wavefronts(int bytes, ByteOf byte_of) {
+  const int lanes_per_group = 128 / bytes;
+  int total = 0;
+  for (int first = 0; first < 32; first += lanes_per_group) {
+    int words_in_bank[32][32];
+    int count[32] = {};
+    for (int t = first; t < first + lanes_per_group; ++t) {
+      for (int w = 0; w < bytes / 4; ++w) {
+        const int word = byte_of(t) / 4 + w, bank = word % 32;
+        bool seen = false;
+        for (int i = 0; i < count[bank]; ++i) seen = seen || words_in_bank[bank][i] == word;
+        if (!seen) words_in_bank[bank][count[bank]++] = word;
+      }
     }
+    int most = 0;
+    for (int b = 0; b < 32; ++b) most = count[b] > most ? count[b] : most;
+    total += most;
   }
-  switch (mode) {
-    case TmaSwizzle::kNone: return 32;  // 8 rows of a group in one bank quad
-    case TmaSwizzle::k32B:
-    case TmaSwizzle::k64B:
-    case TmaSwizzle::k128B: return 4;  // each group's 8 rows in 8 quads
-  }
-  return kNotImplemented;
+  return total;
+}
+
+int greatest_common_divisor(int a, int b) {
+  return b == 0 ? a : greatest_common_divisor(b, a % b);
+}
+}  // namespace
+
+// Variant 0: without a swizzle every 128-byte row starts in bank 0 (32 for words, 32 for chunks:
+// a group's 8 rows in one bank quad); a swizzle moves chunks whole, so float 0 of a row can be
+// in one of 8 banks only (4-way in every mode) and each group's 8 chunks land in 8 quads (4).
+// Your variant's box is laid out by tma_smem_offset and counted lane by lane.
+int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read) {
+  const int row_bytes = column_box_row_bytes(mode), column = column_read_float(mode);
+  const bool words = read == ColumnRead::kWords;
+  const int byte = words ? 4 * column : 16 * (column / 4);
+  return column_wavefronts(words ? 4 : 16,
+                           [&](int t) { return tma_smem_offset(mode, row_bytes, t, byte); });
 }
 
 int least_padded_pitch() {
-  return 36;
+  const int columns = padded_tile_columns();  // 32 in variant 0
+  const int pitch = columns / 4 * 4 + 4;      // the next multiple of 4 floats above
+  return pitch;
 }  // box rows are multiples of 16 bytes: 4 floats
 
 int predicted_padded_column_wavefronts() {
-  return 4;
+  // Row t starts in bank (pitch t) % 32: 32 / gcd(pitch, 32) banks, gcd(pitch, 32) rows each.
+  const int ways = greatest_common_divisor(least_padded_pitch(), 32);
+  return ways;
 }  // 36 r mod 32 = 4 r: 8 banks, 4-way
 
 namespace {

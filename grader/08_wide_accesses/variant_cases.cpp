@@ -1,0 +1,69 @@
+// Chapter 08's graded cases by variant (grader/harness/variant.hpp): which tile store and load
+// of the kernel exercise 3 asks about, the padding and width of its padded load, and the stride
+// of its float2 store (grader/08_wide_accesses/exercise3_cases.hpp draws them).
+#include <string>
+#include <vector>
+
+#include "chapters/08_wide_accesses/wide_accesses.cuh"
+#include "grader/08_wide_accesses/exercise3_cases.hpp"
+#include "grader/harness/variant.hpp"
+
+namespace ch08 {
+
+int padded_pitch_floats() {
+  return spec::exercise3_case(grader::variant::current()).padded_pitch;
+}
+int padded_load_bytes() {
+  return spec::exercise3_case(grader::variant::current()).padded_bytes;
+}
+int pairs_stride() {
+  return spec::exercise3_case(grader::variant::current()).pairs_stride;
+}
+
+}  // namespace ch08
+
+namespace {
+
+using grader::variant::GradedCase;
+using grader::variant::Identity;
+
+const char* const kExercise1 =
+    "ch08 exercise 1: tile_chunk_offset is aligned, a bijection and conflict-free";
+const char* const kExercise3 = "ch08 exercise 3: predictions for the 16- and 8-byte requests";
+
+std::string summary(const Identity& v) {
+  const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(v);
+  std::string s = v.self_study() ? "Your cases (the workbook's own) of exercise 3:\n"
+                                 : "Your variant's cases of exercise 3:\n";
+  s += "  predicted_tile_store_wavefronts(): " + ch08::spec::store_text(c) + ";\n";
+  s += "  predicted_tile_load_wavefronts(): " + ch08::spec::load_text(c) + ";\n";
+  s += "  predicted_padded_load_wavefronts(): " + ch08::spec::padded_text(c) +
+       " (padded_pitch_floats() = " + std::to_string(c.padded_pitch) +
+       ", padded_load_bytes() = " + std::to_string(c.padded_bytes) + ");\n";
+  s += "  predicted_float2_pairs_store_wavefronts(): " + ch08::spec::pairs_text(c) +
+       " (pairs_stride() = " + std::to_string(c.pairs_stride) + ").";
+  return s;
+}
+
+std::vector<GradedCase> cases(const Identity& v) {
+  const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(v);
+  return {
+      {kExercise1, "tile_chunk_offset: every chunk of the 64 x 64 tile, every tile store and load",
+       "", "", nullptr},
+      {kExercise3, "tile store: " + ch08::spec::store_text(c),
+       "int predicted_tile_store_wavefronts()", "true",
+       [] { return static_cast<long long>(ch08::predicted_tile_store_wavefronts()); }},
+      {kExercise3, "tile load: " + ch08::spec::load_text(c), "int predicted_tile_load_wavefronts()",
+       "true", [] { return static_cast<long long>(ch08::predicted_tile_load_wavefronts()); }},
+      {kExercise3, "padded load: " + ch08::spec::padded_text(c),
+       "int predicted_padded_load_wavefronts()", "true",
+       [] { return static_cast<long long>(ch08::predicted_padded_load_wavefronts()); }},
+      {kExercise3, "float2 store: " + ch08::spec::pairs_text(c),
+       "int predicted_float2_pairs_store_wavefronts()", "true",
+       [] { return static_cast<long long>(ch08::predicted_float2_pairs_store_wavefronts()); }},
+  };
+}
+
+const grader::variant::Registration registration{grader::variant::ChapterCases{summary, cases}};
+
+}  // namespace
