@@ -21,8 +21,8 @@ constexpr int kNotImplemented = -1;
 /// threadIdx.y), and two tiles `__shared__ float As[TILE][TILE], Bs[TILE][TILE]`, each starting
 /// at a multiple of 128 bytes. Threads are numbered ty * TILE + tx, and a warp is 32 threads in
 /// a row of that numbering (a block of fewer than 32 threads is one warp, its other lanes idle).
-/// Each access below is one warp's request, with `k` a fixed column of the inner loop (any k
-/// from 0 to TILE - 1: the answer does not depend on it).
+/// Each access below is the request of warp 0, the block's threads 0 to 31, with `k` a fixed
+/// column of the inner loop (any k from 0 to TILE - 1: the answer does not depend on it).
 enum class Access : int {
   kStoreAs,           ///< `As[ty][tx] = A[...]`: the store of A's tile
   kStoreBs,           ///< `Bs[ty][tx] = B[...]`: the store of B's tile
@@ -41,13 +41,12 @@ constexpr Access kAllAccesses[kAccessCount] = {
     Access::kStoreAs,      Access::kStoreBs,          Access::kReadAsRow,   Access::kReadBsRow,
     Access::kReadAsColumn, Access::kReadAsTransposed, Access::kReadBsColumn};
 
-/// The tile sizes the local checks of exercise 1 ask about. (The lesson works out TILE = 32.)
-constexpr int kGradedTiles[] = {16, 8};
-
-/// Exercise 1. Your prediction: the wavefronts of one warp's request for `access` in the classic
-/// kernel with TILE = `tile`, a power of two from 4 to 32. The local checks ask 16 and 8
-/// (kGradedTiles); official grading asks other tiles of the contract too. Work it out on paper:
-/// which (tx, ty) does one warp hold?
+/// Exercise 1. Your prediction: the wavefronts of warp 0's request for `access` in the classic
+/// kernel with TILE = `tile`, any whole number from 4 to 32 (not only a power of two: a TILE
+/// that does not divide 32 gives warps that end part-way through a row). The local checks ask
+/// your variant's two tiles (your variant's case: the grader's first lines say it; self-study:
+/// TILE = 16 and TILE = 8); official grading asks another tile of the contract too. Work it out
+/// on paper: which (tx, ty) does warp 0 hold? (The lesson works out TILE = 32.)
 int predicted_wavefronts(Access access, int tile);
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
 #include "common/model/bank_model.hpp"
+#include "grader/09_tiled_gemm/classic_cases.hpp"
 #include "grader/09_tiled_gemm/gemm_spec.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
@@ -19,14 +20,21 @@ inline std::string warp_of(int tile) {
            std::to_string(tile * tile) + "-31 are idle: " + std::to_string(tile) + " rows of " +
            std::to_string(tile) + " threads";
   }
-  return "a warp holds " + std::to_string(32 / tile) + " rows of " + std::to_string(tile) +
-         " threads: ty, ty + 1, ...";
+  if (32 % tile == 0) {
+    return "a warp holds " + std::to_string(32 / tile) + " rows of " + std::to_string(tile) +
+           " threads: ty, ty + 1, ...";
+  }
+  return "warp 0 holds " + std::to_string(32 / tile) + " whole rows of " + std::to_string(tile) +
+         " threads and the first " + std::to_string(32 % tile) +
+         " threads of row ty = " + std::to_string(32 / tile);
 }
 
-/// Checks predicted_wavefronts(a, tile) for every access against the bank model.
-inline void check_classic_predictions(int tile) {
+/// Checks predicted_wavefronts(a, tile) for every access against the bank model, on warp 0's
+/// request at inner-loop column `k`. `whose` says whose case it is, for messages ("your
+/// variant's case: ").
+inline void check_classic_predictions(int tile, int k, const std::string& whose = "") {
   for (Access a : kAllAccesses) {
-    const smem::WarpRequest r = classic_request(a, tile);
+    const smem::WarpRequest r = classic_request(a, tile, 0, k);
     const int model = smem::analyze(r).wavefronts;
     const int predicted = predicted_wavefronts(a, tile);
     if (predicted == model) {
@@ -40,12 +48,13 @@ inline void check_classic_predictions(int tile) {
             ? "That is the answer for a warp of one row of 32 threads (TILE = 32). With TILE = " +
                   std::to_string(tile) + " " + warp_of(tile) + "."
             : "";
-    GRADER_EXPECT(false, grader::prediction_feedback(
-                             "predicted_wavefronts(" + name(a) + ", " + std::to_string(tile) + ")",
-                             predicted, model, kNotImplemented, r, principle,
-                             "a warp is 32 consecutive thread numbers ty * TILE + tx: write down "
-                             "the (tx, ty) of lanes 0, 1, 15, 16 and 31, their addresses, and "
-                             "count distinct words per bank."));
+    GRADER_EXPECT(false,
+                  grader::prediction_feedback(
+                      whose + "predicted_wavefronts(" + name(a) + ", " + std::to_string(tile) + ")",
+                      predicted, model, kNotImplemented, r, principle,
+                      "a warp is 32 consecutive thread numbers ty * TILE + tx: write down "
+                      "the (tx, ty) of lanes 0, 1, 15, 16 and 31, their addresses, and "
+                      "count distinct words per bank."));
   }
 }
 

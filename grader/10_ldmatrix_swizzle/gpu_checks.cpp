@@ -25,6 +25,7 @@
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 
@@ -59,54 +60,50 @@ bool wrong_on_a_quick_problem() {
 
 }  // namespace
 
-TEST_CASE("ch10 exercise 2b on the GPU: the counters count what you predicted", "[gpu]") {
+TEST_CASE("ch10 exercise 2b on the GPU: the counters count what you predicted", "[gpu][variant]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
   // The plain and padded tiles are the interface's; the swizzled one is laid out by your own
-  // swizzle and chosen_swizzle, once exercises 1 and 2a hold them right.
-  struct Asked {
-    int row_bytes;
-    ch10::Layout layout;
-  };
-  std::vector<Asked> asked;
+  // swizzle and chosen_swizzle, once exercises 1 and 2a hold them right. Your variant's cases.
+  std::vector<ch10::spec::LdmatrixCase> asked;
   std::vector<smem::WarpRequest> requests;
   const bool swizzle_right = ch10::spec::swizzle_right();
-  for (int row_bytes : ch10::spec::kRowWidths) {
-    for (ch10::Layout layout : ch10::spec::kLayouts) {
-      ch10::SwizzleParams p;
-      if (layout == ch10::Layout::kSwizzled) {
-        if (!swizzle_right || ch10::spec::chosen_swizzle_problem(row_bytes)) {
-          GRADER_EXPECT(false, grader::Feedback(
-                                   "Not counted: the ldmatrix.x4 on " + std::to_string(row_bytes) +
-                                   "-byte rows, swizzled, is counted on your own layout, "
-                                   "once exercises 1 and 2a pass.")
-                                   .hint("finish exercises 1 and 2a (see the host checks) first."));
-          continue;
-        }
-        p = ch10::chosen_swizzle(row_bytes);
+  for (const ch10::spec::LdmatrixCase& c : ch10::spec::ldmatrix_cases(grader::variant::current())) {
+    ch10::SwizzleParams p;
+    if (c.layout == ch10::Layout::kSwizzled) {
+      if (!swizzle_right || ch10::spec::chosen_swizzle_problem(c.row_bytes)) {
+        GRADER_EXPECT(false, grader::Feedback(
+                                 "Not counted: the ldmatrix.x4 on " + std::to_string(c.row_bytes) +
+                                 "-byte rows, swizzled, is counted on your own layout, "
+                                 "once exercises 1 and 2a pass.")
+                                 .hint("finish exercises 1 and 2a (see the host checks) first."));
+        continue;
       }
-      asked.push_back({row_bytes, layout});
-      requests.push_back(ch10::spec::ldmatrix_x4(row_bytes, layout, p, 0, 0, ch10::swizzle));
+      p = ch10::chosen_swizzle(c.row_bytes);
     }
+    asked.push_back(c);
+    requests.push_back(ch10::spec::ldmatrix_x4(c.row_bytes, c.layout, p, c.r0, c.c, ch10::swizzle));
   }
   if (requests.empty()) return;
   const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);
   for (std::size_t n = 0; n < asked.size(); ++n) {
-    const auto [row_bytes, layout] = asked[n];
+    const int row_bytes = asked[n].row_bytes;
+    const ch10::Layout layout = asked[n].layout;
     const int counted = measured[n].wavefronts;
     grader::record_measurement(
         kMeasurementFile,
         "counted.ldmatrix_x4.rows" + std::to_string(row_bytes) + "." + measured_name(layout),
         counted, "wavefronts");
     const int predicted = ch10::predicted_ldmatrix_wavefronts(row_bytes, layout);
-    GRADER_EXPECT(counted == predicted,
-                  grader::Feedback("The GPU counted " + grader::more_or_fewer(counted, predicted) +
-                                   " wavefronts than you predicted (" + std::to_string(predicted) +
-                                   ") for the ldmatrix.x4 on " + std::to_string(row_bytes) +
-                                   "-byte rows, " + ch10::spec::name(layout) + ".")
-                      .reveal("It counted " + grader::wavefronts(counted) + ":")
-                      .reveal(grader::draw(requests[n])));
+    GRADER_EXPECT(
+        counted == predicted,
+        grader::Feedback("The GPU counted " + grader::more_or_fewer(counted, predicted) +
+                         " wavefronts than you predicted (" + std::to_string(predicted) +
+                         ") for the ldmatrix.x4 on " + std::to_string(row_bytes) + "-byte rows, " +
+                         ch10::spec::name(layout) + " (" + ch10::spec::case_words(asked[n]) + ").")
+            .reveal("It counted " + grader::wavefronts(counted) + ":")
+            .reveal(grader::draw(requests[n])));
   }
 }
 

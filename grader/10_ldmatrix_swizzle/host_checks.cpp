@@ -11,6 +11,7 @@
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 
@@ -131,8 +132,8 @@ TEST_CASE("ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>"
 TEST_CASE(
     "ch10 exercise 2a: the chosen swizzles keep chunks whole and fill and drain the tile "
     "without conflicts",
-    "[host]") {
-  for (int row_bytes : ch10::spec::kRowWidths) {
+    "[host][variant]") {
+  for (int row_bytes : ch10::spec::swizzle_widths(grader::variant::current())) {
     const ch10::SwizzleParams p = ch10::chosen_swizzle(row_bytes);
     // The tile is laid out through your own swizzle, so that must be right first.
     if (valid(p) && !ch10::spec::swizzle_right()) {
@@ -147,49 +148,52 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for 64- and 128-byte rows", "[host]") {
-  for (int row_bytes : ch10::spec::kRowWidths) {
-    for (ch10::Layout layout : ch10::spec::kLayouts) {
-      const std::string call = "predicted_ldmatrix_wavefronts(" + std::to_string(row_bytes) + ", " +
-                               ch10::spec::name(layout) + ")";
-      const int predicted = ch10::predicted_ldmatrix_wavefronts(row_bytes, layout);
-      if (predicted == ch10::kNotImplemented) {
-        GRADER_EXPECT(false, grader::Feedback(call + " is not filled in yet: it still returns "
-                                                     "kNotImplemented."));
-        continue;
-      }
-      // The swizzled tile is yours: the grader asks the bank model about it through your
-      // swizzle and chosen_swizzle, once they are right.
-      ch10::SwizzleParams p;
-      if (layout == ch10::Layout::kSwizzled) {
-        if (const auto waits = swizzled_tile_not_ready(row_bytes)) {
-          GRADER_EXPECT(false, grader::Feedback(call + " is checked once " + *waits + " is right.")
-                                   .hint("the grader lays the swizzled tile out with your own "
-                                         "functions; see their checks above."));
-          continue;
-        }
-        p = ch10::chosen_swizzle(row_bytes);
-      }
-      const smem::WarpRequest r =
-          ch10::spec::ldmatrix_x4(row_bytes, layout, p, 0, 0, ch10::swizzle);
-      const int model = smem::analyze(r).wavefronts;
-      if (predicted == model) {
-        SUCCEED();
-        continue;
-      }
-      std::string principle;
-      if (row_bytes == 64 && layout == ch10::Layout::kPlain &&
-          predicted == smem::analyze(ch10::spec::ldmatrix_x4(128, layout, p, 0, 0, ch10::swizzle))
-                           .wavefronts) {
-        principle =
-            "That is what 128-byte rows cost. Two 64-byte rows share one 128-byte line: where "
-            "do the 8 rows of one matrix fall?";
-      }
-      GRADER_EXPECT(false, grader::prediction_feedback(
-                               call, predicted, model, ch10::kNotImplemented, r, principle,
-                               "ldmatrix.x4 is four matrices of 8 row addresses each, served one "
-                               "matrix at a time; count the distinct 16-byte chunks per bank "
-                               "quad in each."));
+TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows", "[host][variant]") {
+  const grader::variant::Identity& v = grader::variant::current();
+  for (const ch10::spec::LdmatrixCase& asked : ch10::spec::ldmatrix_cases(v)) {
+    const int row_bytes = asked.row_bytes;
+    const ch10::Layout layout = asked.layout;
+    const std::string call = "predicted_ldmatrix_wavefronts(" + std::to_string(row_bytes) + ", " +
+                             ch10::spec::name(layout) + ")";
+    const int predicted = ch10::predicted_ldmatrix_wavefronts(row_bytes, layout);
+    if (predicted == ch10::kNotImplemented) {
+      GRADER_EXPECT(false, grader::Feedback(call + " is not filled in yet: it still returns "
+                                                   "kNotImplemented."));
+      continue;
     }
+    // The swizzled tile is yours: the grader asks the bank model about it through your
+    // swizzle and chosen_swizzle, once they are right.
+    ch10::SwizzleParams p;
+    if (layout == ch10::Layout::kSwizzled) {
+      if (const auto waits = swizzled_tile_not_ready(row_bytes)) {
+        GRADER_EXPECT(false, grader::Feedback(call + " is checked once " + *waits + " is right.")
+                                 .hint("the grader lays the swizzled tile out with your own "
+                                       "functions; see their checks above."));
+        continue;
+      }
+      p = ch10::chosen_swizzle(row_bytes);
+    }
+    const smem::WarpRequest r =
+        ch10::spec::ldmatrix_x4(row_bytes, layout, p, asked.r0, asked.c, ch10::swizzle);
+    const int model = smem::analyze(r).wavefronts;
+    if (predicted == model) {
+      SUCCEED();
+      continue;
+    }
+    std::string principle;
+    if (!v.self_study()) principle = "Your variant's case: " + ch10::spec::case_words(asked) + ".";
+    if (row_bytes < 128 && layout == ch10::Layout::kPlain &&
+        predicted == smem::analyze(ch10::spec::ldmatrix_x4(128, layout, p, 0, 0, ch10::swizzle))
+                         .wavefronts) {
+      principle += std::string(principle.empty() ? "" : " ") + "That is what 128-byte rows cost. " +
+                   (row_bytes == 64 ? "Two 64-byte rows share one 128-byte line"
+                                    : "Rows shorter than 128 bytes share 128-byte lines") +
+                   ": where do the 8 rows of one matrix fall?";
+    }
+    GRADER_EXPECT(false, grader::prediction_feedback(
+                             call, predicted, model, ch10::kNotImplemented, r, principle,
+                             "ldmatrix.x4 is four matrices of 8 row addresses each, served one "
+                             "matrix at a time; count the distinct 16-byte chunks per bank "
+                             "quad in each."));
   }
 }

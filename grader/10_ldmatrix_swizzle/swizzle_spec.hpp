@@ -5,6 +5,9 @@
 
 #include <functional>
 #include <string>
+#include <vector>
+
+#include "grader/harness/variant.hpp"
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "common/model/bank_model.hpp"
@@ -17,7 +20,7 @@ using SwizzleFn = std::function<int(int, int, int, int)>;
 /// Rows of the tile the checks use (a 128-row operand tile of one K-step).
 constexpr int kRows = 128;
 
-/// The row widths exercise 2 asks about.
+/// The row widths exercise 2 asks about at self-study (variant 0).
 constexpr int kRowWidths[] = {64, 128};
 
 /// The layouts exercise 2b asks about.
@@ -60,6 +63,73 @@ inline smem::WarpRequest chunk_store(int row_bytes, Layout layout, const Swizzle
   return smem::WarpRequest::from_lanes(16, smem::Op::kStore, [&](int l) {
     return place(row_bytes, layout, p, 512LL * w + 16 * l, swizzle_fn);
   });
+}
+
+/// One ldmatrix.x4 exercise 2b asks about: the tile's rows and layout, and where it reads (rows
+/// r0 .. r0 + 15, chunks c and c + 1).
+struct LdmatrixCase {
+  int row_bytes;
+  Layout layout;
+  int r0;
+  int c;
+};
+
+/// The row widths a class variant draws: one a swizzle can serve (a power of two, 32 to 128; the
+/// lesson works 256), and one that is not a power of two (plain and padded only), 48 to 240.
+inline const std::vector<int>& swizzle_widths_drawn() {
+  static const std::vector<int> w = {32, 64, 128};
+  return w;
+}
+inline const std::vector<int>& other_widths_drawn() {
+  static const std::vector<int> w = {48, 80, 96, 112, 144, 160, 176, 192, 208, 224, 240};
+  return w;
+}
+
+/// Exercise 2b's cases for variant `v`, in the order the checks ask them. Self-study: 64- and
+/// 128-byte rows, each plain, padded and swizzled, at rows 0-15, chunk 0. A class variant: its
+/// swizzle width (plain, padded and swizzled; not plain at 32 bytes, the lesson's analyser
+/// example) and its other width (plain and padded), at rows and chunks of its own.
+inline std::vector<LdmatrixCase> ldmatrix_cases(const grader::variant::Identity& v) {
+  std::vector<LdmatrixCase> out;
+  if (v.self_study()) {
+    for (int row_bytes : kRowWidths) {
+      for (Layout layout : kLayouts) out.push_back({row_bytes, layout, 0, 0});
+    }
+    return out;
+  }
+  grader::variant::Draw d(v, "ch10");
+  const int first = d.pick(swizzle_widths_drawn());
+  const int second = d.pick(other_widths_drawn());
+  const int r0 = 16 * d.between(0, kRows / 16 - 1);
+  for (int row_bytes : {first, second}) {
+    const int c = 2 * d.between(0, (row_bytes / 16 - 2) / 2);
+    for (Layout layout : kLayouts) {
+      if (layout == Layout::kPlain && row_bytes == 32) continue;
+      if (layout == Layout::kSwizzled && row_bytes != first) continue;
+      out.push_back({row_bytes, layout, r0, c});
+    }
+  }
+  return out;
+}
+
+/// The row widths exercise 2a asks chosen_swizzle about: every width exercise 2b asks swizzled,
+/// then 128 (the width exercise 3's kernel swizzles) where that is not among them.
+inline std::vector<int> swizzle_widths(const grader::variant::Identity& v) {
+  std::vector<int> out;
+  for (const LdmatrixCase& c : ldmatrix_cases(v)) {
+    if (c.layout == Layout::kSwizzled) out.push_back(c.row_bytes);
+  }
+  bool has_128 = false;
+  for (int w : out) has_128 = has_128 || w == kTcRowBytes;
+  if (!has_128) out.push_back(kTcRowBytes);
+  return out;
+}
+
+/// "the ldmatrix.x4 of rows 0 .. 15, chunks 0 and 1 on 64-byte rows, kPlain".
+inline std::string case_words(const LdmatrixCase& c) {
+  return "the ldmatrix.x4 of rows " + std::to_string(c.r0) + " .. " + std::to_string(c.r0 + 15) +
+         ", chunks " + std::to_string(c.c) + " and " + std::to_string(c.c + 1) + " on " +
+         std::to_string(c.row_bytes) + "-byte rows, " + name(c.layout);
 }
 
 }  // namespace ch10::spec

@@ -1,5 +1,6 @@
 // Chapter 09's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
-// never does. Exercise 1 for a tile of the contract the local checks do not ask, and sgemm_kernel
+// never does. Exercise 1 for a tile of the contract the local checks do not ask (drawn from the
+// variant apart from them), and sgemm_kernel
 // on shapes of its contract the local checks do not try: answers and kernels tuned to the local
 // cases lose these points.
 #include <random>
@@ -9,11 +10,13 @@
 #include "grader/09_tiled_gemm/device_probes.hpp"
 #include "grader/09_tiled_gemm/gemm_check.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/variant.hpp"
+#include "solutions/09_tiled_gemm/hidden_tile.hpp"
 
-TEST_CASE("ch09 hidden: predicted_wavefronts for a tile the local checks do not ask", "[host]") {
-  // TILE = 4: a block of 16 threads, one warp with lanes 16-31 idle. (TILE = 32, the other tile
-  // of the contract, is the lesson's worked case.)
-  ch09::spec::check_classic_predictions(4);
+TEST_CASE("ch09 hidden: predicted_wavefronts for a tile the local checks do not ask",
+          "[host][variant]") {
+  const ch09::spec::GradedTile t = ch09::hidden::hidden_tile(grader::variant::current());
+  ch09::spec::check_classic_predictions(t.tile, t.k);
 }
 
 TEST_CASE("ch09 hidden: sgemm_kernel on shapes the local checks do not try", "[gpu]") {

@@ -1,11 +1,16 @@
 // Chapter 09 lesson checks (`<grader> lesson`, solution mode): the classic kernel's table
 // against the model and the H200's counters, the quoted picture, the H200 numbers, and that
 // the lesson leaves the graded answers to the student.
+#include <cstdint>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grader/09_tiled_gemm/gemm_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
+#include "grader/harness/variant.hpp"
+#include "solutions/09_tiled_gemm/hidden_tile.hpp"
 
 namespace {
 using ch09::Access;
@@ -14,17 +19,33 @@ using grader::chapter::threshold;
 using smem::Op;
 using smem::WarpRequest;
 
-// Exercise 1's contract: TILE a power of two from 4 to 32.
-constexpr int kContractTiles[] = {32, 16, 8, 4};
+// Exercise 1's contract: TILE any whole number from 4 to 32.
+std::vector<int> contract_tiles() {
+  std::vector<int> tiles;
+  for (int tile = 32; tile >= 4; --tile) tiles.push_back(tile);
+  return tiles;
+}
+
+// The variants the lesson is held apart from: class variants 1..2000 and both range ends.
+std::vector<grader::variant::Identity> variants() {
+  std::vector<grader::variant::Identity> out = {grader::variant::of("lowest"),
+                                                grader::variant::of("highest")};
+  for (std::uint32_t id = 1; id <= 2000; ++id) {
+    out.push_back({grader::variant::Kind::kStudent, id, "", "test"});
+  }
+  return out;
+}
 
 }  // namespace
 
 TEST_CASE("ch09 lesson: the classic kernel's table, the model and the H200", "[lesson]") {
-  // "The answer does not depend on k" (nor on the warp), for every tile of the contract.
-  for (int tile : kContractTiles) {
+  // "The answer does not depend on k", for every tile of the contract; nor on the warp, for
+  // every warp of 32 threads (a last warp cut short by the block can differ).
+  for (int tile : contract_tiles()) {
     for (Access a : ch09::kAllAccesses) {
       const int first = smem::analyze(ch09::spec::classic_request(a, tile, 0, 0)).wavefronts;
       for (int warp = 0; warp < (tile * tile + 31) / 32; ++warp) {
+        if (32 * (warp + 1) > tile * tile && warp > 0) continue;
         for (int k = 0; k < tile; ++k) {
           INFO("tile " << tile << ", " << ch09::spec::name(a) << ", warp " << warp << ", k " << k);
           CHECK(smem::analyze(ch09::spec::classic_request(a, tile, warp, k)).wavefronts == first);
@@ -83,5 +104,33 @@ TEST_CASE("ch09 lesson: it leaves the graded answers to the student", "[lesson]"
                     {"4 * (thread % 16)", "64 * half", "4 tx + 64", "64 apart"},
                     {ch09::spec::b_read(ch09::thread_col, 0, 0, 0),
                      ch09::spec::a_read(ch09::as_offset, ch09::thread_row, 0, 0, 0)}});
+  lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
+}
+
+TEST_CASE("ch09 lesson: no variant grades the lesson's worked tile", "[lesson]") {
+  // The lesson works out TILE = 32 (its table, its figure, its analyser example): no variant's
+  // local or hidden tile may be 32, and no tile a variant asks may be drawn in the lesson.
+  std::set<std::pair<int, int>> asked;  // (tile, k)
+  for (const grader::variant::Identity& v : variants()) {
+    std::vector<ch09::spec::GradedTile> tiles = ch09::spec::graded_tiles(v);
+    tiles.push_back(ch09::hidden::hidden_tile(v));
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+      const ch09::spec::GradedTile& t = tiles[i];
+      INFO(v.describe() << ": " << ch09::spec::tile_words(t));
+      CHECK(t.tile != 32);
+      CHECK((t.tile >= 4 && t.tile <= 31 && t.k >= 0 && t.k < t.tile));
+      for (std::size_t j = 0; j < i; ++j) CHECK(tiles[j].tile != t.tile);
+      asked.insert({t.tile, t.k});
+    }
+  }
+  std::vector<lesson::Graded> graded;
+  for (const auto& [tile, k] : asked) {
+    for (Access a : ch09::kAllAccesses) {
+      graded.push_back({"predicted_wavefronts(" + ch09::spec::name(a) + ", " +
+                            std::to_string(tile) + ") at k = " + std::to_string(k),
+                        {},
+                        {ch09::spec::classic_request(a, tile, 0, k)}});
+    }
+  }
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }

@@ -3,14 +3,28 @@
 
 namespace ch09 {
 
+namespace {
+
+// The largest power of two that divides `tile` and 32: gcd(tile, 32).
+int gcd_with_32(int tile) {
+  int g = 32;
+  while (tile % g != 0) g /= 2;
+  return g;
+}
+
+}  // namespace
+
 int predicted_wavefronts(Access access, int tile) {
-  // A warp is 32 consecutive thread numbers ty * tile + tx: 32 / tile rows of `tile` threads, or
-  // for tile 4 the whole block of 16 threads, lanes 16-31 idle. Stores and row reads touch
-  // consecutive words, or one word per row that its threads share (a broadcast): one wavefront.
-  // A column read (As[tx][k], Bs[tx][k]) touches `tile` distinct words (one per tx, shared by
-  // the warp's rows), `tile` words apart: word tx * tile + k, in bank (tx * tile + k) % 32. When
-  // tile * tile >= 32 the tile words fill 32 / tile banks, tile * tile / 32 words in each: 32 for
-  // tile 32, 8 for 16 (banks k and k + 16), 2 for 8. For tile 4 the 4 words lie in 4 banks.
+  // A warp is 32 consecutive thread numbers ty * tile + tx: rows of `tile` threads, the last one
+  // cut short where `tile` does not divide 32, or for tile * tile < 32 the whole block, its
+  // other lanes idle. Stores and row reads touch consecutive words, or one word per row that its
+  // threads share (a broadcast) with fewer than 32 / tile + 2 rows, whose words `tile` apart
+  // never meet in one bank: one wavefront.
+  // A column read (As[tx][k], Bs[tx][k]) touches `tile` distinct words (every tx from 0 to
+  // tile - 1 is in warp 0, shared by its rows), `tile` words apart: word tx * tile + k, in bank
+  // (tx * tile + k) % 32. Stride `tile` meets 32 / g banks, g = gcd(tile, 32), and the tile
+  // words fill them in turn: ceil(tile / (32 / g)) words in the fullest. 32 for tile 32, 8 for
+  // 16 (banks k and k + 16), 2 for 8 and 12, 3 for 20, 1 for odd tiles and for 4.
   switch (access) {
     case Access::kStoreAs:
     case Access::kStoreBs:
@@ -18,7 +32,7 @@ int predicted_wavefronts(Access access, int tile) {
     case Access::kReadBsRow:
     case Access::kReadAsTransposed: return 1;
     case Access::kReadAsColumn:
-    case Access::kReadBsColumn: return tile * tile >= 32 ? tile * tile / 32 : 1;
+    case Access::kReadBsColumn: return (tile * gcd_with_32(tile) + 31) / 32;
   }
   return kNotImplemented;
 }

@@ -5,7 +5,7 @@ from copy_attack_items import Function, Kernel, Plant, Prediction, request
 EX1 = "ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>"
 EX2A = ("ch10 exercise 2a: the chosen swizzles keep chunks whole and fill and drain the tile "
         "without conflicts")
-EX2B = "ch10 exercise 2b: ldmatrix.x4 predictions for 64- and 128-byte rows"
+EX2B = "ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows"
 EX3 = "ch10 exercise 3: the counters see conflict-free ldmatrix and cp.async"
 
 

@@ -11,18 +11,35 @@ __host__ __device__ int swizzle(int b, int m, int s, int offset) {
 
 __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
   // Keep the 16 bytes of a chunk (M = 4); XOR the chunk index within a 128-byte line (3 bits
-  // for 128-byte rows, the 2 bits of a 64-byte row's 4 chunks) with the line index (S = 3:
-  // bits 7 and up, the row for 128-byte rows, the row pair for 64-byte rows).
+  // for 128-byte rows, the 2 bits of a 64-byte row's 4 chunks, the 1 bit of a 32-byte row's 2)
+  // with the line index (S = 3: bits 7 and up, the row for 128-byte rows, the row pair for
+  // 64-byte rows, the row quad for 32-byte rows).
   if (row_bytes == 128) return {3, 4, 3};
   if (row_bytes == 64) return {2, 4, 3};
+  if (row_bytes == 32) return {1, 4, 3};
   return {};
 }
 
+namespace {
+
+// How many of 8 rows `chunks` 16-byte chunks apart share one bank quad: gcd(chunks, 8). Row r's
+// chunk sits in quad (r * chunks) % 8, which meets 8 / gcd(chunks, 8) quads in turn.
+int rows_per_quad(int chunks) {
+  int g = 8;
+  while (chunks % g != 0) g /= 2;
+  return g;
+}
+
+}  // namespace
+
 int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
+  // Four matrices, each 8 rows of one chunk column, served one matrix at a time: a matrix takes
+  // as many wavefronts as the most rows that share a bank quad. Where the ldmatrix starts does
+  // not matter: every row moves by the same number of chunks.
   switch (layout) {
-    case Layout::kPlain: return row_bytes == 128 ? 32 : 16;  // 8 rows in 4 banks; in 8
-    case Layout::kPadded16:                                  // rows 144 or 80 bytes apart
-    case Layout::kSwizzled: return 4;                        // one wavefront per matrix
+    case Layout::kPlain: return 4 * rows_per_quad(row_bytes / 16);         // 128: 8 rows in 4 banks
+    case Layout::kPadded16: return 4 * rows_per_quad(row_bytes / 16 + 1);  // a chunk further
+    case Layout::kSwizzled: return 4;  // one wavefront per matrix
   }
   return kNotImplemented;
 }

@@ -1,12 +1,16 @@
 // Chapter 10 lesson checks (`<grader> lesson`, solution mode): the swizzle instances and the
 // worked ldmatrix example against the model, the H200 numbers, the code the lesson quotes
 // against the exercise file, and that the lesson leaves the graded answers to the student.
+#include <cstdint>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -123,4 +127,48 @@ TEST_CASE("ch10 lesson: it leaves the graded answers to the student", "[lesson]"
                     {"swizzle(p.b, p.m, p.s, load_row", "swizzle(p.b, p.m, p.s, (lane % 16)"},
                     {}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
+}
+
+TEST_CASE("ch10 lesson: no variant grades the lesson's worked examples", "[lesson]") {
+  // The lesson works 256-byte rows (its ldmatrix.x1, and Swizzle<3, 4, 4> for them) and draws a
+  // plain tile of 32-byte rows with the analyser: no variant may ask either, in exercise 2a or
+  // 2b, and no ldmatrix.x4 a variant asks may be pictured in the lesson.
+  std::vector<grader::variant::Identity> variants = {grader::variant::of("lowest"),
+                                                     grader::variant::of("highest")};
+  for (std::uint32_t id = 1; id <= 2000; ++id) {
+    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
+  }
+  std::set<std::tuple<int, int, int, int>> asked;  // (row_bytes, layout, r0, c)
+  for (const grader::variant::Identity& v : variants) {
+    for (int row_bytes : ch10::spec::swizzle_widths(v)) {
+      INFO(v.describe() << ": chosen_swizzle(" << row_bytes << ")");
+      CHECK(row_bytes != 256);
+      CHECK((row_bytes == 32 || row_bytes == 64 || row_bytes == 128));
+    }
+    for (const ch10::spec::LdmatrixCase& c : ch10::spec::ldmatrix_cases(v)) {
+      INFO(v.describe() << ": " << ch10::spec::case_words(c));
+      CHECK(c.row_bytes != 256);
+      CHECK(!(c.row_bytes == 32 && c.layout == ch10::Layout::kPlain));
+      CHECK((c.row_bytes % 16 == 0 && c.row_bytes >= 32 && c.row_bytes < 256));
+      CHECK((c.r0 % 16 == 0 && c.r0 + 16 <= ch10::spec::kRows));
+      CHECK((c.c % 2 == 0 && 16 * (c.c + 2) <= c.row_bytes));
+      // A case's count does not depend on where the ldmatrix.x4 reads.
+      const ch10::SwizzleParams p = ch10::chosen_swizzle(c.row_bytes);
+      CHECK(
+          smem::analyze(ch10::spec::ldmatrix_x4(c.row_bytes, c.layout, p, c.r0, c.c, ch10::swizzle))
+              .wavefronts ==
+          smem::analyze(ch10::spec::ldmatrix_x4(c.row_bytes, c.layout, p, 0, 0, ch10::swizzle))
+              .wavefronts);
+      asked.insert({c.row_bytes, static_cast<int>(c.layout), c.r0, c.c});
+    }
+  }
+  std::vector<WarpRequest> pictures;
+  for (const auto& [row_bytes, layout, r0, c] : asked) {
+    pictures.push_back(ch10::spec::ldmatrix_x4(row_bytes, static_cast<ch10::Layout>(layout),
+                                               ch10::chosen_swizzle(row_bytes), r0, c,
+                                               ch10::swizzle));
+  }
+  lesson::check_not_printed(
+      {{"predicted_ldmatrix_wavefronts (exercise 2b, every variant)", {}, pictures}},
+      lesson::read_lesson(grader::chapter::kFolder));
 }
