@@ -13,9 +13,11 @@ wrong answer:
     expect = text the failing checks must print
     expect_also = a second text they must print (optional)
     expect_not = a text they must not print, such as an answer they would give away (optional)
+    variant = the variant it is graded on (optional; default 0, self-study: a class variant
+              such as 271828182, or lowest / highest, for a slip only other cases show)
 
     make_wrong_answer.py list SPEC            one line per answer:
-                                              name|rejected_by|expect|expect_also|expect_not
+                                              name|rejected_by|expect|expect_also|expect_not|variant
     make_wrong_answer.py make SPEC NAME SOLUTION SKELETON OUTPUT
 
 `make` writes the solution (or the skeleton as committed in git, whatever the working tree holds)
@@ -45,6 +47,11 @@ def load(spec_path):
             sys.exit(f"{spec_path}: [{name}] rejected_by = must be host or gpu")
         if ("replace" in section) != ("with" in section):
             sys.exit(f"{spec_path}: [{name}] needs both 'replace' and 'with', or neither")
+        variant = section.get("variant", "0")
+        if variant not in ("lowest", "highest") and not (
+                variant.isdigit() and len(variant) <= 9):
+            sys.exit(f"{spec_path}: [{name}] variant = must be 0 to 999999999, lowest or "
+                     f"highest, not {variant!r}")
     return spec
 
 
@@ -80,7 +87,7 @@ def main():
         for name in spec.sections():
             s = spec[name]
             fields = [name, s["rejected_by"], s["expect"], s.get("expect_also", ""),
-                      s.get("expect_not", "")]
+                      s.get("expect_not", ""), s.get("variant", "0")]
             if any("|" in f or "\n" in f for f in fields):
                 sys.exit(f"{sys.argv[2]}: [{name}]: no '|' or line break in its fields")
             print("|".join(fields))
