@@ -6,14 +6,18 @@
 # checks hold its thresholds to them; those checks (suite `measured`) run once at the end, on the
 # files this run wrote. The MPS daemon is stopped at the end; no GPU setting is changed.
 #
-#   tools/maintainer/run_gpu_slices.sh [BUILD_DIR] [OUTPUT_DIR] [MEASUREMENT_NAME]
+#   tools/maintainer/run_gpu_slices.sh [BUILD_DIR] [OUTPUT_DIR] [MEASUREMENT_NAME] [PERCENTS]
+#                                      [measured|no-measured]
 #       defaults: build-gpu-solution (a solution-mode build, as run_gpu_suite.sh makes)
-#                 gpu-run-logs h200
+#                 gpu-run-logs h200 "25 10" measured
+#   (one slice per call, "25" no-measured then "10" measured, where a call's time is limited)
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build-gpu-solution}
 out=${2:-gpu-run-logs}
 name=${3:-h200}
+percents=${4:-25 10}
+measured=${5:-measured}
 [ -f "$build/build.ninja" ] || { echo "no build in $build: run tools/maintainer/run_gpu_suite.sh first"; exit 2; }
 mkdir -p "$out"
 export CUDA_MPS_PIPE_DIRECTORY=/tmp/workbook-mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/workbook-mps-log
@@ -21,7 +25,7 @@ mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
 nvidia-cuda-mps-control -d || { echo "could not start the MPS daemon"; exit 1; }
 trap 'echo quit | nvidia-cuda-mps-control' EXIT
 status=0
-for percent in 25 10; do
+for percent in $percents; do
   rm -rf "$build/measurements" && mkdir -p "$build/measurements"
   if CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$percent meson test -C "$build" --no-rebuild \
       --num-processes 1 --no-suite measured >"$out/test-sm$percent.log" 2>&1; then
@@ -41,6 +45,9 @@ done
 echo quit | nvidia-cuda-mps-control
 trap - EXIT
 # The thresholds against the slices just measured (and the lessons against the full GPU's).
+if [ "$measured" != measured ]; then
+  exit $status
+fi
 if meson test -C "$build" --no-rebuild --suite measured >"$out/test-slices-measured.log" 2>&1; then
   echo "the thresholds hold on both slices' measurements"
 else
