@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 
+#include <string>
+
 /// Chapter 01: bank indexing.
 namespace ch01 {
 
@@ -17,17 +19,20 @@ constexpr unsigned kNoAddress = 0xFFFFFFFFu;
 
 /// The access patterns of this chapter. Every array starts at byte 0 of shared memory, and
 /// `lane` is the lane index 0..31 of a full warp. Each comment gives the declaration and the
-/// element one lane reads.
+/// element one lane reads, in the parameters `n` and `m` of the pattern's case (PatternCase):
+/// your variant's values of them are the grader's first lines (pattern_case() gives them too).
 enum class Pattern : int {
-  kReversedFloats,    ///< `float a[64];`          lane reads `a[31 - lane]`
-  kStride8Floats,     ///< `float a[256];`         lane reads `a[8 * lane]`
-  kStructOfThree,     ///< `struct Q { float x, y, z; } q[32];` lane reads `q[lane].z`
-  kColumnOf32x16,     ///< `float tile[32][16];`   lane reads `tile[lane][3]`
-  kColumnOf32x34,     ///< `float tile[32][34];`   lane reads `tile[lane][1]`
-  kFourFloatsShared,  ///< `float a[64];`          lane reads `a[lane % 4]`
-  kFourWordsOneBank,  ///< `float a[128];`         lane reads `a[32 * (lane % 4)]`
-  kBytesStride16,     ///< `unsigned char c[512];` lane reads `c[16 * lane]`
-  kShortsStride64,    ///< `short s[2048];`        lane reads `s[64 * lane]`
+  kReversedFloats,      ///< `float a[64];`          lane reads `a[n - lane]`
+  kStrideFloats,        ///< `float a[32 * n];`      lane reads `a[n * lane]`
+  kStructMember,        ///< `struct Q { n floats } q[32];` lane reads member m (0 first) of
+                        ///< `q[lane]`: `struct Q { float x, y, z; }` and `q[lane].z` for n = 3,
+                        ///< m = 2 (members x, y, z, w up to 4 floats, else a, b, c, ...)
+  kColumnOfTile,        ///< `float tile[32][n];`    lane reads `tile[lane][m]`
+  kColumnOfPaddedTile,  ///< `float tile[32][n];`    lane reads `tile[lane][m]` (n is 32 + padding)
+  kFewFloatsShared,     ///< `float a[64];`          lane reads `a[lane % n]`
+  kWordsInOneBank,      ///< `float a[32 * n];`      lane reads `a[m + 32 * (lane % n)]`
+  kBytesStride,         ///< `unsigned char c[32 * n];` lane reads `c[n * lane]`
+  kShortsStride,        ///< `short s[32 * n];`      lane reads `s[n * lane]`
 };
 
 /// Number of patterns in Pattern.
@@ -35,27 +40,56 @@ constexpr int kPatternCount = 9;
 
 /// Every pattern, in order.
 constexpr Pattern kAllPatterns[kPatternCount] = {
-    Pattern::kReversedFloats,   Pattern::kStride8Floats, Pattern::kStructOfThree,
-    Pattern::kColumnOf32x16,    Pattern::kColumnOf32x34, Pattern::kFourFloatsShared,
-    Pattern::kFourWordsOneBank, Pattern::kBytesStride16, Pattern::kShortsStride64};
+    Pattern::kReversedFloats, Pattern::kStrideFloats,       Pattern::kStructMember,
+    Pattern::kColumnOfTile,   Pattern::kColumnOfPaddedTile, Pattern::kFewFloatsShared,
+    Pattern::kWordsInOneBank, Pattern::kBytesStride,        Pattern::kShortsStride};
+
+/// One pattern with its parameters: a case of exercises 2 and 3. Your variant's case of each
+/// pattern: the grader's first lines say it, and pattern_case() returns it.
+struct PatternCase {
+  Pattern pattern;
+  int n;  ///< the pattern's first parameter (see Pattern)
+  int m;  ///< its second, for the patterns that have one (else 0)
+};
+
+/// Your variant's case of pattern `p`: what the grader passes to pattern_address(), and what
+/// predicted_wavefronts(p) predicts. Host code only; the grader defines it (do not define it).
+PatternCase pattern_case(Pattern p);
 
 /// Bytes one lane reads in a pattern: sizeof the element type.
 __host__ __device__ constexpr int pattern_width(Pattern p) {
-  return p == Pattern::kBytesStride16 ? 1 : p == Pattern::kShortsStride64 ? 2 : 4;
+  return p == Pattern::kBytesStride ? 1 : p == Pattern::kShortsStride ? 2 : 4;
 }
 
-/// The declaration and access of a pattern, as in the enum's comments (for messages).
-inline const char* pattern_description(Pattern p) {
-  switch (p) {
-    case Pattern::kReversedFloats: return "float a[64]; lane reads a[31 - lane]";
-    case Pattern::kStride8Floats: return "float a[256]; lane reads a[8 * lane]";
-    case Pattern::kStructOfThree: return "struct Q { float x, y, z; } q[32]; lane reads q[lane].z";
-    case Pattern::kColumnOf32x16: return "float tile[32][16]; lane reads tile[lane][3]";
-    case Pattern::kColumnOf32x34: return "float tile[32][34]; lane reads tile[lane][1]";
-    case Pattern::kFourFloatsShared: return "float a[64]; lane reads a[lane % 4]";
-    case Pattern::kFourWordsOneBank: return "float a[128]; lane reads a[32 * (lane % 4)]";
-    case Pattern::kBytesStride16: return "unsigned char c[512]; lane reads c[16 * lane]";
-    case Pattern::kShortsStride64: return "short s[2048]; lane reads s[64 * lane]";
+/// The name of member `i` (0 first) of a struct of `floats` floats in kStructMember.
+inline std::string struct_member_name(int floats, int i) {
+  return std::string(1, floats <= 4 ? "xyzw"[i % 4] : static_cast<char>('a' + i));
+}
+
+/// The declaration and access of a case, as in Pattern's comments with its parameters (for
+/// messages), e.g. "float a[256]; lane reads a[8 * lane]".
+inline std::string pattern_description(const PatternCase& c) {
+  const std::string n = std::to_string(c.n), m = std::to_string(c.m);
+  const std::string rows = std::to_string(32 * c.n);
+  switch (c.pattern) {
+    case Pattern::kReversedFloats: return "float a[64]; lane reads a[" + n + " - lane]";
+    case Pattern::kStrideFloats: return "float a[" + rows + "]; lane reads a[" + n + " * lane]";
+    case Pattern::kStructMember: {
+      std::string members;
+      for (int i = 0; i < c.n; ++i) members += (i ? ", " : "") + struct_member_name(c.n, i);
+      return "struct Q { float " + members + "; } q[32]; lane reads q[lane]." +
+             struct_member_name(c.n, c.m);
+    }
+    case Pattern::kColumnOfTile:
+    case Pattern::kColumnOfPaddedTile:
+      return "float tile[32][" + n + "]; lane reads tile[lane][" + m + "]";
+    case Pattern::kFewFloatsShared: return "float a[64]; lane reads a[lane % " + n + "]";
+    case Pattern::kWordsInOneBank:
+      return "float a[" + rows + "]; lane reads a[" + (c.m ? m + " + " : std::string()) +
+             "32 * (lane % " + n + ")]";
+    case Pattern::kBytesStride:
+      return "unsigned char c[" + rows + "]; lane reads c[" + n + " * lane]";
+    case Pattern::kShortsStride: return "short s[" + rows + "]; lane reads s[" + n + " * lane]";
   }
   return "unknown pattern";
 }
@@ -75,14 +109,17 @@ __device__ inline int lane_id() {
 /// shared memory). Banks are 4 bytes wide and there are 32 of them.
 __host__ __device__ int bank_of(unsigned byte_address);
 
-/// Exercise 2. The byte offset that `lane` reads in pattern `p` (see Pattern): the array's start
-/// (always 0) plus the element's offset, computed from the declaration with sizeof.
-/// Return kNoAddress for a pattern you have not done yet.
-__host__ __device__ unsigned pattern_address(Pattern p, int lane);
+/// Exercise 2. The byte offset that `lane` reads in case `c` (its pattern `c.pattern` with the
+/// parameters `c.n` and `c.m`, see Pattern): the array's start (always 0) plus the element's
+/// offset, computed from the declaration with sizeof, for any parameters. Return kNoAddress for
+/// a pattern you have not done yet.
+__host__ __device__ unsigned pattern_address(const PatternCase& c, int lane);
 
 /// Exercise 3. Your prediction: how many wavefronts (passes through the banks) the warp's
-/// request for pattern `p` takes. Work it out on paper from the lesson; do not compute it from
-/// the addresses in code. Return kNotImplemented for a pattern you have not predicted yet.
+/// request for pattern `p` takes, in your variant's case of it (your variant's case: the
+/// grader's first lines say it). Work it out on paper from the lesson and return the number;
+/// do not compute it from the addresses in code. Return kNotImplemented for a pattern you have
+/// not predicted yet.
 int predicted_wavefronts(Pattern p);
 
 /// Exercise 4. Called by all 32 lanes of a warp together, each with the byte address of its own

@@ -16,36 +16,38 @@ __host__ __device__ int bank_of(unsigned byte_address) {
 }
 
 // Exercise 2: the byte address each lane reads. Work from the declarations in Pattern's
-// comments: element offset = index * sizeof(element); a row of tile[R][C] is C elements.
-__host__ __device__ unsigned pattern_address(Pattern p, int lane) {
+// comments, for any parameters c.n and c.m: element offset = index * sizeof(element); a row of
+// tile[R][C] is C elements.
+__host__ __device__ unsigned pattern_address(const PatternCase& c, int lane) {
   (void)lane;
-  switch (p) {
-    case Pattern::kReversedFloats:    // TODO
-    case Pattern::kStride8Floats:     // TODO
-    case Pattern::kStructOfThree:     // TODO
-    case Pattern::kColumnOf32x16:     // TODO
-    case Pattern::kColumnOf32x34:     // TODO
-    case Pattern::kFourFloatsShared:  // TODO
-    case Pattern::kFourWordsOneBank:  // TODO
-    case Pattern::kBytesStride16:     // TODO
-    case Pattern::kShortsStride64:    // TODO
+  switch (c.pattern) {
+    case Pattern::kReversedFloats:      // TODO
+    case Pattern::kStrideFloats:        // TODO
+    case Pattern::kStructMember:        // TODO
+    case Pattern::kColumnOfTile:        // TODO
+    case Pattern::kColumnOfPaddedTile:  // TODO
+    case Pattern::kFewFloatsShared:     // TODO
+    case Pattern::kWordsInOneBank:      // TODO
+    case Pattern::kBytesStride:         // TODO
+    case Pattern::kShortsStride:        // TODO
       break;
   }
   return kNoAddress;
 }
 
-// Exercise 3: your predictions, worked out on paper. How many wavefronts does each request take?
+// Exercise 3: your predictions, worked out on paper for your variant's cases (the grader's
+// first lines say them). How many wavefronts does each request take?
 int predicted_wavefronts(Pattern p) {
   switch (p) {
-    case Pattern::kReversedFloats: return kNotImplemented;    // TODO
-    case Pattern::kStride8Floats: return kNotImplemented;     // TODO
-    case Pattern::kStructOfThree: return kNotImplemented;     // TODO
-    case Pattern::kColumnOf32x16: return kNotImplemented;     // TODO
-    case Pattern::kColumnOf32x34: return kNotImplemented;     // TODO
-    case Pattern::kFourFloatsShared: return kNotImplemented;  // TODO
-    case Pattern::kFourWordsOneBank: return kNotImplemented;  // TODO
-    case Pattern::kBytesStride16: return kNotImplemented;     // TODO
-    case Pattern::kShortsStride64: return kNotImplemented;    // TODO
+    case Pattern::kReversedFloats: return kNotImplemented;      // TODO
+    case Pattern::kStrideFloats: return kNotImplemented;        // TODO
+    case Pattern::kStructMember: return kNotImplemented;        // TODO
+    case Pattern::kColumnOfTile: return kNotImplemented;        // TODO
+    case Pattern::kColumnOfPaddedTile: return kNotImplemented;  // TODO
+    case Pattern::kFewFloatsShared: return kNotImplemented;     // TODO
+    case Pattern::kWordsInOneBank: return kNotImplemented;      // TODO
+    case Pattern::kBytesStride: return kNotImplemented;         // TODO
+    case Pattern::kShortsStride: return kNotImplemented;        // TODO
   }
   return kNotImplemented;
 }

@@ -21,8 +21,8 @@ __global__ void bank_of_kernel(const unsigned* addresses, int* banks, int n) {
   if (i < n) banks[i] = bank_of(addresses[i]);
 }
 
-__global__ void pattern_address_kernel(Pattern p, unsigned* addresses) {
-  addresses[threadIdx.x] = pattern_address(p, static_cast<int>(threadIdx.x));
+__global__ void pattern_address_kernel(PatternCase c, unsigned* addresses) {
+  addresses[threadIdx.x] = pattern_address(c, static_cast<int>(threadIdx.x));
 }
 
 __global__ void warp_wavefronts_kernel(const unsigned* addresses, int* wavefronts) {
@@ -53,14 +53,14 @@ __device__ unsigned load_chain(unsigned address, int iterations) {
   return address;
 }
 
-__global__ void pattern_latency_kernel(Pattern p, int iterations, long long* cycles,
+__global__ void pattern_latency_kernel(PatternCase c, int iterations, long long* cycles,
                                        unsigned* sink) {
   __shared__ alignas(16) unsigned buffer[kProbeSharedBytes / 4];
   for (unsigned i = threadIdx.x; i < kProbeSharedBytes / 4; i += blockDim.x) buffer[i] = 0;
   __syncthreads();
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(buffer));
-  unsigned address = base + pattern_address(p, lane_id());
-  const int width = pattern_width(p);
+  unsigned address = base + pattern_address(c, lane_id());
+  const int width = pattern_width(c.pattern);
   auto chain = [&](int n) {
     return width == 1   ? load_chain<1>(address, n)
            : width == 2 ? load_chain<2>(address, n)
@@ -76,11 +76,11 @@ __global__ void pattern_latency_kernel(Pattern p, int iterations, long long* cyc
 }
 
 // One load of the pattern's width per lane, and no other shared-memory instruction.
-__global__ void pattern_single_load_kernel(Pattern p, unsigned* sink) {
+__global__ void pattern_single_load_kernel(PatternCase c, unsigned* sink) {
   __shared__ alignas(16) unsigned buffer[kProbeSharedBytes / 4];
   const unsigned address =
-      static_cast<unsigned>(__cvta_generic_to_shared(buffer)) + pattern_address(p, lane_id());
-  const int width = pattern_width(p);
+      static_cast<unsigned>(__cvta_generic_to_shared(buffer)) + pattern_address(c, lane_id());
+  const int width = pattern_width(c.pattern);
   sink[threadIdx.x] = width == 1   ? load_shared<1>(address)
                       : width == 2 ? load_shared<2>(address)
                                    : load_shared<4>(address);
@@ -98,10 +98,10 @@ std::vector<int> device_bank_of(const std::vector<unsigned>& addresses) {
   return out.download();
 }
 
-std::vector<unsigned> device_pattern_addresses(Pattern p) {
+std::vector<unsigned> device_pattern_addresses(const PatternCase& c) {
   gpu::DeviceBuffer<unsigned> out(32);
   out.fill_bytes(0xee);
-  pattern_address_kernel<<<1, 32>>>(p, out.get());
+  pattern_address_kernel<<<1, 32>>>(c, out.get());
   GPU_CHECK_KERNEL("pattern_address_kernel (calls your pattern_address)");
   return out.download();
 }
@@ -116,29 +116,29 @@ std::vector<int> device_warp_wavefronts(const std::vector<unsigned>& addresses) 
   return out.download();
 }
 
-double pattern_load_cycles(Pattern p, int iterations, int launches) {
+double pattern_load_cycles(const PatternCase& c, int iterations, int launches) {
   gpu::DeviceBuffer<long long> cycles(1);
   gpu::DeviceBuffer<unsigned> sink(32);
   std::vector<double> per_load;
   for (int i = 0; i < launches; ++i) {
-    pattern_latency_kernel<<<1, 32>>>(p, iterations, cycles.get(), sink.get());
+    pattern_latency_kernel<<<1, 32>>>(c, iterations, cycles.get(), sink.get());
     GPU_CHECK_KERNEL("pattern_latency_kernel (loads at your pattern_address)");
     per_load.push_back(static_cast<double>(cycles.download()[0]) / iterations);
   }
   return gpu::median(per_load);
 }
 
-double pattern_wavefronts_counted(Pattern p) {
+double pattern_wavefronts_counted(const PatternCase& c) {
   gpu::DeviceBuffer<unsigned> sink(32);
-  const gpu::SmemCounters c = gpu::measure_smem_counters([&] {
-    pattern_single_load_kernel<<<1, 32>>>(p, sink.get());
+  const gpu::SmemCounters counted = gpu::measure_smem_counters([&] {
+    pattern_single_load_kernel<<<1, 32>>>(c, sink.get());
     GPU_CHECK(cudaGetLastError());
   });
-  if (c.load_instructions != 1) {
-    throw std::runtime_error("the counter probe executed " + std::to_string(c.load_instructions) +
+  if (counted.load_instructions != 1) {
+    throw std::runtime_error("the counter probe executed " + std::to_string(counted.load_instructions) +
                              " shared loads; expected 1");
   }
-  return c.load_wavefronts;
+  return counted.load_wavefronts;
 }
 
 }  // namespace ch01::probes

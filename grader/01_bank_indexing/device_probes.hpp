@@ -14,21 +14,21 @@ constexpr unsigned kProbeSharedBytes = 16384;
 /// bank_of() evaluated on the device for each address.
 std::vector<int> device_bank_of(const std::vector<unsigned>& addresses);
 
-/// pattern_address() evaluated on the device for lanes 0..31 of `p`.
-std::vector<unsigned> device_pattern_addresses(Pattern p);
+/// pattern_address() evaluated on the device for lanes 0..31 of case `c`.
+std::vector<unsigned> device_pattern_addresses(const PatternCase& c);
 
 /// warp_wavefronts() on the device: `addresses` holds 32 per warp, one warp each; returns what
 /// every lane returned (32 per warp). `addresses.size()` must be a multiple of 32.
 std::vector<int> device_warp_wavefronts(const std::vector<unsigned>& addresses);
 
-/// SM cycles per shared-memory load of pattern `p` for one warp: a dependent chain of
+/// SM cycles per shared-memory load of case `c` for one warp: a dependent chain of
 /// `iterations` loads at each lane's pattern_address(), timed with clock64(); the median of
 /// `launches` launches. Needs every address inside kProbeSharedBytes and aligned.
-double pattern_load_cycles(Pattern p, int iterations, int launches);
+double pattern_load_cycles(const PatternCase& c, int iterations, int launches);
 
-/// Wavefronts per request of one warp loading pattern `p` once (one instruction, at each
+/// Wavefronts per request of one warp loading case `c` once (one instruction, at each
 /// lane's pattern_address()), read from the hardware counters. Throws gpu::CountersUnavailable
 /// when counters cannot be read here.
-double pattern_wavefronts_counted(Pattern p);
+double pattern_wavefronts_counted(const PatternCase& c);
 
 }  // namespace ch01::probes

@@ -14,16 +14,19 @@
 #include "common/model/bank_model.hpp"
 #include "grader/01_bank_indexing/answer_cases.hpp"
 #include "grader/01_bank_indexing/device_probes.hpp"
+#include "grader/01_bank_indexing/pattern_cases.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/cost_fit.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 
 using ch01::Pattern;
+using ch01::PatternCase;
 
 constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
 const grader::CostFitLimits kCostFitLimits{grader::chapter::threshold("cost_fit_r_squared"),
@@ -79,21 +82,22 @@ TestWarps make_test_warps(std::uint64_t seed) {
 // Measuring the patterns means something only once exercises 2 and 3 are done: the feedback
 // for the first thing missing, or nothing.
 std::optional<grader::Feedback> not_ready_to_measure(const std::string& verb) {
-  for (Pattern p : ch01::kAllPatterns) {
+  for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
+    const Pattern p = c.pattern;
     const int predicted = ch01::predicted_wavefronts(p);
     if (predicted < 1) {
       return grader::Feedback("Not " + verb + ": predicted_wavefronts(" + ch01::spec::name(p) +
                               ") is " + std::to_string(predicted) + ".")
           .hint("finish exercise 3 (see the host checks) first.");
     }
-    if (!ch01::spec::pattern_address_match(p).right) {
+    if (!ch01::spec::pattern_address_match(c).right) {
       return grader::Feedback("Not " + verb + ": pattern_address(" + ch01::spec::name(p) +
                               ", lane) is not right yet.")
           .hint("finish exercise 2 (see the host checks) first.");
     }
-    const std::vector<unsigned> device = ch01::probes::device_pattern_addresses(p);
+    const std::vector<unsigned> device = ch01::probes::device_pattern_addresses(c);
     for (int t = 0; t < 32; ++t) {
-      const unsigned a = ch01::pattern_address(p, t);
+      const unsigned a = ch01::pattern_address(c, t);
       if (device[t] != a) {
         return grader::Feedback("Not " + verb + ": pattern_address(" + ch01::spec::name(p) +
                                 ", lane " + std::to_string(t) + ") is " + std::to_string(a) +
@@ -168,22 +172,26 @@ TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu]") 
   GRADER_EXPECT(false, f);
 }
 
-TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictions", "[gpu]") {
+TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictions",
+          "[gpu][variant]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto problem = not_ready_to_measure("timed")) GRADER_FAIL(*problem);
   std::vector<grader::CostPoint> points;
-  for (Pattern p : ch01::kAllPatterns) {
-    const double c = ch01::probes::pattern_load_cycles(p, 2048, 15);
-    points.push_back({ch01::spec::name(p), static_cast<double>(ch01::predicted_wavefronts(p)), c});
-    grader::record_measurement(kMeasurementFile,
-                               std::string("cycles_per_load.") + ch01::spec::name(p), c, "cycles");
+  for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
+    const Pattern p = c.pattern;
+    const double cycles = ch01::probes::pattern_load_cycles(c, 2048, 15);
+    points.push_back(
+        {ch01::spec::name(p), static_cast<double>(ch01::predicted_wavefronts(p)), cycles});
+    grader::record_measurement(
+        kMeasurementFile, std::string("cycles_per_load.") + ch01::spec::name(p), cycles, "cycles");
   }
   std::cout << "Measured cost of one warp's load (median of 15 launches, 2048 dependent loads)\n";
   const auto problem = grader::judge_cost_fit(points, kCostFitLimits, kMeasurementFile, "pattern");
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predictions", "[gpu]") {
+TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predictions",
+          "[gpu][variant]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) {
@@ -191,8 +199,9 @@ TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predict
                 ". The cycle check above still grades your predictions on the GPU.");
   }
   if (const auto problem = not_ready_to_measure("counted")) GRADER_FAIL(*problem);
-  for (Pattern p : ch01::kAllPatterns) {
-    const double measured = ch01::probes::pattern_wavefronts_counted(p);
+  for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
+    const Pattern p = c.pattern;
+    const double measured = ch01::probes::pattern_wavefronts_counted(c);
     const int predicted = ch01::predicted_wavefronts(p);
     grader::record_measurement(kMeasurementFile,
                                std::string("counted_wavefronts.") + ch01::spec::name(p), measured,
@@ -202,10 +211,10 @@ TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predict
         grader::Feedback("The GPU counted " + grader::more_or_fewer(measured, predicted) +
                          " wavefronts for " + ch01::spec::name(p) + " than you predicted (" +
                          std::to_string(predicted) + ").")
-            .line(std::string("pattern: ") + ch01::pattern_description(p))
+            .line("your case: " + ch01::pattern_description(c))
             .hint("the counter is l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld, "
                   "what Nsight Compute shows; count distinct words per bank.")
             .reveal("The GPU counted " + grader::wavefronts(static_cast<long>(measured)) + ":")
-            .reveal(grader::draw(ch01::spec::request_of_exercise(p))));
+            .reveal(grader::draw(ch01::spec::request_of_exercise(c))));
   }
 }

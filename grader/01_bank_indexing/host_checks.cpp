@@ -8,30 +8,35 @@
 #include "chapters/01_bank_indexing/bank_indexing.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/01_bank_indexing/answer_cases.hpp"
+#include "grader/01_bank_indexing/pattern_cases.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 
 using ch01::Pattern;
+using ch01::PatternCase;
 
 // Lanes that share a bank, counted as if every lane needed its own pass (the usual slip), in
 // the exercise's own addresses.
-int lanes_in_busiest_bank(Pattern p) {
+int lanes_in_busiest_bank(const PatternCase& c) {
   int count[smem::kNumBanks] = {};
   int most = 0;
   for (int t = 0; t < smem::kWarpSize; ++t) {
-    most = std::max(most, ++count[smem::bank_of(ch01::pattern_address(p, t))]);
+    most = std::max(most, ++count[smem::bank_of(ch01::pattern_address(c, t))]);
   }
   return most;
 }
 
-// What a typical slip of exercise 2 missed (the answer key lists their digests), or "".
-std::string principle_of_slip(const std::string& slip) {
+// What a typical slip of exercise 2 missed in case `c` (the answer key lists their digests),
+// or "".
+std::string principle_of_slip(const std::string& slip, const PatternCase& c) {
   if (slip == "member_offset_missing") {
-    return "Those are the addresses of the struct's start. The field z sits 8 bytes into the "
-           "struct: add its offset.";
+    return "Those are the addresses of the struct's start. The field " +
+           ch01::struct_member_name(c.n, c.m) + " sits " + std::to_string(4 * c.m) +
+           " bytes into the struct: add its offset.";
   }
   if (slip == "unpadded_pitch") {
     return "Those are the addresses of a row of 32 floats. A row of the declared tile holds as "
@@ -42,10 +47,10 @@ std::string principle_of_slip(const std::string& slip) {
 
 }  // namespace
 
-TEST_CASE("ch01 exercise 1: bank_of gives the bank of a byte address", "[host]") {
+TEST_CASE("ch01 exercise 1: bank_of gives the bank of a byte address", "[host][variant]") {
   std::vector<unsigned> addresses;
   for (unsigned a = 0; a < 1024; ++a) addresses.push_back(a);
-  std::mt19937 rng(12345);
+  std::mt19937 rng(ch01::spec::bank_of_seed(grader::variant::current()));
   for (int i = 0; i < 4096; ++i) addresses.push_back(static_cast<unsigned>(rng()));
   int wrong = 0;
   unsigned first = 0;
@@ -69,21 +74,24 @@ TEST_CASE("ch01 exercise 1: bank_of gives the bank of a byte address", "[host]")
   GRADER_EXPECT(wrong == 0, f);
 }
 
-TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host]") {
-  for (Pattern p : ch01::kAllPatterns) {
-    const grader::DigestMatch match = ch01::spec::pattern_address_match(p);
+TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host][variant]") {
+  for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
+    const Pattern p = c.pattern;
+    const grader::DigestMatch match = ch01::spec::pattern_address_match(c);
     if (match.right) {
       SUCCEED();
       continue;
     }
     grader::Feedback f(std::string("pattern_address(") + ch01::spec::name(p) +
-                       ", lane) is wrong for some lanes.");
-    f.line(std::string("pattern: ") + ch01::pattern_description(p));
+                       ", lane) is wrong for some lanes of your case (n = " + std::to_string(c.n) +
+                       (ch01::spec::has_m(p) ? ", m = " + std::to_string(c.m) : std::string()) +
+                       ").");
+    f.line("pattern: " + ch01::pattern_description(c));
     std::string first;
     bool none = true, misaligned = false;
     const unsigned width = static_cast<unsigned>(ch01::pattern_width(p));
     for (int t = 0; t < 32; ++t) {
-      const unsigned a = ch01::pattern_address(p, t);
+      const unsigned a = ch01::pattern_address(c, t);
       none = none && a == ch01::kNoAddress;
       misaligned = misaligned || (a != ch01::kNoAddress && a % width != 0);
       if (t < 4) first += (t ? ", " : "") + std::to_string(a);
@@ -93,27 +101,30 @@ TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host]")
     } else {
       f.line("lanes 0-3 return " + first + ".");
       // The element index where the byte offset belongs: the right digest, times sizeof.
-      grader::DigestCase scaled = ch01::spec::pattern_address_case(p, [width](Pattern q, int t) {
-        return static_cast<long long>(ch01::pattern_address(q, t)) * width;
-      });
+      grader::DigestCase scaled =
+          ch01::spec::pattern_address_case(c, [width](const PatternCase& q, int t) {
+            return static_cast<long long>(ch01::pattern_address(q, t)) * width;
+          });
       if (width > 1 && grader::match_digest(grader::chapter::kAnswerDigests, scaled).right) {
         f.line("Those are element indices: a byte address is index * sizeof(element).");
       } else if (misaligned) {
         f.line("Some addresses are not multiples of " + std::to_string(width) +
                ", the element size: every element starts at index * sizeof(element).");
       } else if (!match.slip.empty()) {
-        f.line(principle_of_slip(match.slip));
+        f.line(principle_of_slip(match.slip, c));
       }
     }
     f.hint(
         "byte address = index * sizeof(element); a row of T tile[R][C] is C * sizeof(T) "
-        "bytes; a struct member adds its offset inside the struct.");
+        "bytes; a struct member adds its offset inside the struct. Write it for any n and m: "
+        "use c.n and c.m.");
     GRADER_EXPECT(false, f);
   }
 }
 
-TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host]") {
-  for (Pattern p : ch01::kAllPatterns) {
+TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host][variant]") {
+  for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
+    const Pattern p = c.pattern;
     const std::string call = std::string("predicted_wavefronts(") + ch01::spec::name(p) + ")";
     const int predicted = ch01::predicted_wavefronts(p);
     if (predicted == ch01::kNotImplemented) {
@@ -123,21 +134,21 @@ TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host]"
     }
     // The grader asks the bank model about the pattern through exercise 2's addresses, once
     // they are right: it holds no list of them.
-    if (!ch01::spec::pattern_address_match(p).right) {
+    if (!ch01::spec::pattern_address_match(c).right) {
       GRADER_EXPECT(false, grader::Feedback(call + " is checked once pattern_address(" +
                                             ch01::spec::name(p) + ", lane) is right.")
                                .hint("the grader computes each pattern's cost from your "
                                      "exercise 2; see its check above."));
       continue;
     }
-    const smem::WarpRequest request = ch01::spec::request_of_exercise(p);
+    const smem::WarpRequest request = ch01::spec::request_of_exercise(c);
     const smem::Analysis model = smem::analyze(request);
     if (predicted == model.wavefronts) {
       SUCCEED();
       continue;
     }
     const std::string principle =
-        predicted == lanes_in_busiest_bank(p)
+        predicted == lanes_in_busiest_bank(c)
             ? "You counted lanes per bank. Lanes that touch the same 4-byte word share one "
               "pass (a broadcast): count distinct words."
             : "";
@@ -145,7 +156,7 @@ TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host]"
         call, predicted, model.wavefronts, ch01::kNotImplemented, request, principle,
         "for each bank, count the distinct 4-byte words the warp touches in it; the request "
         "takes as many wavefronts as the busiest bank has words.");
-    f.line(std::string("pattern: ") + ch01::pattern_description(p));
+    f.line("your case: " + ch01::pattern_description(c));
     GRADER_EXPECT(false, f);
   }
 }

@@ -1,6 +1,8 @@
-// Chapter 01: the names of the patterns, for messages. (Where each pattern's lanes read is the
-// answer of exercise 2: the host checks hold it to digests, answer_cases.hpp.)
+// Chapter 01: the names of the patterns and of their cases, for messages. (Where each pattern's
+// lanes read is the answer of exercise 2: the host checks hold it to digests, answer_cases.hpp.)
 #pragma once
+
+#include <string>
 
 #include "chapters/01_bank_indexing/bank_indexing.cuh"
 
@@ -10,16 +12,28 @@ namespace ch01::spec {
 inline const char* name(Pattern p) {
   switch (p) {
     case Pattern::kReversedFloats: return "kReversedFloats";
-    case Pattern::kStride8Floats: return "kStride8Floats";
-    case Pattern::kStructOfThree: return "kStructOfThree";
-    case Pattern::kColumnOf32x16: return "kColumnOf32x16";
-    case Pattern::kColumnOf32x34: return "kColumnOf32x34";
-    case Pattern::kFourFloatsShared: return "kFourFloatsShared";
-    case Pattern::kFourWordsOneBank: return "kFourWordsOneBank";
-    case Pattern::kBytesStride16: return "kBytesStride16";
-    case Pattern::kShortsStride64: return "kShortsStride64";
+    case Pattern::kStrideFloats: return "kStrideFloats";
+    case Pattern::kStructMember: return "kStructMember";
+    case Pattern::kColumnOfTile: return "kColumnOfTile";
+    case Pattern::kColumnOfPaddedTile: return "kColumnOfPaddedTile";
+    case Pattern::kFewFloatsShared: return "kFewFloatsShared";
+    case Pattern::kWordsInOneBank: return "kWordsInOneBank";
+    case Pattern::kBytesStride: return "kBytesStride";
+    case Pattern::kShortsStride: return "kShortsStride";
   }
   return "?";
+}
+
+/// Whether pattern `p` has a second parameter, m.
+inline bool has_m(Pattern p) {
+  return p == Pattern::kStructMember || p == Pattern::kColumnOfTile ||
+         p == Pattern::kColumnOfPaddedTile || p == Pattern::kWordsInOneBank;
+}
+
+/// A case by its pattern and parameters, e.g. "kStrideFloats n=8", "kColumnOfTile n=16 m=3".
+inline std::string case_name(const PatternCase& c) {
+  return std::string(name(c.pattern)) + " n=" + std::to_string(c.n) +
+         (has_m(c.pattern) ? " m=" + std::to_string(c.m) : std::string());
 }
 
 }  // namespace ch01::spec

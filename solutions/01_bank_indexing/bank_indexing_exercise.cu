@@ -8,33 +8,59 @@ __host__ __device__ int bank_of(unsigned byte_address) {
   return static_cast<int>((byte_address / 4) % 32);
 }
 
-__host__ __device__ unsigned pattern_address(Pattern p, int lane) {
+__host__ __device__ unsigned pattern_address(const PatternCase& c, int lane) {
   const unsigned t = static_cast<unsigned>(lane);
-  switch (p) {
-    case Pattern::kReversedFloats: return 4 * (31 - t);
-    case Pattern::kStride8Floats: return 4 * (8 * t);
-    case Pattern::kStructOfThree: return 12 * t + 8;        // sizeof(Q) = 12, offsetof(z) = 8
-    case Pattern::kColumnOf32x16: return 4 * (16 * t + 3);  // row pitch 16 floats
-    case Pattern::kColumnOf32x34: return 4 * (34 * t + 1);  // row pitch 34 floats
-    case Pattern::kFourFloatsShared: return 4 * (t % 4);
-    case Pattern::kFourWordsOneBank: return 4 * (32 * (t % 4));
-    case Pattern::kBytesStride16: return 16 * t;
-    case Pattern::kShortsStride64: return 2 * (64 * t);
+  const unsigned n = static_cast<unsigned>(c.n), m = static_cast<unsigned>(c.m);
+  switch (c.pattern) {
+    case Pattern::kReversedFloats: return 4 * (n - t);
+    case Pattern::kStrideFloats: return 4 * (n * t);
+    case Pattern::kStructMember: return 4 * n * t + 4 * m;      // sizeof(Q) = 4 n, member m at 4 m
+    case Pattern::kColumnOfTile: return 4 * (n * t + m);        // row pitch n floats
+    case Pattern::kColumnOfPaddedTile: return 4 * (n * t + m);  // row pitch n floats
+    case Pattern::kFewFloatsShared: return 4 * (t % n);
+    case Pattern::kWordsInOneBank: return 4 * (m + 32 * (t % n));
+    case Pattern::kBytesStride: return n * t;
+    case Pattern::kShortsStride: return 2 * (n * t);
   }
   return kNoAddress;
 }
 
+namespace {
+
+int gcd_with_32(int words) {
+  int g = 32;
+  while (words % g != 0) g /= 2;
+  return g;
+}
+
+// Lanes reading at `byte_stride` * lane: the most distinct words any one bank serves. (Lanes in
+// one word share it; the words t * byte_stride / 4 are counted bank by bank.)
+int busiest_bank_words(int byte_stride) {
+  int words_in_bank[32] = {};
+  int most = 0;
+  for (int t = 0; t < 32; ++t) {
+    const int word = t * byte_stride / 4;
+    if (t > 0 && word == (t - 1) * byte_stride / 4) continue;  // the same word as lane t - 1
+    const int words = ++words_in_bank[word % 32];
+    most = words > most ? words : most;
+  }
+  return most;
+}
+
+}  // namespace
+
 int predicted_wavefronts(Pattern p) {
+  const PatternCase c = pattern_case(p);
   switch (p) {
-    case Pattern::kReversedFloats: return 1;    // 32 words in 32 banks, in reverse order
-    case Pattern::kStride8Floats: return 8;     // banks 0, 8, 16, 24, eight words each
-    case Pattern::kStructOfThree: return 1;     // stride 3 words: 3 t % 32 hits every bank once
-    case Pattern::kColumnOf32x16: return 16;    // pitch 64 B: banks 3 and 19, 16 words each
-    case Pattern::kColumnOf32x34: return 2;     // pitch 34 words: odd banks, two words each
-    case Pattern::kFourFloatsShared: return 1;  // four words in four banks, eight lanes each
-    case Pattern::kFourWordsOneBank: return 4;  // words 0, 32, 64, 96: all bank 0
-    case Pattern::kBytesStride16: return 4;     // byte stride 16 = word stride 4
-    case Pattern::kShortsStride64: return 32;   // pitch 128 B again
+    case Pattern::kReversedFloats: return 1;                     // 32 words in 32 banks, reversed
+    case Pattern::kStrideFloats: return gcd_with_32(c.n);        // 32 / gcd banks, gcd words each
+    case Pattern::kStructMember: return gcd_with_32(c.n);        // a stride of n words
+    case Pattern::kColumnOfTile: return gcd_with_32(c.n);        // a stride of n words
+    case Pattern::kColumnOfPaddedTile: return gcd_with_32(c.n);  // a stride of n words
+    case Pattern::kFewFloatsShared: return 1;   // n words in n banks, the lanes share them
+    case Pattern::kWordsInOneBank: return c.n;  // words m, m + 32, ...: n words, all bank m
+    case Pattern::kBytesStride: return busiest_bank_words(c.n);
+    case Pattern::kShortsStride: return busiest_bank_words(2 * c.n);
   }
   return kNotImplemented;
 }

@@ -1,18 +1,33 @@
 // Chapter 01 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "common/model/access_arguments.hpp"
 #include "grader/01_bank_indexing/answer_cases.hpp"
+#include "grader/01_bank_indexing/device_probes.hpp"
+#include "grader/01_bank_indexing/pattern_cases.hpp"
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/harness/line_fit.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
-// A graded pattern's request, from the reference solution this build links.
-smem::WarpRequest graded_request(ch01::Pattern p) {
-  return ch01::spec::request_of_exercise(p);
+// The workbook's own cases (variant 0), which the lesson's figures and thresholds speak of.
+const grader::variant::Identity kSelfStudy{};
+// A graded case's request, from the reference solution this build links.
+smem::WarpRequest graded_request(const ch01::PatternCase& c) {
+  return ch01::spec::request_of_exercise(c);
+}
+// The graded cases of `c` as the lesson must not give them away: its declaration and access in
+// full (the lesson's own `tile[lane][5]` is a column of another tile), and its request.
+lesson::Graded graded_as_printed(const ch01::PatternCase& c) {
+  return {"predicted_wavefronts(" + ch01::spec::case_name(c) + ")",
+          {ch01::pattern_description(c)},
+          {graded_request(c)}};
 }
 using grader::chapter::threshold;
 using smem::Op;
@@ -80,11 +95,11 @@ TEST_CASE("ch01 thresholds: the cost fit tells a wrong prediction from a right o
   // Cycles = 28 + 2 x wavefronts, with the chapter's nine patterns' wavefronts (computed by the
   // model, so this check follows the patterns).
   std::vector<double> right;
-  for (ch01::Pattern p : ch01::kAllPatterns) {
-    right.push_back(smem::analyze(graded_request(p)).wavefronts);
+  for (const ch01::PatternCase& c : ch01::spec::pattern_cases(kSelfStudy)) {
+    right.push_back(smem::analyze(graded_request(c)).wavefronts);
   }
-  REQUIRE(right[5] == 1);  // kFourFloatsShared
-  REQUIRE(right[6] == 4);  // kFourWordsOneBank
+  REQUIRE(right[5] == 1);  // kFewFloatsShared: a[lane % 4]
+  REQUIRE(right[6] == 4);  // kWordsInOneBank: a[32 * (lane % 4)]
   std::vector<double> cycles;
   for (double w : right) cycles.push_back(28 + 2 * w);
   // Counting lanes instead of words where four words are shared by eight lanes each: 8 for a
@@ -107,13 +122,63 @@ TEST_CASE("ch01 thresholds: the cost fit tells a wrong prediction from a right o
 
 TEST_CASE("ch01 lesson: it leaves the graded predictions to the student", "[lesson]") {
   std::vector<lesson::Graded> graded;
-  for (ch01::Pattern p : ch01::kAllPatterns) {
-    const std::string description = ch01::pattern_description(p);
+  for (const ch01::PatternCase& c : ch01::spec::pattern_cases(kSelfStudy)) {
+    const std::string description = ch01::pattern_description(c);
     // The access, as the lesson would write it: what follows "reads ".
     const std::string access = description.substr(description.find("reads ") + 6);
-    graded.push_back({std::string("predicted_wavefronts(") + ch01::spec::name(p) + ")",
+    graded.push_back({std::string("predicted_wavefronts(") + ch01::spec::name(c.pattern) + ")",
                       {access},
-                      {graded_request(p)}});
+                      {graded_request(c)}});
   }
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
+}
+
+TEST_CASE("ch01 lesson: no variant grades a case the lesson works", "[lesson]") {
+  // Variants 1..2000 and both range ends: no drawn case is one the lesson works out (its
+  // examples, pictures, its exercise 2 example and its analyser commands), and each fits the
+  // probes' shared memory, aligned.
+  std::vector<grader::variant::Identity> variants = {grader::variant::of("lowest"),
+                                                     grader::variant::of("highest")};
+  for (std::uint32_t id = 1; id <= 2000; ++id) {
+    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
+  }
+  std::map<std::string, ch01::PatternCase> drawn;
+  for (const grader::variant::Identity& v : variants) {
+    for (const ch01::PatternCase& c : ch01::spec::pattern_cases(v)) {
+      drawn.emplace(ch01::spec::case_name(c), c);
+    }
+  }
+  std::vector<lesson::Graded> graded;
+  for (const auto& [name, c] : drawn) {
+    INFO(name << ": " << ch01::pattern_description(c));
+    CHECK_FALSE(ch01::spec::worked_by_the_lesson(c));
+    const int width = ch01::pattern_width(c.pattern);
+    for (int t = 0; t < 32; ++t) {
+      const unsigned a = ch01::pattern_address(c, t);
+      CHECK(a + width <= ch01::probes::kProbeSharedBytes);
+      CHECK(a % width == 0);
+    }
+    graded.push_back(graded_as_printed(c));
+  }
+  // The lesson's worked requests are the ones worked_by_the_lesson() names.
+  const auto request = [](int width, auto address) {
+    return WarpRequest::from_lanes(width, Op::kLoad, address);
+  };
+  for (const WarpRequest& r :
+       {request(4, [](int t) { return 8 * t; }), request(4, [](int t) { return 128 * t + 20; }),
+        request(4, [](int t) { return 132 * t + 20; }), request(4, [](int) { return 28; }),
+        request(4, [](int t) { return 128 * (t % 2); }), request(1, [](int t) { return t; }),
+        request(4, [](int t) { return 16 * t + 4; })}) {
+    for (const auto& [name, c] : drawn) {
+      INFO(name << " is a request the lesson works");
+      CHECK_FALSE(smem::same_access(r, graded_request(c)));
+    }
+  }
+  CHECK(drawn.size() > 200);
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  const std::string figures = lesson::read_source_file(
+      std::string("chapters/") + grader::chapter::kFolder + "/figures/figures.tsv");
+  for (const std::string& problem : lesson::printed_answers(text, graded, figures)) {
+    FAIL_CHECK(problem);
+  }
 }
