@@ -41,9 +41,9 @@ constexpr int kPatternCount = 11;
 
 /// Every pattern, in order.
 constexpr Pattern kAllPatterns[kPatternCount] = {
-    Pattern::kBytesGrouped,       Pattern::kBytesStrided,       Pattern::kBytesFarApart,
-    Pattern::kHalvesGrouped,      Pattern::kHalvesStrided,      Pattern::kFloatsGrouped,
-    Pattern::kFloatGroupsStrided, Pattern::kDoublesGrouped,     Pattern::kDoublePairsStrided,
+    Pattern::kBytesGrouped,       Pattern::kBytesStrided,      Pattern::kBytesFarApart,
+    Pattern::kHalvesGrouped,      Pattern::kHalvesStrided,     Pattern::kFloatsGrouped,
+    Pattern::kFloatGroupsStrided, Pattern::kDoublesGrouped,    Pattern::kDoublePairsStrided,
     Pattern::kFloat4Grouped,      Pattern::kFloat4PairsStrided};
 
 /// Your variant's case of a pattern: lane `lane` reads element `stride * (lane / group)` of an

@@ -87,8 +87,9 @@ TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[
             : grader::Feedback("The GPU counted " + grader::more_or_fewer(counted, predicted) +
                                " wavefronts for " + asked[i].access + " than " + asked[i].function +
                                " predicts (" + std::to_string(predicted) + ").")
-                  .hint("count distinct words per bank, per group of lanes: E-byte elements "
-                        "are served in groups of 32 / (E / 4) lanes.")
+                  .hint("count distinct 4-byte words per bank, per group of lanes: a warp of "
+                        "2- or 4-byte accesses is one group, of 16-byte ones four groups of 8 "
+                        "lanes (chapter 03).")
                   .reveal("The GPU counted " + grader::wavefronts(counted) + ":")
                   .reveal(grader::draw(requests[i])));
   }
