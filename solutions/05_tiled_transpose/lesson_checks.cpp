@@ -107,6 +107,12 @@ TEST_CASE("ch05 lesson: no variant grades a tile access the lesson works or draw
     CHECK_FALSE((c.element_bytes == kernel.element_bytes && c.pitch == kernel.pitch));
     const smem::WarpRequest drawn[] = {ch05::spec::tile_row_store(c),
                                        ch05::spec::tile_column_load(c)};
+    // Nor does it cost what the kernel's does: the answers everyone knows are variant 0's.
+    INFO(what);
+    CHECK_FALSE((smem::analyze(drawn[0]).wavefronts ==
+                     smem::analyze(ch05::spec::tile_row_store(kernel)).wavefronts &&
+                 smem::analyze(drawn[1]).wavefronts ==
+                     smem::analyze(ch05::spec::tile_column_load(kernel)).wavefronts));
     for (const smem::WarpRequest& r : drawn) {
       for (const auto& [example, request] : worked) {
         if (same_access(r, request)) {
