@@ -17,19 +17,23 @@ constexpr int kNotImplemented = -1;
 // Exercise 1: predictions.
 // ---------------------------------------------------------------------------------------------
 
-/// Access patterns of one full warp; every array starts at byte 0 of shared memory.
+/// Access patterns of one full warp; every array starts at byte 0 of shared memory. Each
+/// pattern is one of two shapes: lane `lane` reads element `S * lane` (a stride of S elements)
+/// or element `S * (lane / G)` (groups of G neighbouring lanes on one element, the groups S
+/// elements apart). S and G are your variant's: the grader's first lines say them, and
+/// pattern_case() gives them to code. The workbook's own cases (variant 0) are in brackets.
 enum class Pattern : int {
-  kBytesInPairs,        ///< `unsigned char c[64];` lane reads `c[lane / 2]`
-  kBytesStride8,        ///< `unsigned char c[256];` lane reads `c[8 * lane]`
-  kBytesStride64,       ///< `unsigned char c[2048];` lane reads `c[64 * lane]`
-  kHalvesByFour,        ///< `short h[64];` lane reads `h[lane / 4]`
-  kHalvesStride16,      ///< `short h[512];` lane reads `h[16 * lane]`
-  kFloatsByFour,        ///< `float a[64];` lane reads `a[lane / 4]`
-  kFourFloatsTwoBanks,  ///< `float a[64];` lane reads `a[16 * (lane / 8)]`
-  kDoublesHalfWarps,    ///< `double d[8];` lane reads `d[lane / 16]`
-  kDoublePairsStride2,  ///< `double d[64];` lane reads `d[2 * (lane / 2)]`
-  kFloat4ByEight,       ///< `float4 v[8];` lane reads `v[lane / 8]`
-  kFloat4PairsStride2,  ///< `float4 v[32];` lane reads `v[2 * (lane / 2)]`
+  kBytesGrouped,        ///< `unsigned char c[];` lane reads `c[lane / G]`        (G = 2)
+  kBytesStrided,        ///< `unsigned char c[];` lane reads `c[S * lane]`        (S = 8)
+  kBytesFarApart,       ///< `unsigned char c[];` lane reads `c[S * lane]`        (S = 64)
+  kHalvesGrouped,       ///< `short h[];` lane reads `h[lane / G]`                (G = 4)
+  kHalvesStrided,       ///< `short h[];` lane reads `h[S * lane]`                (S = 16)
+  kFloatsGrouped,       ///< `float a[];` lane reads `a[lane / G]`                (G = 4)
+  kFloatGroupsStrided,  ///< `float a[];` lane reads `a[S * (lane / G)]`   (S = 16, G = 8)
+  kDoublesGrouped,      ///< `double d[];` lane reads `d[lane / G]`               (G = 16)
+  kDoublePairsStrided,  ///< `double d[];` lane reads `d[S * (lane / 2)]`         (S = 2)
+  kFloat4Grouped,       ///< `float4 v[];` lane reads `v[lane / G]`               (G = 8)
+  kFloat4PairsStrided,  ///< `float4 v[];` lane reads `v[S * (lane / 2)]`         (S = 2)
 };
 
 /// Number of patterns.
@@ -37,12 +41,25 @@ constexpr int kPatternCount = 11;
 
 /// Every pattern, in order.
 constexpr Pattern kAllPatterns[kPatternCount] = {
-    Pattern::kBytesInPairs,       Pattern::kBytesStride8,      Pattern::kBytesStride64,
-    Pattern::kHalvesByFour,       Pattern::kHalvesStride16,    Pattern::kFloatsByFour,
-    Pattern::kFourFloatsTwoBanks, Pattern::kDoublesHalfWarps,  Pattern::kDoublePairsStride2,
-    Pattern::kFloat4ByEight,      Pattern::kFloat4PairsStride2};
+    Pattern::kBytesGrouped,       Pattern::kBytesStrided,      Pattern::kBytesFarApart,
+    Pattern::kHalvesGrouped,      Pattern::kHalvesStrided,     Pattern::kFloatsGrouped,
+    Pattern::kFloatGroupsStrided, Pattern::kDoublesGrouped,    Pattern::kDoublePairsStrided,
+    Pattern::kFloat4Grouped,      Pattern::kFloat4PairsStrided};
 
-/// Your prediction: the wavefronts the warp's request for `p` takes.
+/// Your variant's case of a pattern: lane `lane` reads element `stride * (lane / group)` of an
+/// array of `element_bytes`-byte elements that starts at byte 0 (a strided pattern has group 1,
+/// a grouped one stride 1).
+struct PatternCase {
+  int element_bytes;  ///< 1, 2, 4, 8 or 16
+  int stride;         ///< S, in elements
+  int group;          ///< G, lanes per element
+};
+
+/// Your variant's case of `p` (host code; the grader defines it from the variant it grades).
+PatternCase pattern_case(Pattern p);
+
+/// Your prediction: the wavefronts the warp's request for `p` takes, for your variant's case of
+/// `p` (the grader's first lines say it).
 int predicted_wavefronts(Pattern p);
 
 // ---------------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, in
   // TODO
 }
 
-// Exercise 2: wavefronts per warp request of the tile store and the tile load.
+// Exercise 2: wavefronts per warp request of the tile store and the tile load, for your
+// variant's tile (the grader's first lines say it; variant 0: the kernel's own tile).
 int predicted_tile_store_wavefronts() {
   return kNotImplemented;
 }  // TODO

@@ -20,6 +20,7 @@
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 
@@ -56,27 +57,36 @@ std::optional<grader::Feedback> lookup_problem() {
 
 }  // namespace
 
-TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predictions", "[gpu]") {
+TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predictions",
+          "[gpu][variant]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
+  // Your variant's case of each pattern, one warp request each, in one profiler session.
+  const auto cases = ch03::spec::cases(grader::variant::current());
+  std::vector<smem::WarpRequest> requests;
   for (Pattern p : ch03::kAllPatterns) {
+    requests.push_back(ch03::spec::request(cases[static_cast<int>(p)]));
+  }
+  const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);
+  for (Pattern p : ch03::kAllPatterns) {
+    const int i = static_cast<int>(p);
+    const std::string name = ch03::spec::name(p, cases[i]);
     const int predicted = ch03::predicted_wavefronts(p);
-    const gpu::MeasuredAccess m = gpu::measure_warp_request(ch03::spec::request(p), 48 * 1024);
-    grader::record_measurement(kMeasurementFile,
-                               std::string("counted_wavefronts.") + ch03::spec::name(p),
-                               m.wavefronts, "wavefronts");
+    const gpu::MeasuredAccess& m = measured[static_cast<std::size_t>(i)];
+    grader::record_measurement(kMeasurementFile, "counted_wavefronts." + name, m.wavefronts,
+                               "wavefronts");
     GRADER_EXPECT(
         m.wavefronts == predicted,
         predicted == ch03::kNotImplemented
-            ? grader::Feedback(std::string("predicted_wavefronts(") + ch03::spec::name(p) +
+            ? grader::Feedback("predicted_wavefronts(" + name +
                                ") is not filled in yet: exercise 1 is not done.")
             : grader::Feedback("The GPU counted " + grader::more_or_fewer(m.wavefronts, predicted) +
-                               " wavefronts for " + ch03::spec::name(p) + " than you predicted (" +
+                               " wavefronts for " + name + " than you predicted (" +
                                std::to_string(predicted) + ").")
                   .hint("count distinct words per bank, per group of lanes.")
                   .reveal("The GPU counted " + grader::wavefronts(m.wavefronts) + ":")
-                  .reveal(grader::draw(ch03::spec::request(p))));
+                  .reveal(grader::draw(requests[static_cast<std::size_t>(i)])));
   }
 }
 

@@ -3,19 +3,80 @@
 
 namespace ch03 {
 
+namespace {
+
+// The wavefronts of lane t loading `width` bytes at byte `address(t)`, by the chapter's rules:
+// 1-, 2- and 4-byte loads are one group of 32 lanes; 8-byte loads one group when lane pairs
+// (t, t ^ 1) or (t, t ^ 2) read the same address, else two of 16; 16-byte loads two of 16 when
+// pairs match, else four of 8. A group costs the most distinct 4-byte words any bank holds.
+template <typename Address>
+int wavefronts_of(int width, Address address) {
+  auto pairs_match = [&](int partner) {
+    for (int t = 0; t < 32; ++t) {
+      if (address(t) != address(t ^ partner)) return false;
+    }
+    return true;
+  };
+  const bool pairs = pairs_match(1) || pairs_match(2);
+  int group = 32;
+  if (width == 8 && !pairs) group = 16;
+  if (width == 16) group = pairs ? 16 : 8;
+  int total = 0;
+  for (int first = 0; first < 32; first += group) {
+    long long words[32 * 4];  // the distinct words this group touches
+    int count = 0;
+    for (int t = first; t < first + group; ++t) {
+      for (int k = 0; k < (width < 4 ? 1 : width / 4); ++k) {
+        const long long word = address(t) / 4 + k;
+        bool seen = false;
+        for (int i = 0; i < count && !seen; ++i) seen = words[i] == word;
+        if (!seen) words[count++] = word;
+      }
+    }
+    int busiest = 0;
+    for (int bank = 0; bank < 32; ++bank) {
+      int in_bank = 0;
+      for (int i = 0; i < count; ++i) in_bank += words[i] % 32 == bank ? 1 : 0;
+      busiest = in_bank > busiest ? in_bank : busiest;
+    }
+    total += busiest;
+  }
+  return total;
+}
+
+}  // namespace
+
+// Every pattern is lane t reading element S * (t / G) of E-byte elements; the variant says S and
+// G (pattern_case()), and the rules above give the wavefronts.
 int predicted_wavefronts(Pattern p) {
+  const PatternCase c = pattern_case(p);
+  const int value = wavefronts_of(c.element_bytes, [&](int t) {
+    return static_cast<long long>(c.element_bytes) * c.stride * (t / c.group);
+  });
+  // Variant 0's cases, for comparison with the rules:
+  //   kBytesGrouped       c[lane / 2]         1: 16 bytes in 4 words, 2 lanes on each
+  //   kBytesStrided       c[8 * lane]         2: byte stride 8 = word stride 2
+  //   kBytesFarApart      c[64 * lane]       16: byte stride 64 = word stride 16
+  //   kHalvesGrouped      h[lane / 4]         1: 8 halfwords in 4 words
+  //   kHalvesStrided      h[16 * lane]        8: byte stride 32 = word stride 8
+  //   kFloatsGrouped      a[lane / 4]         1: 8 words in 8 banks, 4 lanes each
+  //   kFloatGroupsStrided a[16 * (lane / 8)]  2: words 0, 16, 32, 48: banks 0, 16, 0, 16
+  //   kDoublesGrouped     d[lane / 16]        1: pairs merge: one group, 4 words
+  //   kDoublePairsStrided d[2 * (lane / 2)]   2: pairs merge; 16-byte stride: 2 words a bank
+  //   kFloat4Grouped      v[lane / 8]         2: pairs merge: two groups of 16, 2 float4 each
+  //   kFloat4PairsStrided v[2 * (lane / 2)]   4: two groups; 32-byte stride: 2 words a bank
   switch (p) {
-    case Pattern::kBytesInPairs: return 1;        // 16 bytes in 4 words, 2 lanes on each
-    case Pattern::kBytesStride8: return 2;        // byte stride 8 = word stride 2
-    case Pattern::kBytesStride64: return 16;      // byte stride 64 = word stride 16
-    case Pattern::kHalvesByFour: return 1;        // 8 halfwords in 4 words
-    case Pattern::kHalvesStride16: return 8;      // byte stride 32 = word stride 8
-    case Pattern::kFloatsByFour: return 1;        // 8 words in 8 banks, 4 lanes each
-    case Pattern::kFourFloatsTwoBanks: return 2;  // words 0, 16, 32, 48: banks 0, 16, 0, 16
-    case Pattern::kDoublesHalfWarps: return 1;    // pairs merge: one group, 4 words
-    case Pattern::kDoublePairsStride2: return 2;  // pairs merge; 16-byte stride: 2 words per bank
-    case Pattern::kFloat4ByEight: return 2;       // pairs merge: two groups of 16, 2 float4 each
-    case Pattern::kFloat4PairsStride2: return 4;  // two groups; 32-byte stride: 2 words per bank
+    case Pattern::kBytesGrouped: return value;
+    case Pattern::kBytesStrided: return value;
+    case Pattern::kBytesFarApart: return value;
+    case Pattern::kHalvesGrouped: return value;
+    case Pattern::kHalvesStrided: return value;
+    case Pattern::kFloatsGrouped: return value;
+    case Pattern::kFloatGroupsStrided: return value;
+    case Pattern::kDoublesGrouped: return value;
+    case Pattern::kDoublePairsStrided: return value;
+    case Pattern::kFloat4Grouped: return value;
+    case Pattern::kFloat4PairsStrided: return value;
   }
   return kNotImplemented;
 }

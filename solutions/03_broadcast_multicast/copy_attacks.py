@@ -8,19 +8,19 @@ EX1 = "ch03 exercise 1: predicted wavefronts match the bank model"
 EX2 = "ch03 exercise 2: lookups do not conflict for any key distribution"
 
 # (enumerator, the access as the grader names it, bytes per lane, lane t's byte address), as
-# the interface declares each pattern.
+# variant 0 (self-study) draws each pattern (the brackets of the interface).
 PATTERNS = [
-    ("kBytesInPairs", "c[lane / 2]", 1, lambda t: t // 2),
-    ("kBytesStride8", "c[8 * lane]", 1, lambda t: 8 * t),
-    ("kBytesStride64", "c[64 * lane]", 1, lambda t: 64 * t),
-    ("kHalvesByFour", "h[lane / 4]", 2, lambda t: 2 * (t // 4)),
-    ("kHalvesStride16", "h[16 * lane]", 2, lambda t: 2 * 16 * t),
-    ("kFloatsByFour", "a[lane / 4]", 4, lambda t: 4 * (t // 4)),
-    ("kFourFloatsTwoBanks", "a[16 * (lane / 8)]", 4, lambda t: 4 * 16 * (t // 8)),
-    ("kDoublesHalfWarps", "d[lane / 16]", 8, lambda t: 8 * (t // 16)),
-    ("kDoublePairsStride2", "d[2 * (lane / 2)]", 8, lambda t: 8 * 2 * (t // 2)),
-    ("kFloat4ByEight", "v[lane / 8]", 16, lambda t: 16 * (t // 8)),
-    ("kFloat4PairsStride2", "v[2 * (lane / 2)]", 16, lambda t: 16 * 2 * (t // 2)),
+    ("kBytesGrouped", "c[lane / 2]", 1, lambda t: t // 2),
+    ("kBytesStrided", "c[8 * lane]", 1, lambda t: 8 * t),
+    ("kBytesFarApart", "c[64 * lane]", 1, lambda t: 64 * t),
+    ("kHalvesGrouped", "h[lane / 4]", 2, lambda t: 2 * (t // 4)),
+    ("kHalvesStrided", "h[16 * lane]", 2, lambda t: 2 * 16 * t),
+    ("kFloatsGrouped", "a[lane / 4]", 4, lambda t: 4 * (t // 4)),
+    ("kFloatGroupsStrided", "a[16 * (lane / 8)]", 4, lambda t: 4 * 16 * (t // 8)),
+    ("kDoublesGrouped", "d[lane / 16]", 8, lambda t: 8 * (t // 16)),
+    ("kDoublePairsStrided", "d[2 * (lane / 2)]", 8, lambda t: 8 * 2 * (t // 2)),
+    ("kFloat4Grouped", "v[lane / 8]", 16, lambda t: 16 * (t // 8)),
+    ("kFloat4PairsStrided", "v[2 * (lane / 2)]", 16, lambda t: 16 * 2 * (t // 2)),
 ]
 
 ITEMS = [

@@ -3,12 +3,15 @@
 // H200 measurements.
 #include "grader/harness/lesson_checks.hpp"
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grader/03_broadcast_multicast/pattern_spec.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -81,13 +84,12 @@ TEST_CASE("ch03 lesson: the tables and the H200 numbers", "[lesson]") {
 
 TEST_CASE("ch03 lesson: it leaves the graded answers to the student", "[lesson]") {
   std::vector<lesson::Graded> graded;
+  // Exercise 1 at variant 0 (every class variant's cases: the check below).
   for (ch03::Pattern p : ch03::kAllPatterns) {
-    const std::string name = ch03::spec::name(p);
-    // The access inside the name's parentheses, as the lesson would write it.
-    const std::string access =
-        name.substr(name.find('(') + 1, name.rfind(')') - name.find('(') - 1);
-    graded.push_back(
-        {"predicted_wavefronts(" + name + ")", {"`" + access + "`"}, {ch03::spec::request(p)}});
+    const ch03::PatternCase c = ch03::spec::committed_case(p);
+    graded.push_back({"predicted_wavefronts(" + ch03::spec::name(p, c) + ")",
+                      {"`" + ch03::spec::access(c) + "`"},
+                      {ch03::spec::request(c)}});
   }
   // Exercise 2: the conflict-free table, however it is written, and the reference's layout
   // (this build links it) drawn on the keys of the lesson's figure.
@@ -99,4 +101,77 @@ TEST_CASE("ch03 lesson: it leaves the graded answers to the student", "[lesson]"
                     {WarpRequest::from_lanes(
                         4, Op::kLoad, [&](int t) { return 4LL * ch03::table_slot(keys[t], t); })}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
+}
+
+namespace {
+
+// Two requests are one access when they are the same instruction at the same addresses, or at
+// addresses that differ by one whole number of 128-byte rows of banks (the same picture).
+bool same_access(const WarpRequest& a, const WarpRequest& b) {
+  if (a.width_bytes != b.width_bytes || a.op != b.op) return false;
+  const std::int64_t shift = b.address[0] - a.address[0];
+  if (shift % 128 != 0) return false;
+  for (int t = 0; t < smem::kWarpSize; ++t) {
+    if (b.address[t] - a.address[t] != shift) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("ch03 lesson: no variant grades an access the lesson works or draws", "[lesson]") {
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  // What the lesson works: its tables' rows and its section 1 examples, and every analyser
+  // example of its text and figures.
+  std::vector<std::pair<std::string, WarpRequest>> worked = {
+      {"c[lane % 4]", WarpRequest::from_lanes(1, Op::kLoad, [](int t) { return t % 4; })},
+      {"c[4 * lane]", WarpRequest::from_lanes(1, Op::kLoad, [](int t) { return 4 * t; })},
+      {"c[32 * lane]", WarpRequest::from_lanes(1, Op::kLoad, [](int t) { return 32 * t; })},
+      {"h[lane / 2]", WarpRequest::from_lanes(2, Op::kLoad, [](int t) { return 2 * (t / 2); })},
+      {"h[64 * lane]", WarpRequest::from_lanes(2, Op::kLoad, [](int t) { return 128 * t; })},
+      {"every lane d[3]", WarpRequest::from_lanes(8, Op::kLoad, [](int) { return 24; })},
+      {"d[lane / 2]", WarpRequest::from_lanes(8, Op::kLoad, [](int t) { return 8 * (t / 2); })},
+      {"every lane v[2]", WarpRequest::from_lanes(16, Op::kLoad, [](int) { return 32; })},
+      {"v[lane / 16]", WarpRequest::from_lanes(16, Op::kLoad, [](int t) { return 16 * (t / 16); })},
+      {"a[lane / 8]", WarpRequest::from_lanes(4, Op::kLoad, [](int t) { return 4 * (t / 8); })},
+      {"a[32 * (lane / 16)]",
+       WarpRequest::from_lanes(4, Op::kLoad, [](int t) { return 128 * (t / 16); })},
+  };
+  const std::string figures = lesson::read_source_file(
+      std::string("chapters/") + grader::chapter::kFolder + "/figures/figures.tsv");
+  for (const lesson::AnalyserExample& e : lesson::analyser_examples(text, figures)) {
+    if (e.drawn) worked.push_back({e.where + ": " + e.command, e.request});
+  }
+  CHECK(worked.size() > 11);  // the analyser examples were found
+  std::vector<grader::variant::Identity> variants = {grader::variant::of("lowest"),
+                                                     grader::variant::of("highest")};
+  for (std::uint32_t id = 1; id <= 2000; ++id) {
+    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
+  }
+  // Every case any of these variants grades, once, with the first variant that draws it.
+  std::vector<std::pair<std::string, WarpRequest>> drawn;
+  std::vector<lesson::Graded> graded;
+  for (const grader::variant::Identity& v : variants) {
+    const auto cases = ch03::spec::cases(v);
+    for (ch03::Pattern p : ch03::kAllPatterns) {
+      const ch03::PatternCase& c = cases[static_cast<int>(p)];
+      const std::string name = ch03::spec::name(p, c);
+      if (std::any_of(drawn.begin(), drawn.end(), [&](const auto& d) { return d.first == name; })) {
+        continue;
+      }
+      drawn.push_back({name, ch03::spec::request(c)});
+      graded.push_back({"predicted_wavefronts(" + name + ") of " + v.describe(),
+                        {"`" + ch03::spec::access(c) + "`"},
+                        {ch03::spec::request(c)}});
+    }
+  }
+  for (const auto& [name, request] : drawn) {
+    for (const auto& [what, example] : worked) {
+      if (same_access(request, example)) {
+        FAIL_CHECK("a variant grades " << name << ", which the lesson works or draws: " << what);
+      }
+    }
+  }
+  // And the lesson prints none of them, nor a picture of one.
+  lesson::check_not_printed(graded, text);
 }

@@ -1,12 +1,16 @@
 // Chapter 05 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 #include "grader/05_tiled_transpose/tile_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace {
 using grader::chapter::kMeasurementFile;
@@ -41,11 +45,86 @@ TEST_CASE("ch05 lesson: it leaves the two predictions to the student", "[lesson]
                       {ch05::spec::tile_column_load(i)}});
   }
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
-  // The reference's predictions (this build links it) are the model's for every row and column.
+  // The reference's predictions (this build links it; variant 0 here: the kernel's tile) are the
+  // model's for every row and column.
   for (int i = 0; i < ch05::kTile; ++i) {
     CHECK(smem::analyze(ch05::spec::tile_row_store(i)).wavefronts ==
           ch05::predicted_tile_store_wavefronts());
     CHECK(smem::analyze(ch05::spec::tile_column_load(i)).wavefronts ==
           ch05::predicted_tile_load_wavefronts());
   }
+}
+
+namespace {
+
+// Two requests are one access when they are the same instruction at the same addresses, or at
+// addresses that differ by one whole number of 128-byte rows of banks (the same picture).
+bool same_access(const smem::WarpRequest& a, const smem::WarpRequest& b) {
+  if (a.width_bytes != b.width_bytes || a.op != b.op) return false;
+  const std::int64_t shift = b.address[0] - a.address[0];
+  if (shift % 128 != 0) return false;
+  for (int t = 0; t < smem::kWarpSize; ++t) {
+    if (b.address[t] - a.address[t] != shift) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("ch05 lesson: no variant grades a tile access the lesson works or draws", "[lesson]") {
+  const std::string text = lesson::read_lesson(grader::chapter::kFolder);
+  // What the lesson works: the double tile[32][32] of its figure (any row, any column), and
+  // every analyser example of its text and figures.
+  std::vector<std::pair<std::string, smem::WarpRequest>> worked;
+  for (int i = 0; i < ch05::kTile; ++i) {
+    const ch05::TileCase lesson_tile{8, ch05::kTile, i, i};
+    worked.push_back({"double tile[32][32], row " + std::to_string(i) + " stored",
+                      ch05::spec::tile_row_store(lesson_tile)});
+    worked.push_back({"double tile[32][32], column " + std::to_string(i) + " loaded",
+                      ch05::spec::tile_column_load(lesson_tile)});
+  }
+  const std::string figures = lesson::read_source_file(
+      std::string("chapters/") + grader::chapter::kFolder + "/figures/figures.tsv");
+  const std::size_t own = worked.size();
+  for (const lesson::AnalyserExample& e : lesson::analyser_examples(text, figures)) {
+    if (e.drawn) worked.push_back({e.where + ": " + e.command, e.request});
+  }
+  CHECK(worked.size() > own);  // the figure's examples were found
+  std::vector<grader::variant::Identity> variants = {grader::variant::of("lowest"),
+                                                     grader::variant::of("highest")};
+  for (std::uint32_t id = 1; id <= 2000; ++id) {
+    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
+  }
+  const ch05::TileCase kernel = ch05::spec::kernel_tile();
+  std::vector<lesson::Graded> graded;
+  std::vector<std::string> seen;
+  for (const grader::variant::Identity& v : variants) {
+    const ch05::TileCase c = ch05::spec::tile_case(v);
+    const std::string what = ch05::spec::store_text(c) + "; " + ch05::spec::load_text(c);
+    if (std::find(seen.begin(), seen.end(), what) != seen.end()) continue;
+    seen.push_back(what);
+    // A class variant's tile is never the kernel's: its answers are not the self-study ones.
+    CHECK_FALSE((c.element_bytes == kernel.element_bytes && c.pitch == kernel.pitch));
+    const smem::WarpRequest drawn[] = {ch05::spec::tile_row_store(c),
+                                       ch05::spec::tile_column_load(c)};
+    // Nor does it cost what the kernel's does: the answers everyone knows are variant 0's.
+    INFO(what);
+    CHECK_FALSE((smem::analyze(drawn[0]).wavefronts ==
+                     smem::analyze(ch05::spec::tile_row_store(kernel)).wavefronts &&
+                 smem::analyze(drawn[1]).wavefronts ==
+                     smem::analyze(ch05::spec::tile_column_load(kernel)).wavefronts));
+    for (const smem::WarpRequest& r : drawn) {
+      for (const auto& [example, request] : worked) {
+        if (same_access(r, request)) {
+          FAIL_CHECK(v.describe() << " grades " << what
+                                  << ", which the lesson works or draws: " << example);
+        }
+      }
+    }
+    graded.push_back({"the tile of " + v.describe() + ": " + what,
+                      {ch05::spec::declaration(c)},
+                      {drawn[0], drawn[1]}});
+  }
+  // And the lesson prints none of them, nor a picture of one.
+  lesson::check_not_printed(graded, text);
 }

@@ -23,13 +23,56 @@ __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, in
   }
 }
 
-// The store: 32 lanes write one row of the tile, 32 consecutive words. The load: 32 lanes read
-// one column, 32 words 128 bytes apart, all in one bank.
+namespace {
+
+// The wavefronts of a warp where lane t accesses `width` bytes at byte `address(t)`, every lane
+// at its own address (no lane pairs to merge): 1- to 4-byte accesses are one group of 32 lanes,
+// 8-byte ones two groups of 16, 16-byte ones four of 8, and a group costs the most distinct
+// 4-byte words any bank holds (halfwords of one word are served together).
+template <typename Address>
+int wavefronts_of(int width, Address address) {
+  const int group = width <= 4 ? 32 : 32 / (width / 4);
+  const int words_per_lane = width < 4 ? 1 : width / 4;
+  int total = 0;
+  for (int first = 0; first < 32; first += group) {
+    long long words[32 * 4];  // the distinct words this group touches
+    int count = 0;
+    for (int t = first; t < first + group; ++t) {
+      for (int k = 0; k < words_per_lane; ++k) {
+        const long long word = address(t) / 4 + k;
+        bool seen = false;
+        for (int i = 0; i < count && !seen; ++i) seen = words[i] == word;
+        if (!seen) words[count++] = word;
+      }
+    }
+    int in_bank[32] = {};
+    for (int i = 0; i < count; ++i) ++in_bank[words[i] % 32];
+    int busiest = 0;
+    for (int n : in_bank) busiest = n > busiest ? n : busiest;
+    total += busiest;
+  }
+  return total;
+}
+
+}  // namespace
+
+// Your variant's tile T tile[32][P] (tile_case()). The store: 32 lanes write one row, 32
+// consecutive elements, at most 128 bytes per group of lanes. The load: 32 lanes read one column,
+// elements P * E bytes apart. (Variant 0's float tile[32][32]: the store 1, the load 32, all
+// 32 words in one bank.)
 int predicted_tile_store_wavefronts() {
-  return 1;
+  const TileCase c = tile_case();
+  const int row_store = wavefronts_of(c.element_bytes, [&](int x) {
+    return static_cast<long long>(c.element_bytes) * (c.row * c.pitch + x);
+  });
+  return row_store;
 }
 int predicted_tile_load_wavefronts() {
-  return 32;
+  const TileCase c = tile_case();
+  const int column_load = wavefronts_of(c.element_bytes, [&](int x) {
+    return static_cast<long long>(c.element_bytes) * (x * c.pitch + c.column);
+  });
+  return column_load;
 }
 
 }  // namespace ch05

@@ -1,0 +1,49 @@
+// Chapter 05's graded cases for the run's variant: the tile that exercise 2's two predictions
+// are about (tile_spec.hpp), told to the student first and listed by `<grader> cases`; and
+// tile_case(), which gives the same tile to code.
+#include <string>
+#include <vector>
+
+#include "chapters/05_tiled_transpose/tiled_transpose.cuh"
+#include "grader/05_tiled_transpose/tile_spec.hpp"
+#include "grader/harness/variant.hpp"
+
+namespace {
+
+// Each prediction is graded on the host against the bank model, and again on the GPU against
+// the counters of the same request: listed once, under the host check.
+const char* const kPredictionCheck = "ch05 exercise 2: predictions for the tile store and load";
+
+std::string summary(const grader::variant::Identity& v) {
+  const ch05::TileCase c = ch05::spec::tile_case(v);
+  std::string out =
+      v.self_study()
+          ? "Your case is the workbook's own: exercise 2 asks about your kernel's tile.\n"
+          : "Your variant's tile for exercise 2 (your kernel keeps its float tile[32][32]): " +
+                ch05::spec::declaration(c) + " at byte 0 of shared memory.\n";
+  out += "  predicted_tile_store_wavefronts(): " + ch05::spec::store_text(c) + "\n";
+  out += "  predicted_tile_load_wavefronts(): " + ch05::spec::load_text(c) + "\n";
+  return out;
+}
+
+std::vector<grader::variant::GradedCase> graded_cases(const grader::variant::Identity& v) {
+  const ch05::TileCase c = ch05::spec::tile_case(v);
+  return {
+      {kPredictionCheck, ch05::spec::store_text(c), "int predicted_tile_store_wavefronts()", "true",
+       [] { return static_cast<long long>(ch05::predicted_tile_store_wavefronts()); }},
+      {kPredictionCheck, ch05::spec::load_text(c), "int predicted_tile_load_wavefronts()", "true",
+       [] { return static_cast<long long>(ch05::predicted_tile_load_wavefronts()); }},
+  };
+}
+
+const grader::variant::Registration registration{{summary, graded_cases}};
+
+}  // namespace
+
+namespace ch05 {
+
+TileCase tile_case() {
+  return spec::tile_case(grader::variant::current());
+}
+
+}  // namespace ch05
