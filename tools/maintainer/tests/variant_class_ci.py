@@ -9,7 +9,7 @@ WORKDIR is grading_ci.py's: its one-machine grading folder holds the pristine wo
 first two chapters, which this reuses. SOLUTION_BUILD is a solution-mode build: its graders list
 each chapter's graded cases (`<grader> cases`) and its reference gives the answers a classmate
 would copy. With --write-snapshot it (re)writes tools/maintainer/tests/variant0_cases.tsv, the
-self-study cases every later run must still grade.
+self-study cases every later run must still grade, and stops there.
 """
 import base64
 import csv
@@ -138,6 +138,7 @@ if "--write-snapshot" in sys.argv[4:]:
     with open(snapshot, "w") as f:
         f.write(text)
     print(f"wrote {snapshot}: {len(rows)} cases")
+    sys.exit(1 if problems else 0)
 else:
     with open(snapshot) as f:
         expect(f.read() == text, f"variant 0's cases are not {snapshot}'s (a self-study case "
