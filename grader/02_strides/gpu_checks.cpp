@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "chapters/02_strides/strides.cuh"
+#include "common/counters/smem_access_probe.hpp"
 #include "common/model/bank_model.hpp"
 #include "grader/02_strides/device_probes.hpp"
-#include "common/counters/smem_access_probe.hpp"
 #include "grader/02_strides/gcd_law_check.hpp"
 #include "grader/02_strides/kernel_checks.hpp"
 #include "grader/02_strides/stride_spec.hpp"
@@ -69,7 +69,7 @@ TEST_CASE("ch02 exercise 1 on the GPU: the counters count what you predicted", "
     GRADER_FAIL(
         (predicted == ch02::kNotImplemented
              ? grader::Feedback(ch02::spec::call_of(c) + " is not filled in yet: exercise 1 is "
-                                                        "not done.")
+                                                         "not done.")
              : grader::Feedback("The GPU counted " +
                                 grader::more_or_fewer(measured[first].wavefronts, predicted) +
                                 " wavefronts for " + ch02::spec::describe(c) +

@@ -10,7 +10,8 @@
 namespace {
 
 constexpr const char* kExercise1 = "ch02 exercise 1: the gcd law for floats, shorts and bytes";
-constexpr const char* kExercise1Gpu = "ch02 exercise 1 on the GPU: the counters count what you predicted";
+constexpr const char* kExercise1Gpu =
+    "ch02 exercise 1 on the GPU: the counters count what you predicted";
 constexpr const char* kExercise2 = "ch02 exercise 2: your microbenchmark measures the gcd law";
 
 std::string list(const std::vector<int>& values) {

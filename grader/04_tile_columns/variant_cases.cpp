@@ -22,7 +22,8 @@ std::string summary(const grader::variant::Identity& v) {
   for (int bytes : ch04::spec::element_sizes()) {
     std::string widths;
     for (const ch04::spec::PitchCase& c : ch04::spec::graded_pitches(v)) {
-      if (c.element_bytes == bytes) widths += (widths.empty() ? "" : ", ") + std::to_string(c.width);
+      if (c.element_bytes == bytes)
+        widths += (widths.empty() ? "" : ", ") + std::to_string(c.width);
     }
     text += "\n  " + std::to_string(bytes) + "-byte elements, widths " + widths;
   }
@@ -35,11 +36,11 @@ std::vector<grader::variant::GradedCase> cases(const grader::variant::Identity& 
     const std::string condition = "element_bytes == " + std::to_string(c.element_bytes) +
                                   " && width == " + std::to_string(c.width);
     for (const char* check : {kExercise1, kExercise1Gpu}) {
-      out.push_back({check,
-                     std::to_string(c.width) + " elements of " + std::to_string(c.element_bytes) +
-                         " bytes",
-                     "__host__ __device__ int padded_pitch(int element_bytes, int width)", condition,
-                     [c] { return ch04::padded_pitch(c.element_bytes, c.width); }});
+      out.push_back(
+          {check,
+           std::to_string(c.width) + " elements of " + std::to_string(c.element_bytes) + " bytes",
+           "__host__ __device__ int padded_pitch(int element_bytes, int width)", condition,
+           [c] { return ch04::padded_pitch(c.element_bytes, c.width); }});
     }
   }
   return out;

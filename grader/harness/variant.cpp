@@ -53,8 +53,10 @@ bool parse(const std::string& text, Identity& out, std::string& error) {
     out.kind = text == "lowest" ? Kind::kLowest : Kind::kHighest;
     return true;
   }
-  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) {
-    error = "\"" + text.substr(0, 40) + "\" is not a variant: a variant is a whole number from 0 to " +
+  if (text.empty() || text.size() > 9 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    error = "\"" + text.substr(0, 40) +
+            "\" is not a variant: a variant is a whole number from 0 to " +
             std::to_string(kLargest) + " (0: self-study)";
     return false;
   }
@@ -99,7 +101,9 @@ Draw::Draw(const Identity& v, const std::string& chapter)
   splitmix(state_);
 }
 
-std::uint64_t Draw::next() { return splitmix(state_); }
+std::uint64_t Draw::next() {
+  return splitmix(state_);
+}
 
 int Draw::between(int lo, int hi) {
   if (lo > hi) throw std::invalid_argument("Draw::between: empty range");
@@ -118,7 +122,8 @@ std::vector<std::size_t> Draw::subset(std::size_t n, std::size_t count) {
   if (count > n) throw std::invalid_argument("Draw::some: more than there are");
   std::vector<std::size_t> chosen;
   if (kind_ == Kind::kLowest || kind_ == Kind::kHighest) {
-    for (std::size_t i = 0; i < count; ++i) chosen.push_back(kind_ == Kind::kLowest ? i : n - count + i);
+    for (std::size_t i = 0; i < count; ++i)
+      chosen.push_back(kind_ == Kind::kLowest ? i : n - count + i);
     return chosen;
   }
   // Selection sampling (Knuth's algorithm S): each subset of `count` equally likely, in order.
@@ -140,6 +145,8 @@ Registration::Registration(ChapterCases cases) {
   registration() = new ChapterCases(std::move(cases));
 }
 
-const ChapterCases* registered() { return registration(); }
+const ChapterCases* registered() {
+  return registration();
+}
 
 }  // namespace grader::variant

@@ -92,8 +92,8 @@ class Draw {
 
 /// One graded case of a chapter for the run's variant, as `<grader> cases` lists it.
 struct GradedCase {
-  std::string check;        ///< the TEST_CASE that grades it
-  std::string text;         ///< the case in words, e.g. "stride 6 of 4-byte elements"
+  std::string check;  ///< the TEST_CASE that grades it
+  std::string text;   ///< the case in words, e.g. "stride 6 of 4-byte elements"
   /// For a prediction (a number the exercise returns): the exercise function's declaration,
   /// e.g. "int predicted_wavefronts(chNN::Pattern p)", the case's arguments as a C++ condition
   /// on its parameters, e.g. "p == chNN::Pattern::kStride", and the exercise's value. Empty for

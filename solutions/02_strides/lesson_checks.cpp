@@ -6,8 +6,8 @@
 
 #include "chapters/02_strides/strides.cuh"
 #include "grader/02_strides/stride_spec.hpp"
-#include "grader/harness/variant.hpp"
 #include "grader/harness/lesson_checks.hpp"
+#include "grader/harness/variant.hpp"
 
 // The strides official grading's hidden check asks about (solutions/02_strides/hidden_checks.cpp,
 // which a solution build always compiles).
@@ -88,9 +88,8 @@ TEST_CASE("ch02 lesson: it leaves the graded answers to the student", "[lesson]"
 TEST_CASE("ch02 lesson: no variant grades a stride the lessons work", "[lesson]") {
   // Every class variant draws from the same domain; the test holds 2,000 of them and both ends
   // of every range to it, and the self-study cases.
-  std::vector<grader::variant::Identity> variants{grader::variant::of("0"),
-                                                  grader::variant::of("lowest"),
-                                                  grader::variant::of("highest")};
+  std::vector<grader::variant::Identity> variants{
+      grader::variant::of("0"), grader::variant::of("lowest"), grader::variant::of("highest")};
   for (int id = 1; id <= 2000; ++id) variants.push_back(grader::variant::of(std::to_string(id)));
   for (const grader::variant::Identity& v : variants) {
     for (const ch02::spec::StrideCase& c : ch02::spec::graded_strides(v)) {

@@ -106,9 +106,8 @@ TEST_CASE("ch04 lesson: the float tiles it works are the least pitches it says",
 }
 
 TEST_CASE("ch04 lesson: no variant grades a tile the lesson works", "[lesson]") {
-  std::vector<grader::variant::Identity> variants{grader::variant::of("0"),
-                                                  grader::variant::of("lowest"),
-                                                  grader::variant::of("highest")};
+  std::vector<grader::variant::Identity> variants{
+      grader::variant::of("0"), grader::variant::of("lowest"), grader::variant::of("highest")};
   for (int id = 1; id <= 2000; ++id) variants.push_back(grader::variant::of(std::to_string(id)));
   for (const grader::variant::Identity& v : variants) {
     for (const ch04::spec::PitchCase& c : ch04::spec::graded_pitches(v)) {
