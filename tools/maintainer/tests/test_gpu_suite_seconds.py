@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Host test: the committed H200 GPU suite, every chapter included, took under a minute.
+"""Host test: the committed H200 GPU suite, every chapter included, took under a minute: what a
+student's `meson test --suite gpu` runs (the reference checks, which only a solution build has,
+left out; the whole solution-mode suite's time is printed beside it).
 
     test_gpu_suite_seconds.py SOURCE_ROOT
 
@@ -24,10 +26,11 @@ for chapter in sorted(os.listdir(os.path.join(root, "chapters"))):
             f"seconds.ch{chapter[:2]} GPU checks" not in seconds:
         problems.append(f"ch{chapter[:2]} has no time in {path}: run "
                         f"tools/maintainer/run_gpu_suite.sh on the H200 and commit its files")
-total = seconds.get("seconds.GPU suite")
+total = seconds.get("seconds.student GPU suite")
 if total is None or total >= 60:
-    problems.append(f"the GPU suite took {total} s on the H200; it must take under 60")
+    problems.append(f"a student's GPU suite took {total} s on the H200; it must take under 60")
 for p in problems:
     print(p)
-print(f"GPU suite on the H200: {total} s, {len(seconds) - 1} timed tests")
+print(f"a student's GPU suite on the H200: {total} s (the solution build's, reference checks "
+      f"included: {seconds.get('seconds.GPU suite')} s), {len(seconds) - 2} timed tests")
 sys.exit(1 if problems else 0)
