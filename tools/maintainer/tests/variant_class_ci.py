@@ -118,14 +118,18 @@ for chapter in chapters:
     if predicts:
         expect({r[:2] for r in a} != {r[:2] for r in b},
                f"{chapter}: ada and bo are graded on the same cases")
-    sets = set()
+    # The graded cases, and the answer tables a classmate could copy: (function, arguments,
+    # the reference's answer) of every prediction. Two students with one table can share
+    # their numbers even where other parts of their cases differ.
+    sets, tables = set(), set()
     for i in range(1, 101):
         rows = cases(chapter, variants.derive(secret, f"student{i:03d}"))
         sets.add(tuple(sorted(r[:2] for r in rows)))
-    spread.append((chapter, len(sets) if a else 0, predicts))
-print("distinct graded-case sets over 100 students, by chapter:")
-for chapter, count, predicts in spread:
-    print(f"  {chapter:<28} {count:>3}" + ("" if count else "  (does not vary)")
+        tables.add(tuple(sorted({(r[2], r[3], r[4]) for r in rows if r[2]})))
+    spread.append((chapter, len(sets) if a else 0, predicts, len(tables) if predicts else 0))
+print("over 100 students, by chapter: distinct graded-case sets, distinct prediction tables")
+for chapter, count, predicts, answer_tables in spread:
+    print(f"  {chapter:<28} {count:>3} {answer_tables:>3}" + ("" if count else "  (does not vary)")
           + ("" if predicts or not count else "  (no prediction)"))
 
 # 3. Variant 0 grades exactly the self-study cases the workbook has always graded.
@@ -275,9 +279,10 @@ expect(variant_env.returncode == 2 and "WORKBOOK_VARIANT" in variant_env.stderr,
 
 for p in problems:
     print("PROBLEM: " + p)
-varying = sum(1 for _, count, predicts in spread if count and predicts)
-print(f"variants: {varying} chapters vary with their predictions (distinct case sets over 100 "
-      f"students: {', '.join(f'ch{c[:2]} {n}' for c, n, _ in spread)}); ada's copied answers "
+varying = sum(1 for _, count, predicts, _ in spread if count and predicts)
+print(f"variants: {varying} chapters vary with their predictions (distinct case sets / "
+      f"prediction tables over 100 students: "
+      f"{', '.join(f'ch{c[:2]} {n}/{t}' for c, n, _, t in spread)}); ada's copied answers "
       f"{'lose on bo' if not problems else 'see PROBLEMs'}; forged variants refused; "
       f"{len(bad) + 1} bad inputs named; {len(problems)} problems")
 sys.exit(1 if problems else 0)
