@@ -3,6 +3,7 @@
 /// and the chapter's identity and thresholds (chapter.hpp), with Catch2.
 #pragma once
 
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/model/bank_model.hpp"
 #include "grader/harness/answer_digest.hpp"
 #include "grader/harness/catch.hpp"
 #include "grader/harness/chapter.hpp"
@@ -101,6 +103,19 @@ inline void check_answer_digests(const std::vector<grader::DigestCase>& right,
   for (const grader::AnswerDigest& d : committed) have.emplace_back(d.name, d.value);
   INFO(path << " is not the reference's: regenerate it with ninja -C <build> answer-digests");
   CHECK(have == table);
+}
+
+/// Two requests are one access when they are the same instruction at the same addresses, or at
+/// addresses that differ by one whole number of 128-byte rows of banks (the same picture): what
+/// a lesson check asks of a variant's request against the lesson's own examples.
+inline bool same_access(const smem::WarpRequest& a, const smem::WarpRequest& b) {
+  if (a.width_bytes != b.width_bytes || a.op != b.op) return false;
+  const std::int64_t shift = b.address[0] - a.address[0];
+  if (shift % 128 != 0) return false;
+  for (int t = 0; t < smem::kWarpSize; ++t) {
+    if (b.address[t] - a.address[t] != shift) return false;
+  }
+  return true;
 }
 
 }  // namespace lesson

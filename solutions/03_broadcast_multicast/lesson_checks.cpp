@@ -103,22 +103,6 @@ TEST_CASE("ch03 lesson: it leaves the graded answers to the student", "[lesson]"
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }
 
-namespace {
-
-// Two requests are one access when they are the same instruction at the same addresses, or at
-// addresses that differ by one whole number of 128-byte rows of banks (the same picture).
-bool same_access(const WarpRequest& a, const WarpRequest& b) {
-  if (a.width_bytes != b.width_bytes || a.op != b.op) return false;
-  const std::int64_t shift = b.address[0] - a.address[0];
-  if (shift % 128 != 0) return false;
-  for (int t = 0; t < smem::kWarpSize; ++t) {
-    if (b.address[t] - a.address[t] != shift) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 TEST_CASE("ch03 lesson: no variant grades an access the lesson works or draws", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   // What the lesson works: its tables' rows and its section 1 examples, and every analyser
@@ -167,7 +151,7 @@ TEST_CASE("ch03 lesson: no variant grades an access the lesson works or draws", 
   }
   for (const auto& [name, request] : drawn) {
     for (const auto& [what, example] : worked) {
-      if (same_access(request, example)) {
+      if (lesson::same_access(request, example)) {
         FAIL_CHECK("a variant grades " << name << ", which the lesson works or draws: " << what);
       }
     }

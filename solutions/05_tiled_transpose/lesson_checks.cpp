@@ -55,22 +55,6 @@ TEST_CASE("ch05 lesson: it leaves the two predictions to the student", "[lesson]
   }
 }
 
-namespace {
-
-// Two requests are one access when they are the same instruction at the same addresses, or at
-// addresses that differ by one whole number of 128-byte rows of banks (the same picture).
-bool same_access(const smem::WarpRequest& a, const smem::WarpRequest& b) {
-  if (a.width_bytes != b.width_bytes || a.op != b.op) return false;
-  const std::int64_t shift = b.address[0] - a.address[0];
-  if (shift % 128 != 0) return false;
-  for (int t = 0; t < smem::kWarpSize; ++t) {
-    if (b.address[t] - a.address[t] != shift) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 TEST_CASE("ch05 lesson: no variant grades a tile access the lesson works or draws", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   // What the lesson works: the double tile[32][32] of its figure (any row, any column), and
@@ -115,7 +99,7 @@ TEST_CASE("ch05 lesson: no variant grades a tile access the lesson works or draw
                      smem::analyze(ch05::spec::tile_column_load(kernel)).wavefronts));
     for (const smem::WarpRequest& r : drawn) {
       for (const auto& [example, request] : worked) {
-        if (same_access(r, request)) {
+        if (lesson::same_access(r, request)) {
           FAIL_CHECK(v.describe() << " grades " << what
                                   << ", which the lesson works or draws: " << example);
         }
