@@ -8,8 +8,8 @@ forged and mistaken variants refused, and every bad input named.
 WORKDIR is grading_ci.py's: its one-machine grading folder holds the pristine workbook of the
 first two chapters, which this reuses. SOLUTION_BUILD is a solution-mode build: its graders list
 each chapter's graded cases (`<grader> cases`) and its reference gives the answers a classmate
-would copy. With --write-snapshot it (re)writes tools/maintainer/tests/variant0_cases.tsv, the
-self-study cases every later run must still grade, and stops there.
+would copy. With --write-snapshot it (re)writes each chapter's solutions/NN_slug/variant0_cases.tsv,
+the self-study cases every later run must still grade, and stops there.
 """
 import base64
 import csv
@@ -31,7 +31,6 @@ from grading import variants  # noqa: E402
 tool = os.path.join(root, "tools", "instructor", "grade")
 handout = os.path.join(root, "tools", "instructor", "make_handout.py")
 copier = os.path.join(root, "tools", "maintainer", "copied_answers.py")
-snapshot = os.path.join(root, "tools", "maintainer", "tests", "variant0_cases.tsv")
 problems = []
 
 
@@ -132,21 +131,27 @@ for chapter, count, predicts, answer_tables in spread:
     print(f"  {chapter:<28} {count:>3} {answer_tables:>3}" + ("" if count else "  (does not vary)")
           + ("" if predicts or not count else "  (no prediction)"))
 
-# 3. Variant 0 grades exactly the self-study cases the workbook has always graded.
-rows = []
+# 3. Variant 0 grades exactly the self-study cases the workbook has always graded: each
+# chapter's are held in solutions/NN_slug/variant0_cases.tsv.
 for chapter in chapters:
-    if grader_of(chapter):
-        rows += [chapter + "\t" + "\t".join(r[:4]) for r in cases(chapter, 0)]
-text = "\n".join(rows) + "\n"
+    if not grader_of(chapter):
+        continue
+    path = os.path.join(root, "solutions", chapter, "variant0_cases.tsv")
+    text = "".join("\t".join(r[:4]) + "\n" for r in cases(chapter, 0))
+    if "--write-snapshot" in sys.argv[4:]:
+        with open(path, "w") as f:
+            f.write(text)
+        continue
+    try:
+        with open(path) as f:
+            held = f.read()
+    except OSError:
+        held = None
+    expect(held == text, f"{chapter}: variant 0's cases are not {path}'s (a self-study case "
+                         f"changed; if on purpose, rerun with --write-snapshot)")
 if "--write-snapshot" in sys.argv[4:]:
-    with open(snapshot, "w") as f:
-        f.write(text)
-    print(f"wrote {snapshot}: {len(rows)} cases")
+    print("wrote every chapter's solutions/NN_slug/variant0_cases.tsv")
     sys.exit(1 if problems else 0)
-else:
-    with open(snapshot) as f:
-        expect(f.read() == text, f"variant 0's cases are not {snapshot}'s (a self-study case "
-                                 f"changed; if on purpose, rerun with --write-snapshot)")
 
 # 4. A classmate's answers: ada's, copied as numbers, score in full on ada's variant and lose
 # the prediction points on bo's.
