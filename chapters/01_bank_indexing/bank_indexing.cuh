@@ -47,9 +47,9 @@ constexpr Pattern kAllPatterns[kPatternCount] = {
 /// One pattern with its parameters: a case of exercises 2 and 3. Your variant's case of each
 /// pattern: the grader's first lines say it, and pattern_case() returns it.
 struct PatternCase {
-  Pattern pattern;
-  int n;  ///< the pattern's first parameter (see Pattern)
-  int m;  ///< its second, for the patterns that have one (else 0)
+  Pattern pattern;  ///< which pattern
+  int n;            ///< the pattern's first parameter (see Pattern)
+  int m;            ///< its second, for the patterns that have one (else 0)
 };
 
 /// Your variant's case of pattern `p`: what the grader passes to pattern_address(), and what

@@ -58,11 +58,12 @@ int predicted_padded_load_wavefronts();
 int predicted_float2_pairs_store_wavefronts();
 
 /// Your variant's cases of exercise 3, for code that wants them (the grader defines these; the
-/// grader's first lines say the same): the padded tile's row pitch P in floats (68 .. 92, a
-/// multiple of 4), the bytes B each lane of the padded load reads (4, 8 or 16), and the stride
-/// S of the float2 store (1 .. 16).
+/// grader's first lines say the same). The padded tile's row pitch P in floats (68 .. 92, a
+/// multiple of 4).
 int padded_pitch_floats();
+/// The bytes B each lane of the padded load reads (4, 8 or 16).
 int padded_load_bytes();
+/// The stride S of the float2 store (1 .. 16).
 int pairs_stride();
 
 }  // namespace ch08

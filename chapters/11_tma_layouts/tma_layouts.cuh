@@ -60,11 +60,12 @@ int least_padded_pitch();
 int predicted_padded_column_wavefronts();
 
 /// Your variant's cases of exercise 2, for code that wants them (the grader defines these; the
-/// grader's first lines say the same): the row width in bytes of exercise 2a's box in `mode` (a
-/// multiple of 16, at most the mode's span; for kNone at most 144), the float C its warp reads,
-/// and the N of exercise 2b (33 .. 60).
+/// grader's first lines say the same). The row width in bytes of exercise 2a's box in `mode` (a
+/// multiple of 16, at most the mode's span; for kNone at most 144).
 int column_box_row_bytes(TmaSwizzle mode);
+/// The float C that exercise 2a's warp reads in `mode`'s box.
 int column_read_float(TmaSwizzle mode);
+/// The N of exercise 2b (33 .. 60).
 int padded_tile_columns();
 
 // ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@
 namespace grader {
 
 /// The feedback for a prediction `predicted` of the wavefronts a request takes, returned by the
-/// student's call `call` (for example "predicted_wavefronts(kStructOfThree)"), when the model says
+/// student's call `call` (for example "predicted_wavefronts(kStructMember)"), when the model says
 /// `model`. An unfilled prediction (`not_implemented`) is told only that. A wrong one is told
 /// whether it is too high or too low, the `principle` it missed (when the grader can tell, else
 /// empty) and the `hint`; the model's number and its picture of `request` only with a reveal.
