@@ -19,22 +19,22 @@ LARGEST = 999999999
 STUDENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}")
 
 
-def read(path):
-    """(variant, student) of the VARIANT file at `path`; raises ValueError naming what is wrong."""
+def parse(text):
+    """(variant, student) of a VARIANT file's text; raises ValueError naming what is wrong.
+    tools/instructor/grading/variants.py reads a submission's VARIANT with it too."""
     fields = {}
-    with open(path, encoding="utf-8", errors="strict") as f:
-        for number, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            key, colon, value = line.partition(":")
-            key, value = key.strip(), value.strip()
-            if not colon or key not in ("student", "variant"):
-                raise ValueError(f"line {number}: expected `student: ID` or `variant: N`, "
-                                 f"found {line[:60]!r}")
-            if key in fields:
-                raise ValueError(f"line {number}: a second `{key}:`")
-            fields[key] = value
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, colon, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not colon or key not in ("student", "variant"):
+            raise ValueError(f"line {number}: expected `student: ID` or `variant: N`, "
+                             f"found {line[:60]!r}")
+        if key in fields:
+            raise ValueError(f"line {number}: a second `{key}:`")
+        fields[key] = value
     for key in ("student", "variant"):
         if key not in fields:
             raise ValueError(f"no `{key}:` line")
@@ -46,6 +46,12 @@ def read(path):
         raise ValueError(f"variant {fields['variant'][:60]!r} is not a class variant (a whole "
                          f"number from 1 to {LARGEST})")
     return int(fields["variant"]), fields["student"]
+
+
+def read(path):
+    """(variant, student) of the VARIANT file at `path`; raises ValueError naming what is wrong."""
+    with open(path, encoding="utf-8", errors="strict") as f:
+        return parse(f.read())
 
 
 def main():

@@ -95,44 +95,46 @@ def variant_file_of(files):
 def decide_variant(ident, files, options):
     """The variant submission `ident` (its files `files`) is graded on: a dict with variant,
     student, how it was decided (source) and, when the submission is refused for it, refused
-    (why). The roster's entry (or --variant) decides; a VARIANT file the submission carries must
-    agree with it; without either, its VARIANT file is checked against the course secret."""
-    stamp, stamp_error = variant_file_of(files), None
-    claimed = None
+    (why). The roster's entry (or --variant) decides, and a VARIANT file the submission carries
+    must agree with it; without either, its VARIANT file is checked against the course secret."""
+    claimed = damaged = None
+    stamp = variant_file_of(files)
     if stamp is not None:
         try:
-            claimed = variants.parse_variant_file(stamp)
+            claimed = variants.parse_variant_file(stamp)  # (student, variant)
         except variants.VariantError as e:
-            stamp_error = str(e)
-    decided = {"variant": 0, "student": None, "source": "self-study", "refused": None}
+            damaged = f"its VARIANT file is damaged ({e})"
+
+    def decided(variant, student, source, refused):
+        return {"variant": variant, "student": student, "source": source, "refused": refused}
+
     if options.roster is not None:
-        decided.update(variant=options.roster.variant_of(ident), student=ident, source="roster")
+        variant, student, source = options.roster.variant_of(ident), ident, "roster"
+        given = f"the roster gives {ident}"
     elif options.variant is not None:
-        decided.update(variant=options.variant, source="--variant")
+        variant, student, source, given = options.variant, None, "--variant", "--variant says"
     elif claimed is not None:
         student, variant = claimed
-        decided.update(variant=variant, student=student, source="its VARIANT file")
+        refused = None
         if options.secret is None:
-            decided["refused"] = (f"its VARIANT file says variant {variant} ({student}'s "
-                                  f"workbook), which can only be checked with the course secret: "
-                                  f"grade it with --roster and --secret-file")
+            refused = (f"its VARIANT file says variant {variant} ({student}'s workbook), which "
+                       f"can only be checked with the course secret: grade it with --roster and "
+                       f"--secret-file")
         elif variants.derive(options.secret, student) != variant:
-            decided["refused"] = (f"its VARIANT file says variant {variant} for {student}, but "
-                                  f"that is not {student}'s variant under the course secret: "
-                                  f"the file was edited or forged")
-        return decided
-    if stamp_error:
-        decided["refused"] = f"its VARIANT file is damaged ({stamp_error})"
-    elif claimed is not None and decided["source"] != "self-study":
-        student, variant = claimed
-        if decided["student"] is not None and student != decided["student"]:
-            decided["refused"] = (f"its VARIANT file is {student}'s, but it was handed in as "
-                                  f"{decided['student']}: a classmate's workbook is not graded")
-        elif variant != decided["variant"]:
-            decided["refused"] = (f"its VARIANT file says variant {variant}, but "
-                                  f"{'the roster gives ' + decided['student'] if decided['student'] else '--variant says'} "
-                                  f"variant {decided['variant']}: the file was edited or copied")
-    return decided
+            refused = (f"its VARIANT file says variant {variant} for {student}, but that is not "
+                       f"{student}'s variant under the course secret: the file was edited or "
+                       f"forged")
+        return decided(variant, student, "its VARIANT file", refused)
+    else:
+        return decided(0, None, "self-study", damaged)
+    refused = damaged
+    if claimed is not None and student is not None and claimed[0] != student:
+        refused = (f"its VARIANT file is {claimed[0]}'s, but it was handed in as {student}: a "
+                   f"classmate's workbook is not graded")
+    elif claimed is not None and claimed[1] != variant:
+        refused = (f"its VARIANT file says variant {claimed[1]}, but {given} variant {variant}: "
+                   f"the file was edited or copied")
+    return decided(variant, student, source, refused)
 
 
 def committed_file(source_root, path):
