@@ -252,6 +252,25 @@ void Figures::measured(const std::string& name, const std::string& file,
   }
 }
 
+void Figures::measured_about(const std::string& name, const std::string& file,
+                             const std::string& quantity, double tolerance) {
+  if (!(tolerance > 0)) {
+    throw std::invalid_argument("Figures::measured_about: figure '" + name +
+                                "' needs a tolerance above 0");
+  }
+  measured(name, file, quantity);
+  figures_.back().tolerance = tolerance;
+}
+
+void Figures::about(const std::string& name, double value, const std::string& source,
+                    double tolerance) {
+  if (!(tolerance > 0)) {
+    throw std::invalid_argument("Figures::about: figure '" + name + "' needs a tolerance above 0");
+  }
+  add(name, value, source);
+  figures_.back().tolerance = tolerance;
+}
+
 void Figures::measured_case(const std::string& name, const std::string& case_name) {
   const std::string file = "tools/maintainer/measurements/h200/smem-cases.tsv";
   const std::string source = file + ", case " + case_name;
@@ -303,10 +322,13 @@ std::vector<std::string> Figures::problems(const std::string& lesson_text) const
     const int decimals =
         point == std::string::npos ? 0 : static_cast<int>(printed.size() - point - 1);
     const double half_unit = 0.5 * std::pow(10.0, -decimals);
-    if (std::fabs(std::strtod(printed.c_str(), nullptr) - f.value) > half_unit * (1 + 1e-9)) {
+    const double allowed = f.tolerance > 0 ? f.tolerance : half_unit;
+    if (std::fabs(std::strtod(printed.c_str(), nullptr) - f.value) > allowed * (1 + 1e-9)) {
       std::ostringstream message;
       message << "figure '" << name << "': the lesson prints " << printed << ", but " << f.source
-              << " gives " << f.value << ", which rounds to other digits";
+              << " gives " << f.value
+              << (f.tolerance > 0 ? ", further than the run-to-run spread allowed"
+                                  : ", which rounds to other digits");
       out.push_back(message.str());
     }
   }

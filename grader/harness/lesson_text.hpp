@@ -80,6 +80,9 @@ struct Figure {
   std::string name;    ///< The marker's NAME.
   double value = 0;    ///< What the lesson must show, rounded to the digits it prints.
   std::string source;  ///< Where `value` comes from, for the message.
+  /// 0: the lesson prints `value` rounded to its digits. Above 0: a speed that varies from run
+  /// to run; the lesson says "about" and prints a number within `tolerance` of `value`.
+  double tolerance = 0;
 };
 
 /// The figures a lesson must quote, and the check that it quotes each one right.
@@ -87,9 +90,17 @@ class Figures {
  public:
   /// A figure with its value and where the value is from.
   void add(const std::string& name, double value, const std::string& source);
+  /// A figure the lesson quotes as "about" its value: the printed number must lie within
+  /// `tolerance` (above 0) of `value`.
+  void about(const std::string& name, double value, const std::string& source, double tolerance);
   /// Measurement `quantity` of the committed H200 measurements of chapter file `file`
   /// (committed_measurements()); a missing file or quantity is one of the problems() found.
   void measured(const std::string& name, const std::string& file, const std::string& quantity);
+  /// As measured(), for a speed that varies from run to run (a ratio the lesson quotes as
+  /// "about 0.9"): the printed number must lie within `tolerance` of the committed value, so a
+  /// rerun on the H200 does not break the lesson, and a stale or wrong number still does.
+  void measured_about(const std::string& name, const std::string& file, const std::string& quantity,
+                      double tolerance);
   /// The wavefronts the H200 measured for case `case_name` of the validator's committed run
   /// (tools/maintainer/measurements/h200/smem-cases.tsv); a missing case is one of the
   /// problems() found.

@@ -100,6 +100,18 @@ TEST_CASE("lesson figures: each marked number is held to its source", "[host][ha
               "the marker of figure 'padded.fraction_of_copy' is not followed by a number");
 }
 
+TEST_CASE("lesson figures: a speed quoted as about its value allows the run-to-run spread",
+          "[host][harness]") {
+  lesson::Figures figures;
+  figures.about("gemm.of_cublas", 0.917, "a measurement", 0.02);
+  CHECK(figures.problems("about <!--fig:gemm.of_cublas-->0.92 of cuBLAS").empty());
+  CHECK(figures.problems("about <!--fig:gemm.of_cublas-->0.9 of cuBLAS").empty());
+  const std::vector<std::string> p = figures.problems("about <!--fig:gemm.of_cublas-->0.95");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].find("further than the run-to-run spread allowed") != std::string::npos);
+  CHECK_THROWS_AS(figures.about("bad", 1, "x", 0), std::invalid_argument);
+}
+
 TEST_CASE("lesson figures: a measurement that is not committed yet says what to do",
           "[host][harness]") {
   lesson::Figures figures;
