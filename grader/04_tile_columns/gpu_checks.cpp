@@ -83,7 +83,10 @@ TEST_CASE("ch04 exercise 1 on the GPU: the counters see your pitches read withou
                                  " bank conflicts reading column 0 (" +
                                  grader::wavefronts(measured[i].wavefronts) + ").")
                     .picture(grader::draw(requests[i]))
-                    .hint("count the row length in 4-byte words, as the host check does."));
+                    .hint(c.element_bytes >= 8
+                              ? "count the row in elements, as the host check does: each group "
+                                "of lanes needs its own bank pairs or quads."
+                              : "count the row length in 4-byte words, as the host check does."));
   }
   std::cout << "The counters saw " << counted.size() << " distinct pitches of your "
             << graded.size() << " graded tiles read without a conflict (of " << cases.size()

@@ -49,10 +49,16 @@ inline std::optional<grader::Feedback> pitch_problem_of(int bytes, int width) {
           "An odd pitch in elements is not enough for bytes and halfwords: count the row in "
           "4-byte words.");
     }
+    if (bytes >= 8) {
+      f.line(
+          "A column of 8- or 16-byte elements is served in groups of 16 or 8 lanes, each lane on "
+          "2 or 4 banks: count the row in elements, not in 4-byte words.");
+    }
     return f.picture(grader::draw(column_read(bytes, pitch, column)))
-        .hint(
-            "rows must start in different banks, or share words; count the row length in "
-            "4-byte words.");
+        .hint(bytes >= 8 ? "the lanes of each group must start in different bank pairs (8 bytes) "
+                           "or bank quads (16 bytes); lesson section 3."
+                         : "rows must start in different banks, or share words; count the row "
+                           "length in 4-byte words.");
   }
   // Minimal: no smaller pitch that still holds the row is conflict-free (which one is, the
   // feedback does not say).

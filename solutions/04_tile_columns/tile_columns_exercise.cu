@@ -5,8 +5,10 @@ namespace ch04 {
 
 __host__ __device__ int padded_pitch(int element_bytes, int width) {
   if (element_bytes >= 4) {
-    // Rows of a whole number of words: the word stride between rows must be odd (the gcd law),
-    // and one extra element makes an even width odd.
+    // Floats: the word stride between rows must be odd (the gcd law). 8- and 16-byte elements:
+    // each group of 16 or 8 lanes needs its lanes in different bank pairs or quads, which an
+    // odd pitch in elements gives (the row is then an even number of words). Either way one
+    // extra element makes an even width odd.
     return width % 2 == 1 ? width : width + 1;
   }
   // Bytes and halfwords: a row that fits in one word needs nothing (32 rows, 128 bytes at
