@@ -40,10 +40,14 @@ TEST_CASE("ch02 lesson: its figures are the model's and the H200's", "[lesson]")
               lesson::h200(kMeasurementFile, "fit.intercept") -
                   lesson::h200("ch01_bank_indexing", "fit.intercept"),
               "fit.intercept of ch02_strides minus that of ch01_bank_indexing");
-  figures.measured("owner_sums.speedup", kMeasurementFile, "owner_sums.speedup_over_thread_major");
-  figures.measured("owner_sums.fraction_of_copy", kMeasurementFile, "owner_sums.fraction_of_copy");
-  figures.measured("owner_sums.thread_major_fraction_of_copy", kMeasurementFile,
-                   "owner_sums.thread_major_fraction_of_copy");
+  // Section 3's speeds move from run to run (the cycles above do not): fractions of copy to
+  // 0.03, the speedup to a tenth of itself.
+  figures.measured_about("owner_sums.speedup", kMeasurementFile,
+                         "owner_sums.speedup_over_thread_major", 0.15);
+  figures.measured_about("owner_sums.fraction_of_copy", kMeasurementFile,
+                         "owner_sums.fraction_of_copy", 0.03);
+  figures.measured_about("owner_sums.thread_major_fraction_of_copy", kMeasurementFile,
+                         "owner_sums.thread_major_fraction_of_copy", 0.03);
   figures.threshold(threshold("layout_speedup"));
   figures.threshold(threshold("cost_fit_r_squared"));
   figures.threshold(threshold("cycles_per_wavefront"));

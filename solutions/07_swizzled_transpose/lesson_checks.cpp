@@ -1,6 +1,7 @@
 // Chapter 07 lesson checks (`<grader> lesson`, solution mode): every figure the lesson quotes
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -47,21 +48,28 @@ TEST_CASE("ch07 lesson: the narrow tile's swizzle and the H200 numbers", "[lesso
   CHECK(((0 ^ by_pair(0)) & 14) == ((1 ^ by_pair(0)) & 14));
 
   lesson::Figures figures;
-  figures.measured("swizzled.fraction_of_copy", kMeasurementFile, "transpose.fraction_of_copy");
-  figures.measured("padded.fraction_of_copy", "ch06_padded_transpose",
-                   "transpose.fraction_of_copy");
-  figures.measured("xor.padded", kMeasurementFile, "xor_experiment.padded_fraction_of_copy");
-  figures.measured("xor.padded_with_xor", kMeasurementFile,
-                   "xor_experiment.padded_with_xor_fraction_of_copy");
-  figures.measured("xor.swizzled", kMeasurementFile, "xor_experiment.swizzled_fraction_of_copy");
-  // The XOR's share of the gap between the padded and the swizzled kernel, in the same run.
+  // Speeds move from run to run: fractions of copy to 0.03.
+  figures.measured_about("swizzled.fraction_of_copy", kMeasurementFile,
+                         "transpose.fraction_of_copy", 0.03);
+  figures.measured_about("padded.fraction_of_copy", "ch06_padded_transpose",
+                         "transpose.fraction_of_copy", 0.03);
+  figures.measured_about("xor.padded", kMeasurementFile, "xor_experiment.padded_fraction_of_copy",
+                         0.03);
+  figures.measured_about("xor.padded_with_xor", kMeasurementFile,
+                         "xor_experiment.padded_with_xor_fraction_of_copy", 0.03);
+  figures.measured_about("xor.swizzled", kMeasurementFile,
+                         "xor_experiment.swizzled_fraction_of_copy", 0.03);
+  // The XOR's share of the gap between the padded and the swizzled kernel, in the same run:
+  // "less than half", and the XOR's own difference "within a hundredth of copy". (Its exact
+  // share moved from 0.26 to 0.21 between two runs, so the lesson quotes no number for it.)
   const double padded = lesson::h200(kMeasurementFile, "xor_experiment.padded_fraction_of_copy");
   const double with_xor =
       lesson::h200(kMeasurementFile, "xor_experiment.padded_with_xor_fraction_of_copy");
   const double swizzled =
       lesson::h200(kMeasurementFile, "xor_experiment.swizzled_fraction_of_copy");
-  figures.add("xor.share_of_gap", (padded - with_xor) / (padded - swizzled),
-              "(padded - padded with XOR) / (padded - swizzled), xor_experiment.*");
+  CHECK(padded > swizzled);
+  CHECK((padded - with_xor) / (padded - swizzled) < 0.5);
+  CHECK(std::fabs(padded - with_xor) < 0.01);
   figures.measured_case("cases.float4_column", "w16_col_pitch33");
   figures.measured_case("cases.ldmatrix_pitch144", "ldm_x4_pitch144");
   figures.threshold(threshold("speedup_over_naive"));

@@ -33,6 +33,15 @@ RETIRED = [
      "conflict-free (measured cases)"),
     ("once you count in words (a stride of 8 bytes", "holds only for byte strides that are "
      "multiples of 4"),
+    # Retired by the lesson audit of issue 25:
+    ("can include arbitration", "unmeasured; conflicts = wavefronts - ideal is measured for "
+     "loads, stores and ldmatrix, and cp.async's counter fails the other way (reads 0)"),
+    ("What must be odd is the row length **in 4-byte words**", "false for 8- and 16-byte "
+     "elements, whose rows count in elements (33 doubles are 66 words)"),
+    ("A conflict-free 16-byte request is 4 wavefronts, not 1", "it is the groups with an active "
+     "lane: 2 when pairs merge, 1 for lanes 0-7 alone (measured)"),
+    ("each pair of neighbouring lanes", "pairs merge for the whole warp or not at all: every "
+     "lane with t^1, or every lane with t^2"),
 ]
 
 
