@@ -94,6 +94,9 @@ TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", 
                          "transpose.naive_fraction_of_copy", 0.03);
   CHECK(lesson::h200(kMeasurementFile, "counted.store_wavefronts") == 4);  // "no wavefront
   CHECK(lesson::h200(kMeasurementFile, "counted.load_wavefronts") == 4);   // beyond the ideal"
+  // Section 5: the row-major tile's wrong answer, its 32-wavefront load counted on the H200.
+  CHECK(lesson::h200("ch08_wide_accesses/wrong_answers/row_major_tile_on_gpu",
+                     "counted.load_wavefronts") == 32);
   figures.measured_about("row_major_tile.fraction_of_copy",
                          "ch08_wide_accesses/wrong_answers/row_major_tile_on_gpu",
                          "transpose.fraction_of_copy", 0.03);

@@ -19,8 +19,10 @@ TEST_CASE("ch@NN@ lesson: its pictures and figures are the model's and the H200'
   CHECK(text.find(column) != std::string::npos);
 
   lesson::Figures figures;
-  figures.measured("reference.speedup_over_naive", kMeasurementFile,
-                   "transpose.speedup_over_naive");
+  // A speed moves from run to run: quoted as "about", held to about a tenth of its value (0.5
+  // for a speedup near 5; a fraction of copy to 0.03). Wavefronts and thresholds stay exact.
+  figures.measured_about("reference.speedup_over_naive", kMeasurementFile,
+                         "transpose.speedup_over_naive", 0.5);
   figures.threshold(threshold("speedup_over_naive"));
   lesson::check_figures(figures, text);
 }
