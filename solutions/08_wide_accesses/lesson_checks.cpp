@@ -2,6 +2,8 @@
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
 #include <cstdint>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -71,6 +73,25 @@ TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", 
   // H200 measured: 32 different chunks 4, chunks shared four by four (pairs merge) 2, lanes 0-7
   // alone 1. The model agrees on each (the validator checks every case).
   figures.measured_case("cases.w16_s1", "w16_s1");
+  // Groups are never repacked: group g reads 8 chunks 128 bytes apart in bank quad g. Each
+  // group is 8-way; no bank serves more than 8 words of the whole warp, yet the H200 counted
+  // 32 (case w16_ldm_rows), as the model adds the groups.
+  figures.measured_case("cases.groups_add", "w16_ldm_rows");
+  const WarpRequest quads_apart =
+      WarpRequest::from_lanes(16, Op::kLoad, [](int t) { return 128LL * (t % 8) + 16 * (t / 8); });
+  const smem::Analysis added = smem::analyze(quads_apart);
+  REQUIRE(added.groups.size() == 4);
+  for (const smem::GroupAnalysis& g : added.groups) CHECK(g.wavefronts == 8);
+  CHECK(added.wavefronts == 32);
+  std::map<int, std::set<std::int64_t>> words_of_bank;  // over the whole warp
+  for (int t = 0; t < smem::kWarpSize; ++t) {
+    for (int k = 0; k < 4; ++k) {
+      const std::int64_t word = quads_apart.address[t] / 4 + k;
+      words_of_bank[static_cast<int>(word % 32)].insert(word);
+    }
+  }
+  for (const auto& [bank, words] : words_of_bank) CHECK(words.size() <= 8);
+  CHECK(text.find("128 (t % 8) + 16 (t / 8)") != std::string::npos);
   figures.measured_case("cases.w16_quads", "w16_quads");
   figures.measured_case("cases.w16_lanes_0_7", "w16_inactive_upper");
   const auto chunks = [](int t) { return 16LL * t; };
