@@ -31,6 +31,13 @@ TEST_CASE("ch02 lesson: its figures are the model's and the H200's", "[lesson]")
   figures.measured_case("cases.w2_s3", "w2_s3");
   CHECK(lesson::wavefronts_of(1, [](int t) { return 129LL * t; }) == 4);
   CHECK(lesson::wavefronts_of(2, [](int t) { return 6LL * t; }) == 2);
+  // Section 3: thread-major sum loads are stride 32, element-major staging stores stride 256:
+  // both 32-way; element-major sum loads are contiguous.
+  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * 32 * t; }) == 32);
+  CHECK(smem::analyze(WarpRequest::from_lanes(4, Op::kStore, [](int t) {
+          return 4LL * 256 * t;
+        })).wavefronts == 32);
+  CHECK(lesson::wavefronts_of(4, [](int t) { return 4LL * t; }) == 1);
   // Section 2: the microbenchmark's line, and its offset from chapter 01's line, to the
   // digits printed.
   figures.measured("cycles.stride1", kMeasurementFile, "cycles_per_load.stride1");
