@@ -55,6 +55,15 @@ case("w16_inactive_odd", 16, "load", [16 * t if t % 2 == 0 else INACTIVE for t i
 case("w16_one_lane", 16, "load", [48 if t == 9 else INACTIVE for t in lanes])
 case("w16_inactive_odd_s8", 16, "load", [128 * t if t % 2 == 0 else INACTIVE for t in lanes])
 
+# Two kinds of lane pair in one warp: lanes 0-15 share with t^1, lanes 16-31 with t^2. The pairs
+# merge for the whole warp or not at all (chapter 03), so neither merges: 2 and 4 wavefronts,
+# where pairs merged pair by pair would give 1 and 2.
+def mixed_pair_key(t):
+    return t // 2 if t < 16 else 8 + (t - 16) % 2 + 2 * ((t - 16) // 4)
+
+case("w8_mixed_pairs", 8, "load", [8 * mixed_pair_key(t) for t in lanes])
+case("w16_mixed_pairs", 16, "load", [16 * mixed_pair_key(t) for t in lanes])
+
 # Stores with conflicts (and the broadcast-like store: one write wins).
 case("st4_s2", 4, "store", [8 * t for t in lanes])
 case("st4_col32", 4, "store", [128 * t + 20 for t in lanes])
