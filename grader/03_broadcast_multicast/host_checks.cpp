@@ -44,8 +44,8 @@ TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host][
           "match), never as one group of 32, even when every lane reads the same float4.";
     } else if (r.width_bytes == 8 && predicted > a.wavefronts && shared) {
       principle =
-          "When lanes t and t ^ 1 load the same 8 bytes, the pairs merge and the warp is "
-          "served as one group of 32 lanes.";
+          "When every lane t loads the same 8 bytes as lane t ^ 1 (or every lane the same as "
+          "t ^ 2), the pairs merge and the warp is served as one group of 32 lanes.";
     } else if (r.width_bytes < 4 && predicted > a.wavefronts && shared) {
       principle = "Bytes and halfwords in one 4-byte word are served together.";
     } else if (r.width_bytes < 4 && !shared) {

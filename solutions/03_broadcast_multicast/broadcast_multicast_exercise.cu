@@ -6,9 +6,10 @@ namespace ch03 {
 namespace {
 
 // The wavefronts of lane t loading `width` bytes at byte `address(t)`, by the chapter's rules:
-// 1-, 2- and 4-byte loads are one group of 32 lanes; 8-byte loads one group when lane pairs
-// (t, t ^ 1) or (t, t ^ 2) read the same address, else two of 16; 16-byte loads two of 16 when
-// pairs match, else four of 8. A group costs the most distinct 4-byte words any bank holds.
+// 1-, 2- and 4-byte loads are one group of 32 lanes; 8-byte loads one group when the lane
+// pairs merge (every lane t reads the address of lane t ^ 1, or every lane that of t ^ 2: one
+// kind of pair for the whole warp), else two of 16; 16-byte loads two of 16 when the pairs
+// merge, else four of 8. A group costs the most distinct 4-byte words any bank holds.
 template <typename Address>
 int wavefronts_of(int width, Address address) {
   auto pairs_match = [&](int partner) {
