@@ -88,7 +88,8 @@ TEST_CASE("ch09 lesson: the classic kernel's table, the model and the H200", "[l
                lesson::h200(compiled, "classic_ffma")));
   const smem::WarpRequest broadcast16 =
       WarpRequest::from_lanes(16, Op::kLoad, [](int) { return 0LL; });
-  CHECK(smem::analyze(broadcast16).wavefronts == 2);
+  figures.add("model.broadcast16_wavefronts", smem::analyze(broadcast16).wavefronts,
+              "the bank model: 32 lanes loading one 16-byte chunk");
   CHECK(lesson::h200(kMeasurementFile, "classic.wavefronts_per_shared_load") ==
         Approx((32.0 * 1 + 8.0 * smem::analyze(broadcast16).wavefronts) / (32 + 8)).epsilon(0.01));
 
