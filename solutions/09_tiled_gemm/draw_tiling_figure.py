@@ -29,7 +29,7 @@ A_FILL, B_FILL, C_FILL, HI = "#cfe3f7", "#f9dcc4", "#eeeeee", "#f4b942"
 WIDTH, HEIGHT = 980, 400
 
 # Panel 1: the block. C's tile is 256 px for 128 rows (2 px a row); a K-step of 8 is 24 px.
-text(10, 18, "1. One block: 128 x 128 of C, K in steps of 8", 14, weight="bold")
+text(10, 18, "1. One block, one K-step", 14, weight="bold")
 x0, y0, s = 70, 90, 256
 rect(x0, y0 - 40, s, 24, B_FILL)
 text(x0 + s / 2, y0 - 24, "B tile: 8 x 128 (Bs[k][n])", 11, "middle")
