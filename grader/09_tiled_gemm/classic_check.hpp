@@ -29,6 +29,18 @@ inline std::string warp_of(int tile) {
          " threads of row ty = " + std::to_string(32 / tile);
 }
 
+/// The targeted explanation of a prediction that treats `As[k][ty]` as a conflict, the headline
+/// slip of the write-up the lesson corrects (section 1: "32-way"); empty for any other case.
+inline std::string transposed_read_slip(Access a, int tile, int predicted, int model) {
+  if (a != Access::kReadAsTransposed || predicted <= model) return "";
+  return "As[k][ty] is not a conflict: ty is not the lane. With TILE = " + std::to_string(tile) +
+         " " + warp_of(tile) +
+         "; the lanes of one ty all read the same word As[k][ty] (a broadcast), and the warp's few "
+         "ty values are neighbouring words of row k. Calling it " +
+         std::to_string(predicted) +
+         "-way reasons as if ty ran through the warp like tx (the published slip of section 1).";
+}
+
 /// Checks predicted_wavefronts(a, tile) for every access against the bank model, on warp 0's
 /// request at inner-loop column `k`. `whose` says whose case it is, for messages ("your
 /// variant's case: ").
@@ -43,8 +55,10 @@ inline void check_classic_predictions(int tile, int k, const std::string& whose 
     }
     // The usual slip: a warp taken as one row of the block (32 threads of one ty).
     const int one_row = smem::analyze(classic_request(a, 32)).wavefronts;
+    const std::string slip = transposed_read_slip(a, tile, predicted, model);
     const std::string principle =
-        predicted == one_row && tile != 32
+        !slip.empty() ? slip
+        : predicted == one_row && tile != 32
             ? "That is the answer for a warp of one row of 32 threads (TILE = 32). With TILE = " +
                   std::to_string(tile) + " " + warp_of(tile) + "."
             : "";

@@ -17,6 +17,18 @@ void launch_yours(const float* A, const float* B, float* C, int M, int N, int K)
   sgemm_kernel<<<dim3(N / kBlockN, M / kBlockM), kThreads>>>(A, B, C, M, N, K);
 }
 
+Resources yours_resources() {
+  cudaFuncAttributes attributes{};
+  GPU_CHECK(cudaFuncGetAttributes(&attributes, sgemm_kernel));
+  Resources r;
+  r.registers = attributes.numRegs;
+  r.local_bytes = static_cast<int>(attributes.localSizeBytes);
+  r.shared_bytes = static_cast<int>(attributes.sharedSizeBytes);
+  GPU_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.blocks_per_sm, sgemm_kernel, kThreads, 0));
+  return r;
+}
+
 namespace {
 constexpr int kClassicTile = 32;
 

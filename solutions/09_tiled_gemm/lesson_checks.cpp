@@ -71,14 +71,75 @@ TEST_CASE("ch09 lesson: the classic kernel's table, the model and the H200", "[l
   // Section 2: 16 shared loads (4 float4 loads) for 64 multiply-adds.
   static_assert(8 + 8 == 16 && 8 * 8 == 64);
 
-  figures.measured("classic.fraction_of_cublas", kMeasurementFile,
-                   "gemm.classic_fraction_of_cublas");
-  figures.measured("cublas.tflops", kMeasurementFile, "gemm.cublas_tflops");
-  figures.measured("reference.fraction_of_cublas", kMeasurementFile, "gemm.fraction_of_cublas");
-  figures.measured("reference.speedup_over_classic", kMeasurementFile, "gemm.speedup_over_classic");
-  figures.measured("plain.fraction_of_cublas",
-                   "ch09_tiled_gemm/wrong_answers/plain_transposed_store_on_gpu",
-                   "gemm.fraction_of_cublas");
+  // Section 1: the classic kernel's shared loads per multiply-add, counted by the grader, and
+  // what its compiled loop holds (compiled.tsv: counted by hand in the SASS).
+  figures.measured("classic.shared_loads_per_fma", kMeasurementFile,
+                   "classic.shared_loads_per_fma");
+  figures.measured("classic.wavefronts_per_shared_load", kMeasurementFile,
+                   "classic.wavefronts_per_shared_load");
+  const std::string compiled = "ch09_tiled_gemm/compiled";
+  figures.measured("sass.classic_lds", compiled, "classic_lds");
+  figures.measured("sass.classic_lds128", compiled, "classic_lds128");
+  figures.measured("sass.classic_ffma", compiled, "classic_ffma");
+  // The counters and the SASS agree: 32 LDS + 8 LDS.128 per 32 FFMA is 1.25 loads per FFMA, and
+  // a 16-byte broadcast is served in two groups of 16 lanes (32 x 1 + 8 x 2 = 48 wavefronts).
+  CHECK(lesson::h200(kMeasurementFile, "classic.shared_loads_per_fma") ==
+        Approx((lesson::h200(compiled, "classic_lds") + lesson::h200(compiled, "classic_lds128")) /
+               lesson::h200(compiled, "classic_ffma")));
+  const smem::WarpRequest broadcast16 =
+      WarpRequest::from_lanes(16, Op::kLoad, [](int) { return 0LL; });
+  figures.add("model.broadcast16_wavefronts", smem::analyze(broadcast16).wavefronts,
+              "the bank model: 32 lanes loading one 16-byte chunk");
+  CHECK(lesson::h200(kMeasurementFile, "classic.wavefronts_per_shared_load") ==
+        Approx((32.0 * 1 + 8.0 * smem::analyze(broadcast16).wavefronts) / (32 + 8)).epsilon(0.01));
+
+  // Section 2: the register budget, as the grader read it from the compiled kernel on the H200.
+  figures.measured("reference.registers", kMeasurementFile, "gemm.registers");
+  figures.measured("reference.local_bytes", kMeasurementFile, "gemm.local_bytes");
+  figures.measured("reference.shared_bytes", kMeasurementFile, "gemm.shared_bytes");
+  figures.measured("reference.blocks_per_sm", kMeasurementFile, "gemm.blocks_per_sm");
+  // Two buffers of each tile: 2 x (kAsFloats + 8 x 128) floats.
+  CHECK(lesson::h200(kMeasurementFile, "gemm.shared_bytes") ==
+        2 * 4 * (ch09::kAsFloats + ch09::kBlockK * ch09::kBlockN));
+  // 65,536 registers per SM: at most 128 per thread for 2 blocks of 256 threads.
+  CHECK(lesson::h200(kMeasurementFile, "gemm.registers") <= 65536 / (2 * ch09::kThreads));
+  // 64 accumulators + 8 + 8 fragment values + 8 floats of the next K-step: 88.
+  static_assert(64 + 8 + 8 + 4 + 4 == 88);
+  // Section 2: the variants of the standalone run (speeds vary from run to run: "about").
+  const std::string variants = "ch09_tiled_gemm/bench-variants";
+  figures.measured_about("variants.single_buffer", variants,
+                         "single_buffer_8quads.fraction_of_cublas", 0.03);
+  figures.measured_about("variants.double_buffer", variants, "s_mod_2_8quads.fraction_of_cublas",
+                         0.03);
+  figures.measured_about("variants.double_buffer_again", variants,
+                         "s_mod_2_8quads.fraction_of_cublas", 0.03);
+  figures.measured_about("variants.double_buffer_pairs", variants,
+                         "s_mod_2_pairs.fraction_of_cublas", 0.03);
+  figures.measured_about("variants.unrolled", variants, "unrolled_8quads.fraction_of_cublas", 0.03);
+  figures.measured_about("variants.unrolled_again", variants, "unrolled_8quads.fraction_of_cublas",
+                         0.03);
+  figures.measured_about("variants.unrolled_pairs", variants, "unrolled_pairs.fraction_of_cublas",
+                         0.03);
+  // The step past 8 quads: the reference's float4 reads, by the bank model.
+  const ch09::spec::Promise promised =
+      ch09::spec::promise(ch09::as_offset, ch09::thread_row, ch09::thread_col, 1);
+  figures.add("reference.load_wavefronts_per_read",
+              promised.load_wavefronts / promised.load_instructions,
+              "the bank model on the reference's as_offset, thread_row and thread_col");
+
+  // Section 3 and the budget: the speeds of the grader's run (they vary from run to run).
+  figures.measured_about("classic.fraction_of_cublas", kMeasurementFile,
+                         "gemm.classic_fraction_of_cublas", 0.03);
+  figures.measured_about("cublas.tflops", kMeasurementFile, "gemm.cublas_tflops", 3);
+  figures.measured_about("reference.fraction_of_cublas", kMeasurementFile,
+                         "gemm.fraction_of_cublas", 0.03);
+  figures.measured_about("reference.fraction_of_cublas_again", kMeasurementFile,
+                         "gemm.fraction_of_cublas", 0.03);
+  figures.measured_about("reference.speedup_over_classic", kMeasurementFile,
+                         "gemm.speedup_over_classic", 0.3);
+  figures.measured_about("plain.fraction_of_cublas",
+                         "ch09_tiled_gemm/wrong_answers/plain_transposed_store_on_gpu",
+                         "gemm.fraction_of_cublas", 0.03);
   figures.threshold(threshold("speedup_over_classic"));
   lesson::check_figures(figures, text);
 }
@@ -101,7 +162,9 @@ TEST_CASE("ch09 lesson: it leaves the graded answers to the student", "[lesson]"
                     {"k * 132", "132 * k", "kBlockM + 4", "pitch of 132", "rows of 132"},
                     {ch09::spec::transposed_store(ch09::as_offset, 0, 0)}});
   graded.push_back({"thread_row / thread_col (exercise 2b)",
-                    {"4 * (thread % 16)", "64 * half", "4 tx + 64", "64 apart"},
+                    {"4 * (thread % 16)", "64 * half", "4 tx + 64", "64 apart", "(lane & 1) + 2",
+                     "(lane >> 1) & 7", "16 * (warp / 2)", "32 * (warp % 2)", "(t & 1) + 2",
+                     "(t >> 1) & 7", "bits 1-3"},
                     {ch09::spec::b_read(ch09::thread_col, 0, 0, 0),
                      ch09::spec::a_read(ch09::as_offset, ch09::thread_row, 0, 0, 0)}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));

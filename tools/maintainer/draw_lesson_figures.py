@@ -12,7 +12,9 @@ one figure per line, tab-separated:
 
 where ARGUMENTS are what `analyze_smem_access` takes ('--width 16 t*16'; the expression is the
 last word and may not hold spaces). With a right half the figure shows the two requests side
-by side: the conflicted access and its fix. File names are unique over all lists (Doxygen
+by side: the conflicted access and its fix. A figure that is not a bank map (a tiling diagram)
+is a line `FILE.svg   drawn   SCRIPT`: SCRIPT, a Python file by its path from the source root,
+prints the SVG, and is run and checked like the analyser. File names are unique over all lists (Doxygen
 finds an image by its name). Lines starting with # are comments. The SVG files
 are committed next to their list, so the pictures show on a code-hosting site as well as in
 the Doxygen pages; every figure must be shown by the page beside it (the chapter's README.md,
@@ -29,7 +31,7 @@ GAP = 24  # pixels between the two halves of a side-by-side figure
 
 
 def read_list(path):
-    """The figures of one list: (file, [(caption, args), ...])."""
+    """The figures of one list: (file, [(caption, args), ...] or a drawing script's path)."""
     figures = []
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
@@ -37,6 +39,9 @@ def read_list(path):
             if not line.strip() or line.startswith("#"):
                 continue
             cells = line.split("\t")
+            if len(cells) == 3 and cells[1] == "drawn" and cells[0].endswith(".svg"):
+                figures.append((cells[0], cells[2], f"{path}:{number}"))
+                continue
             if len(cells) not in (3, 5) or not cells[0].endswith(".svg"):
                 sys.exit(f"{path}:{number}: expected FILE.svg, a caption and arguments, and "
                          f"optionally a second caption and arguments, tab-separated; got "
@@ -46,6 +51,15 @@ def read_list(path):
                 halves.append((cells[3], shlex.split(cells[4])))
             figures.append((cells[0], halves, f"{path}:{number}"))
     return figures
+
+
+def draw_script(root, script, where):
+    """The SVG a drawing script prints."""
+    result = subprocess.run([sys.executable, os.path.join(root, script)], capture_output=True,
+                            text=True)
+    if result.returncode != 0 or not result.stdout.startswith("<svg "):
+        sys.exit(f"{where}: {script} failed or printed no SVG:\n{result.stderr}")
+    return result.stdout
 
 
 def draw_one(analyzer, caption, args, where):
@@ -114,7 +128,10 @@ def main():
             if name in names:
                 problems.append(f"{where}: {name} is also a figure of {names[name]}")
             names[name] = where
-            svg = compose([draw_one(analyzer, c, a, where) for c, a in halves])
+            if isinstance(halves, str):
+                svg = draw_script(root, halves, where)
+            else:
+                svg = compose([draw_one(analyzer, c, a, where) for c, a in halves])
             target = os.path.join(folder, name)
             rel = os.path.relpath(target, root)
             if check:
