@@ -7,10 +7,12 @@
 # files this run wrote. The MPS daemon is stopped at the end; no GPU setting is changed.
 #
 #   tools/maintainer/run_gpu_slices.sh [BUILD_DIR] [OUTPUT_DIR] [MEASUREMENT_NAME] [PERCENTS]
-#                                      [measured|no-measured]
+#                                      [measured|no-measured] [SUITES]
 #       defaults: build-gpu-solution (a solution-mode build, as run_gpu_suite.sh makes)
-#                 gpu-run-logs h200 "25 10" measured
-#   (one slice per call, "25" no-measured then "10" measured, where a call's time is limited)
+#                 gpu-run-logs h200 "25 10" measured, every suite
+#   (one slice per call, "25" no-measured then "10" measured, where a call's time is limited;
+#   SUITES, e.g. "ch09 ch10 ch11", runs only those meson suites on the slices: the other chapters'
+#   slice measurements stay as committed)
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build-gpu-solution}
@@ -18,6 +20,8 @@ out=${2:-gpu-run-logs}
 name=${3:-h200}
 percents=${4:-25 10}
 measured=${5:-measured}
+suites=()
+for suite in ${6:-}; do suites+=(--suite "$suite"); done
 [ -f "$build/build.ninja" ] || { echo "no build in $build: run tools/maintainer/run_gpu_suite.sh first"; exit 2; }
 mkdir -p "$out"
 export CUDA_MPS_PIPE_DIRECTORY=/tmp/workbook-mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/workbook-mps-log
@@ -28,7 +32,7 @@ status=0
 for percent in $percents; do
   rm -rf "$build/measurements" && mkdir -p "$build/measurements"
   if CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$percent meson test -C "$build" --no-rebuild \
-      --num-processes 1 --no-suite measured >"$out/test-sm$percent.log" 2>&1; then
+      --num-processes 1 "${suites[@]}" --no-suite measured >"$out/test-sm$percent.log" 2>&1; then
     echo "$percent% of the SMs: every check passed"
   else
     echo "$percent% of the SMs: FAILED"; grep -E " FAIL | TIMEOUT | ERROR " "$out/test-sm$percent.log"
