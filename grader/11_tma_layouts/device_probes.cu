@@ -24,11 +24,18 @@ int blocks_for(int rows, int cols) {
 }
 
 void launch_yours(const float* in, float* out, int rows, int cols) {
+  static std::map<std::pair<int, int>, int> blocks;
+  auto b = blocks.find({rows, cols});
+  if (b == blocks.end())
+    b = blocks.emplace(std::make_pair(rows, cols), blocks_for(rows, cols)).first;
+  launch_yours_on(in, out, rows, cols, b->second);
+}
+
+void launch_yours_on(const float* in, float* out, int rows, int cols, int blocks) {
   // The maps of each buffer and shape, made once: encoding them is host work that would
   // otherwise sit between the timing events.
   static std::map<std::tuple<const float*, float*, int, int>, std::pair<CUtensorMap, CUtensorMap>>
       maps;
-  static std::map<std::pair<int, int>, int> blocks;
   const auto key = std::make_tuple(in, out, rows, cols);
   auto found = maps.find(key);
   if (found == maps.end()) {
@@ -36,11 +43,14 @@ void launch_yours(const float* in, float* out, int rows, int cols) {
                                              make_output_map(out, rows, cols)))
                 .first;
   }
-  auto b = blocks.find({rows, cols});
-  if (b == blocks.end())
-    b = blocks.emplace(std::make_pair(rows, cols), blocks_for(rows, cols)).first;
-  tma_transpose_kernel<<<b->second, kThreads, kSharedBytes>>>(found->second.first,
-                                                              found->second.second, rows, cols);
+  static const bool shared_set = [] {
+    GPU_CHECK(cudaFuncSetAttribute(tma_transpose_kernel,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    return true;
+  }();
+  (void)shared_set;
+  tma_transpose_kernel<<<blocks, kThreads, kSharedBytes>>>(found->second.first,
+                                                           found->second.second, rows, cols);
 }
 
 void forget_waits_that_gave_up() {

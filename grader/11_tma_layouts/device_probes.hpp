@@ -16,6 +16,9 @@ namespace ch11::probes {
 /// gpu::TmaMapError when a map is refused.
 void launch_yours(const float* in, float* out, int rows, int cols);
 
+/// As launch_yours, on `blocks` blocks.
+void launch_yours_on(const float* in, float* out, int rows, int cols, int blocks);
+
 /// Forgets any mbarrier wait of your kernel that gave up (ptx::mbarrier_gave_up), before the
 /// checks run it.
 void forget_waits_that_gave_up();
