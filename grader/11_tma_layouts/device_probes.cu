@@ -14,24 +14,28 @@
 namespace ch11::probes {
 
 int blocks_for(int rows, int cols) {
-  int device = 0, sms = 0, per_sm = 0;
-  GPU_CHECK(cudaGetDevice(&device));
-  GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GPU_CHECK(cudaFuncSetAttribute(tma_transpose_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  kSharedBytes));
-  GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tma_transpose_kernel, kThreads,
-                                                          kSharedBytes));
-  const long long boxes =
-      1LL * ((cols + kBoxCols - 1) / kBoxCols) * ((rows + kBoxRows - 1) / kBoxRows);
-  return static_cast<int>(std::max(1LL, std::min(boxes, 1LL * std::max(1, per_sm) * sms)));
+  // Two rounds of the stages per block: each stage is loaded at least twice where the matrix
+  // has the tiles, so the parity of its phases alternates.
+  const long long tiles =
+      1LL * ((cols + kTileCols - 1) / kTileCols) * ((rows + kBoxRows - 1) / kBoxRows);
+  return static_cast<int>(std::max(1LL, (tiles + 2 * kStages - 1) / (2 * kStages)));
 }
 
 void launch_yours(const float* in, float* out, int rows, int cols) {
+  static std::map<std::pair<int, int>, int> blocks;
+  auto b = blocks.find({rows, cols});
+  if (b == blocks.end())
+    b = blocks.emplace(std::make_pair(rows, cols), blocks_for(rows, cols)).first;
+  launch_yours_on(in, out, rows, cols, b->second);
+}
+
+void launch_yours_on(const float* in, float* out, int rows, int cols, int blocks) {
   // The maps of each buffer and shape, made once: encoding them is host work that would
   // otherwise sit between the timing events.
   static std::map<std::tuple<const float*, float*, int, int>, std::pair<CUtensorMap, CUtensorMap>>
       maps;
-  static std::map<std::pair<int, int>, int> blocks;
   const auto key = std::make_tuple(in, out, rows, cols);
   auto found = maps.find(key);
   if (found == maps.end()) {
@@ -39,11 +43,41 @@ void launch_yours(const float* in, float* out, int rows, int cols) {
                                              make_output_map(out, rows, cols)))
                 .first;
   }
-  auto b = blocks.find({rows, cols});
-  if (b == blocks.end())
-    b = blocks.emplace(std::make_pair(rows, cols), blocks_for(rows, cols)).first;
-  tma_transpose_kernel<<<b->second, kThreads, kSharedBytes>>>(found->second.first,
-                                                              found->second.second, rows, cols);
+  static const bool shared_set = [] {
+    GPU_CHECK(cudaFuncSetAttribute(tma_transpose_kernel,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    return true;
+  }();
+  (void)shared_set;
+  tma_transpose_kernel<<<blocks, kThreads, kSharedBytes>>>(found->second.first,
+                                                           found->second.second, rows, cols);
+}
+
+void forget_waits_that_gave_up() {
+  ptx::MbarrierGaveUp none{};
+  none.first_bar = 0xffffffffu;
+  GPU_CHECK(cudaDeviceSynchronize());
+  GPU_CHECK(cudaMemcpyToSymbol(ptx::mbarrier_gave_up, &none, sizeof none));
+}
+
+std::optional<std::string> wait_that_gave_up() {
+  ptx::MbarrierGaveUp seen{};
+  GPU_CHECK(cudaDeviceSynchronize());
+  GPU_CHECK(cudaMemcpyFromSymbol(&seen, ptx::mbarrier_gave_up, sizeof seen));
+  if (seen.happened == 0) return std::nullopt;
+  std::string which = "the mbarrier at shared address " + std::to_string(seen.bar);
+  if (seen.first_bar != 0xffffffffu && seen.bar >= seen.first_bar) {
+    const unsigned stage = (seen.bar - seen.first_bar) / 8;
+    which += " (stage " + std::to_string(stage) +
+             "'s, counting from the lowest mbarrier your "
+             "kernel initialised, 8 bytes each)";
+  } else {
+    which += " (an address mbarrier_init was never given)";
+  }
+  return "Thread " + std::to_string(seen.thread) + " of block " + std::to_string(seen.block) +
+         " waited on " + which + " for its phase of parity " + std::to_string(seen.parity) +
+         ", and that phase did not complete in " +
+         std::to_string(ptx::kMbarrierWaitLimitNs / 1000000) + " ms: it never would.";
 }
 
 namespace {

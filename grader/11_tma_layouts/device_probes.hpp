@@ -1,6 +1,8 @@
 // Chapter 11: what the GPU checks run on the device, callable from host code.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
@@ -9,10 +11,22 @@ namespace ch11::probes {
 
 /// Launches your tma_transpose_kernel on `in` (rows x cols) into `out` (cols x rows) with
 /// tensor maps from your make_input_map and make_output_map (made once per buffer and shape),
-/// kThreads threads per block, kSharedBytes of dynamic shared memory, and as many blocks as fit
-/// on the GPU at once (fewer when there are fewer boxes). Throws gpu::TmaMapError when a map is
-/// refused.
+/// kThreads threads per block, kSharedBytes of dynamic shared memory, and one block per
+/// 2 kStages tiles (at least one), so that every stage of a block is loaded twice. Throws
+/// gpu::TmaMapError when a map is refused.
 void launch_yours(const float* in, float* out, int rows, int cols);
+
+/// As launch_yours, on `blocks` blocks.
+void launch_yours_on(const float* in, float* out, int rows, int cols, int blocks);
+
+/// Forgets any mbarrier wait of your kernel that gave up (ptx::mbarrier_gave_up), before the
+/// checks run it.
+void forget_waits_that_gave_up();
+
+/// What the first mbarrier wait that gave up since forget_waits_that_gave_up() waited for, in
+/// words (which block and thread, which mbarrier, which phase), or nothing if none gave up.
+/// Waits for the GPU first.
+std::optional<std::string> wait_that_gave_up();
 
 /// How many blocks launch_yours starts for a rows x cols matrix.
 int blocks_for(int rows, int cols);

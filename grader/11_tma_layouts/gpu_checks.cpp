@@ -49,6 +49,68 @@ std::optional<grader::Feedback> maps_refused() {
   return std::nullopt;
 }
 
+// Whether your kernel writes anything at all: as shipped it does not (steps 1-7 are yours).
+bool writes_nothing() {
+  constexpr int side = 2 * ch11::kBoxRows;
+  gpu::DeviceBuffer<float> in(side * side), out(side * side);
+  in.fill_bytes(0x3f);
+  out.fill_bytes(0xff);  // NaN
+  ch11::probes::launch_yours(in.get(), out.get(), side, side);
+  GPU_CHECK_KERNEL("tma_transpose_kernel");
+  const std::vector<float> got = out.download();
+  return std::all_of(got.begin(), got.end(), [](float x) { return x != x; });
+}
+
+// Your kernel on the correctness shapes. A wait that gave up is reported first, as such (the
+// wrong results follow from it); a kernel that writes nothing, as not written yet.
+std::optional<grader::Feedback> transpose_problem() {
+  ch11::probes::forget_waits_that_gave_up();
+  bool nothing = false;
+  std::optional<grader::Feedback> problem;
+  try {
+    nothing = writes_nothing();
+    problem = transpose::check_correct(ch11::probes::launch_yours, "tma_transpose_kernel",
+                                       grader::run_seed(), {ch11::kBoxRows, 4});
+  } catch (const gpu::CudaError& e) {
+    if (!e.sticky()) throw;
+    return grader::Feedback(std::string(e.what()) + ".")
+        .line(
+            "Where no access is out of bounds, this kernel crashes when an mbarrier is used "
+            "out of step with its loads: on the H200, bytes announced with "
+            "mbarrier_arrive_expect_tx that are not the tile's (too few, or too many), a "
+            "parity that does not follow the stage's loads, and no wait at all each crashed "
+            "it so (an arrival, or the TMA's bytes, landing on a phase that no longer "
+            "expects them).")
+        .hint(
+            "steps 2-3: the bytes one tile brings (both boxes, zeros past the edge "
+            "included), and which parity each load of a stage completes; the GPU context is "
+            "lost, so the GPU checks after this one do not run.");
+  }
+  if (const auto gave_up = ch11::probes::wait_that_gave_up()) {
+    grader::Feedback f(
+        "tma_transpose_kernel waits on an mbarrier for a phase that never "
+        "completes (the wait gave up, so that the checks could go on).");
+    f.line(*gave_up);
+    f.line(
+        "A phase completes once all the arrivals mbarrier_init asked for have arrived and all "
+        "the bytes they announced with mbarrier_arrive_expect_tx have landed.");
+    if (problem) f.line("Its results are wrong too, which follows: " + problem->headline());
+    return f.hint(
+        "steps 1-3: how many threads arrive on a stage's mbarrier per phase, how many "
+        "bytes one box brings (the whole box, zeros past the edge included), and "
+        "which parity each load of a stage completes.");
+  }
+  if (nothing) {
+    return grader::Feedback(
+               "tma_transpose_kernel writes nothing to `out`: its pipeline (steps "
+               "1-7 of the skeleton) is not written yet.")
+        .hint(
+            "section 5 of the lesson walks through the steps; the contract is in "
+            "tma_layouts.cuh.");
+  }
+  return problem;
+}
+
 }  // namespace
 
 TEST_CASE("ch11 exercise 1 on the GPU: the TMA puts every byte where tma_smem_offset says",
@@ -88,8 +150,10 @@ TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "
   const bool has_tma = grader::compute_capability_major() >= 9;
   struct Asked {
     std::string what;      // the prediction's call
+    std::string box;       // the variant's box and read, for the message
     std::string quantity;  // the measurement's name
     int predicted;
+    std::string principle;  // the misconception a prediction shows, where the grader can tell
   };
   std::vector<Asked> asked;
   std::vector<smem::WarpRequest> requests;
@@ -118,10 +182,17 @@ TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "
                                  .hint("finish exercise 1 (see the host checks) first."));
         continue;
       }
-      asked.push_back({what + " (your variant's " + ch11::spec::column_text(box, read) + ")",
-                       std::string("counted.column.") + ch11::spec::name(mode) + "." +
-                           (read == ch11::ColumnRead::kWords ? "words" : "chunks"),
-                       ch11::predicted_column_wavefronts(mode, read)});
+      const int predicted = ch11::predicted_column_wavefronts(mode, read);
+      asked.push_back(
+          {what, "your variant's box: " + ch11::spec::column_text(box, read),
+           std::string("counted.column.") + ch11::spec::name(mode) + "." +
+               (read == ch11::ColumnRead::kWords ? "words" : "chunks"),
+           predicted,
+           read == ch11::ColumnRead::kWords && mode != TmaSwizzle::kNone && predicted == 1
+               ? "A swizzle moves whole 16-byte chunks, never the words inside them: how many "
+                 "different banks can float " +
+                     std::to_string(box.column) + " of a row reach?"
+               : ""});
       requests.push_back(ch11::spec::column_read(read, layout, box.column));
     }
   }
@@ -132,8 +203,10 @@ TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "
                                           "counted once least_padded_pitch() is right.")
                              .hint("finish exercise 2b (see the host checks) first."));
   } else {
-    asked.push_back({"predicted_padded_column_wavefronts()", "counted.padded_column",
-                     ch11::predicted_padded_column_wavefronts()});
+    asked.push_back(
+        {"predicted_padded_column_wavefronts()",
+         "a warp reading float 0 of 32 rows at your pitch of " + std::to_string(pitch) + " floats",
+         "counted.padded_column", ch11::predicted_padded_column_wavefronts(), ""});
     requests.push_back(ch11::spec::padded_column(pitch));
   }
   if (requests.empty()) return;
@@ -141,47 +214,47 @@ TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "
   for (std::size_t n = 0; n < asked.size(); ++n) {
     const int counted = measured[n].wavefronts;
     grader::record_measurement(kMeasurementFile, asked[n].quantity, counted, "wavefronts");
-    GRADER_EXPECT(
-        counted == asked[n].predicted,
-        grader::Feedback("The GPU counted " + grader::more_or_fewer(counted, asked[n].predicted) +
-                         " wavefronts than " + asked[n].what + " predicts (" +
-                         std::to_string(asked[n].predicted) + ").")
-            .reveal("It counted " + grader::wavefronts(counted) + ":")
-            .reveal(grader::draw(requests[n])));
+    grader::Feedback f("The GPU counted " + grader::more_or_fewer(counted, asked[n].predicted) +
+                       " wavefronts than your " + asked[n].what + " predicts (" +
+                       std::to_string(asked[n].predicted) + "), on " + asked[n].box + ".");
+    if (!asked[n].principle.empty()) f.line(asked[n].principle);
+    f.reveal("It counted " + grader::wavefronts(counted) + ":").reveal(grader::draw(requests[n]));
+    GRADER_EXPECT(counted == asked[n].predicted, f);
   }
 }
 
-TEST_CASE("ch11 exercise 3: tma_transpose_kernel is exact, tails included", "[gpu]") {
+TEST_CASE("ch11 exercise 3b: tma_transpose_kernel is exact, tails included", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM90();
   if (const auto refused = maps_refused()) GRADER_FAIL(*refused);
-  const auto problem = transpose::check_correct(ch11::probes::launch_yours, "tma_transpose_kernel",
-                                                grader::run_seed(), {ch11::kBoxRows, 4});
+  const auto problem = transpose_problem();
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch11 exercise 3: the counters see conflict-free 16-byte reads and writes", "[gpu]") {
+TEST_CASE("ch11 exercise 3b: the counters see conflict-free 16-byte reads and writes", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM90();
   if (const auto refused = maps_refused()) GRADER_FAIL(*refused);
-  if (transpose::check_correct(ch11::probes::launch_yours, "tma_transpose_kernel",
-                               grader::run_seed(), {ch11::kBoxRows, 4})) {
-    GRADER_FAIL(
-        grader::not_judged_while_wrong("Not counted", "tma_transpose_kernel gives wrong results"));
+  if (transpose_problem()) {
+    GRADER_FAIL(grader::not_judged_while_wrong(
+        "Not counted", "tma_transpose_kernel gives wrong results or never completes a wait"));
   }
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
-  constexpr int rows = 4 * ch11::kBoxRows, cols = 2 * ch11::kBoxCols;  // 8 boxes
+  constexpr int tiles = 4, rows = tiles * ch11::kBoxRows, cols = ch11::kTileCols;
   gpu::DeviceBuffer<float> in(static_cast<size_t>(rows) * cols), out(in.size());
+  // One tile per block: while a warp reads a stage, no TMA load writes that block's shared
+  // memory (the counter counts such a write's arbitration as wavefronts: 6.9 a read measured
+  // with a block's four stages filling at once, against the ideal 4).
   const gpu::SmemCounters got = gpu::measure_smem_counters([&] {
-    ch11::probes::launch_yours(in.get(), out.get(), rows, cols);
+    ch11::probes::launch_yours_on(in.get(), out.get(), rows, cols, tiles);
     GPU_CHECK(cudaGetLastError());
   });
-  // Per box, each of 4 warps: 4 float4 reads and 4 float4 writes, 4 wavefronts each at best.
-  const double accesses = 8.0 * 4 * 4, ideal = 4 * accesses;
+  // Per tile, each warp: 4 float4 reads and 4 float4 writes, 4 wavefronts each at best.
+  const double accesses = 4.0 * tiles * (ch11::kThreads / 32), ideal = 4 * accesses;
   char counted[400];
   std::snprintf(counted, sizeof counted,
-                "8 boxes: counted %.0f shared loads taking %.0f wavefronts and %.0f shared stores "
+                "4 tiles: counted %.0f shared loads taking %.0f wavefronts and %.0f shared stores "
                 "taking %.0f; the contract's %.0f float4 reads and %.0f float4 writes take %.0f "
                 "each without conflicts.",
                 got.load_instructions, got.load_wavefronts, got.store_instructions,
@@ -194,7 +267,7 @@ TEST_CASE("ch11 exercise 3: the counters see conflict-free 16-byte reads and wri
   GRADER_EXPECT(got.load_instructions == accesses && got.store_instructions == accesses,
                 grader::Feedback("Your kernel's shared accesses are not the contract's.")
                     .line(counted)
-                    .hint("each thread reads 4 float4 chunks of each box and writes 4 float4 "
+                    .hint("each thread reads 4 float4 chunks of each tile and writes 4 float4 "
                           "chunks of the output tile; nothing else touches shared memory but "
                           "the TMA."));
   GRADER_EXPECT(got.load_wavefronts <= ideal && got.store_wavefronts <= ideal,
@@ -205,16 +278,20 @@ TEST_CASE("ch11 exercise 3: the counters see conflict-free 16-byte reads and wri
                           "lanes finds its 8 chunks in 8 different bank quads."));
 }
 
-TEST_CASE("ch11 exercise 3: the TMA transpose is fast, against the naive one and the copy",
+TEST_CASE("ch11 exercise 3b: the TMA transpose is fast, against the naive one and the copy",
           "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM90();
   if (const auto refused = maps_refused()) GRADER_FAIL(*refused);
+  if (transpose_problem()) {
+    GRADER_FAIL(grader::not_judged_while_wrong(
+        "Not timed", "tma_transpose_kernel gives wrong results or never completes a wait"));
+  }
   const auto problem = transpose::judge_speedup_over_naive(
       ch11::probes::launch_yours, "tma_transpose_kernel", "TMA transpose (yours)", kMeasurementFile,
       grader::chapter::threshold("speedup_over_naive"),
-      "the counters check shows whether the reads conflict; every box must be in flight "
-      "kStages at a time.",
+      "the counters check shows whether the reads conflict; kStages tiles must be in flight "
+      "at a time.",
       {ch11::kBoxRows, 4});
   GRADER_EXPECT(!problem, *problem);
 }

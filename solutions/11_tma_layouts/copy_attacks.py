@@ -5,7 +5,7 @@ from copy_attack_items import Function, Kernel, Plant, Prediction, request
 EX1 = "ch11 exercise 1: tma_smem_offset is where the TMA puts each byte"
 EX2A = "ch11 exercise 2a: column reads of a TMA box, in each mode"
 EX2BC = "ch11 exercise 2b and 2c: the least padded pitch a TMA box allows, and its column"
-EX3 = "ch11 exercise 3: the counters see conflict-free 16-byte reads and writes"
+EX3 = "ch11 exercise 3b: the counters see conflict-free 16-byte reads and writes"
 
 # mode: (B, the span in bytes): the TMA's layouts as the H200 writes them (the reference's
 # exercise 1).
@@ -52,7 +52,7 @@ ITEMS = [
                Plant("int predicted_padded_column_wavefronts() {\n  return kNotImplemented;",
                      "int predicted_padded_column_wavefronts() {\n  return {value};"),
                measured=(r"counted\.padded_column",)),
-    # Exercise 3's answer is the mode of the transpose's boxes; the kernel itself is shipped.
-    # No grader ever held a transpose of its own: a leaked one would go by these names.
+    # Exercise 3: the mode of the transpose's boxes (3a) and the kernel's pipeline (3b). No
+    # grader holds a transpose of its own: a leaked one would go by these names.
     Kernel(EX3, "tma_transpose_kernel", ("tma_transpose_kernel", "reference_tma_transpose")),
 ]

@@ -3,6 +3,7 @@
 // them, and the lesson's other counted reads, which a hand-out must not hold.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
@@ -14,6 +15,7 @@
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
+#include "solutions/11_tma_layouts/reference_probes.hpp"
 
 namespace {
 using ch11::TmaSwizzle;
@@ -94,5 +96,27 @@ TEST_CASE("ch11 reference: the lesson's other counted reads", "[reference]") {
   for (std::size_t k = 0; k < requests.size(); ++k) {
     grader::record_measurement(kMeasurementFile, names[k], measured[k].wavefronts, "wavefronts");
     CHECK(measured[k].wavefronts == smem::analyze(requests[k]).wavefronts);
+  }
+}
+
+TEST_CASE("ch11 reference: what leaving out a fence or a wait does", "[reference]") {
+  // Not graded, for the lesson: the reference transpose with one of its fences or waits left
+  // out, run again and again on the graded size. A slip the runs never show cannot be graded by
+  // behaviour; the lesson says so.
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(9, "the TMA and its mbarriers");
+  using ch11::reference_probes::LeftOut;
+  constexpr int n = 8192, runs = 20;
+  grader::record_measurement(kMeasurementFile, "left_out.runs", runs, "runs of 8192 x 8192");
+  const std::pair<LeftOut, const char*> cases[] = {
+      {LeftOut::kNothing, "left_out.nothing.wrong_runs"},
+      {LeftOut::kInitFence, "left_out.init_fence.wrong_runs"},
+      {LeftOut::kProxyFence, "left_out.proxy_fence.wrong_runs"},
+      {LeftOut::kWaitAllAtExit, "left_out.wait_all_at_exit.wrong_runs"},
+      {LeftOut::kWaitReadOnReuse, "left_out.wait_read_on_reuse.wrong_runs"}};
+  for (const auto& [left_out, name] : cases) {
+    const int wrong = ch11::reference_probes::runs_with_wrong_results(left_out, n, runs);
+    grader::record_measurement(kMeasurementFile, name, wrong, "runs with a wrong element");
+    if (left_out == LeftOut::kNothing) CHECK(wrong == 0);
   }
 }

@@ -76,14 +76,40 @@ int predicted_padded_column_wavefronts() {
 }  // 36 r mod 32 = 4 r: 8 banks, 4-way
 
 namespace {
-// Where the read stage starts: at a multiple of 1024 bytes, because the TMA's 128-byte pattern
-// follows bits 7-9 of the absolute shared address.
+// Where the stages start: at a multiple of 1024 bytes, because the TMA's 128-byte pattern
+// follows bits 7-9 of the absolute shared address (section 2 of the lesson).
 __device__ __forceinline__ unsigned char* aligned_stages(unsigned char* raw) {
   const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(raw));
   return raw + ((1024 - address % 1024) % 1024);
 }
+
+// The 4 x 4 block a thread read, as the output tile wants it. read[k] is chunk c of tile row
+// 4 q + (k + turn) % 4 (the turned order of section 3 of the lesson); column[e] of the result
+// is float e of rows 4 q .. 4 q + 3, which row 4 c + e of the output tile holds at floats
+// 4 q .. 4 q + 3.
+struct Transposed {
+  float4 column[4];
+};
+__device__ __forceinline__ Transposed transpose_turned_block(const float4 (&read)[4], int turn) {
+  // Undo the turn: rotate right by `turn` (selects, not an indexed array, which would go to
+  // local memory), so that v[j] is row 4 q + j.
+  float4 v[4] = {read[0], read[1], read[2], read[3]};
+  if (turn & 1) {
+    const float4 last = v[3];
+    v[3] = v[2], v[2] = v[1], v[1] = v[0], v[0] = last;
+  }
+  if (turn & 2) {
+    float4 x = v[0];
+    v[0] = v[2], v[2] = x;
+    x = v[1], v[1] = v[3], v[3] = x;
+  }
+  return {{make_float4(v[0].x, v[1].x, v[2].x, v[3].x), make_float4(v[0].y, v[1].y, v[2].y, v[3].y),
+           make_float4(v[0].z, v[1].z, v[2].z, v[3].z),
+           make_float4(v[0].w, v[1].w, v[2].w, v[3].w)}};
+}
 }  // namespace
 
+// Exercise 3a: the layout the input boxes are written in, and read through tma_smem_offset.
 constexpr TmaSwizzle kTransposeSwizzle = TmaSwizzle::k128B;
 
 CUtensorMap make_input_map(const float* in, int rows, int cols) {
@@ -93,95 +119,95 @@ CUtensorMap make_input_map(const float* in, int rows, int cols) {
 }
 
 CUtensorMap make_output_map(float* out, int rows, int cols) {
-  return gpu::make_float_tma_map_2d(out, cols, rows, kBoxCols, kBoxRows, CU_TENSOR_MAP_SWIZZLE_NONE,
-                                    "the output map of tma_transpose_kernel",
-                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  return gpu::make_float_tma_map_2d(
+      out, cols, rows, kTileCols, kBoxRows, CU_TENSOR_MAP_SWIZZLE_NONE,
+      "the output map of tma_transpose_kernel", CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
+// Exercise 3b: the TMA transpose (contract in tma_layouts.cuh).
 __global__ void __launch_bounds__(kThreads)
     tma_transpose_kernel(const __grid_constant__ CUtensorMap in_map,
                          const __grid_constant__ CUtensorMap out_map, int rows, int cols) {
+  // Given: where everything sits in shared memory, and which tiles this block transposes.
+  // [stages 0 .. kStages - 1: tiles of kTileBoxes boxes of 64 rows x 128 bytes, box after box]
+  // [kOutTiles output tiles: kTileCols rows x kBoxRows floats]
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   __shared__ __align__(8) unsigned long long full[kStages];  // one mbarrier per stage
-  // [stages 0 .. kStages - 1: boxes of 64 rows x 128 bytes][2 output tiles: 32 rows x 256 bytes]
   unsigned char* const stages = aligned_stages(smem_raw);
-  float* const out_tiles = reinterpret_cast<float*>(stages + kStages * kBoxBytes);
+  float* const out_tiles = reinterpret_cast<float*>(stages + kStages * kTileBytes);
   const unsigned stages_at = static_cast<unsigned>(__cvta_generic_to_shared(stages));
   const unsigned full_at = static_cast<unsigned>(__cvta_generic_to_shared(full));
   const int t = static_cast<int>(threadIdx.x);
-  const int boxes_x = (cols + kBoxCols - 1) / kBoxCols;
-  const int boxes = boxes_x * ((rows + kBoxRows - 1) / kBoxRows);
+  const int tiles_y = (rows + kBoxRows - 1) / kBoxRows;
+  const int tiles = tiles_y * ((cols + kTileCols - 1) / kTileCols);
+  // This block's i-th tile, numbered down the columns of tiles, or -1 past its last. Its
+  // first float is at (column, row) = (tile / tiles_y * kTileCols, tile % tiles_y * kBoxRows)
+  // of `in`; it goes to stage i % kStages, whose mbarrier is at full_at + 8 * (i % kStages).
+  const auto tile_of = [&](int i) {
+    const int tile = static_cast<int>(blockIdx.x) + i * static_cast<int>(gridDim.x);
+    return tile < tiles ? tile : -1;
+  };
+  // Thread t transposes the 4 x 4 block of rows 4 q .. 4 q + 3, floats 4 c .. 4 c + 3 of each
+  // tile: chunk c % 8 of box c / 8, reading its rows in the turned order (section 3 of the
+  // lesson).
+  const int q = t % 16, c = t / 16, turn = (q / 2) % 4;
 
+  // Step 1: one mbarrier per stage, one arrival per phase; fenced, then published.
   if (t == 0) {
     for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(full_at + 8 * s, 1);
     ptx::fence_mbarrier_init();
   }
   __syncthreads();
-  // Thread 0 loads this block's i-th box into stage i % kStages.
+  // Step 2: thread 0 loads this block's i-th tile into its stage, box by box.
   const auto load = [&](int i) {
-    const int box = static_cast<int>(blockIdx.x) + i * static_cast<int>(gridDim.x);
-    if (box >= boxes) return;
+    const int tile = tile_of(i);
+    if (tile < 0) return;
     const unsigned bar = full_at + 8 * (i % kStages);
-    ptx::mbarrier_arrive_expect_tx(bar, kBoxBytes);  // the whole box, zeros past the edge too
-    ptx::tma_load_2d(stages_at + (i % kStages) * kBoxBytes, &in_map, box % boxes_x * kBoxCols,
-                     box / boxes_x * kBoxRows, bar);
+    ptx::mbarrier_arrive_expect_tx(bar, kTileBytes);  // both boxes, zeros past the edge too
+    for (int b = 0; b < kTileBoxes; ++b) {
+      ptx::tma_load_2d(stages_at + (i % kStages) * kTileBytes + b * kBoxBytes, &in_map,
+                       tile / tiles_y * kTileCols + b * kBoxCols, tile % tiles_y * kBoxRows, bar);
+    }
   };
   if (t == 0) {
     for (int i = 0; i < kStages; ++i) load(i);
   }
-
-  // Thread t transposes the 4 x 4 block of rows 4 q .. 4 q + 3, floats 4 c .. 4 c + 3 of each
-  // box: q = t % 16, c = t / 16. Lanes 0-15 of a warp then write one 256-byte row of the
-  // output tile. A group of 8 lanes (q = 0-7 or 8-15) reads chunk c of rows 4 q + j: read in
-  // the same order j = 0..3, they would be rows 4 apart, only two values of row % 8. Each lane
-  // starts at j = (q / 2) % 4 instead, so the group's 8 rows have 8 different row % 8, and the
-  // 128-byte swizzle puts their chunk c in 8 different bank quads.
-  const int q = t % 16, c = t / 16, turn = (q / 2) % 4;
-  for (int i = 0;; ++i) {
-    const int box = static_cast<int>(blockIdx.x) + i * static_cast<int>(gridDim.x);
-    if (box >= boxes) break;
-    const int stage = i % kStages;
+  for (int i = 0; tile_of(i) >= 0; ++i) {
+    const int tile = tile_of(i), stage = i % kStages;
+    // Step 3: wait for the stage's tile: its (i / kStages)-th load, one phase each.
     ptx::mbarrier_wait(full_at + 8 * stage, (i / kStages) % 2);
-    const unsigned char* in_box = stages + stage * kBoxBytes;
-    float4 v[4];  // v[k]: row 4 q + (k + turn) % 4
+    // Step 4: read chunk c % 8 of the four rows in box c / 8, turned, through the layout of
+    // exercise 1.
+    const unsigned char* in_box = stages + stage * kTileBytes + c / 8 * kBoxBytes;
+    float4 read[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
       const int row = 4 * q + (k + turn) % 4;
-      v[k] = *reinterpret_cast<const float4*>(
-          in_box + tma_smem_offset(kTransposeSwizzle, kBoxRowBytes, row, 16 * c));
+      read[k] = *reinterpret_cast<const float4*>(
+          in_box + tma_smem_offset(kTransposeSwizzle, kBoxRowBytes, row, 16 * (c % 8)));
     }
-    // Undo the turn: rotate v right by `turn`, so that v[j] is row 4 q + j.
-    if (turn & 1) {
-      const float4 last = v[3];
-      v[3] = v[2], v[2] = v[1], v[1] = v[0], v[0] = last;
-    }
-    if (turn & 2) {
-      float4 x = v[0];
-      v[0] = v[2], v[2] = x;
-      x = v[1], v[1] = v[3], v[3] = x;
-    }
-    // The output tile's row 4 c + e is column 4 c + e of the box; its floats 4 q .. 4 q + 3 are
-    // element e of rows 4 q .. 4 q + 3. Before writing a tile, the TMA store of two boxes ago
-    // must have read it (the previous box's store may still be reading the other tile).
-    float* const out_tile = out_tiles + i % kOutTiles * (kBoxBytes / 4);
+    const Transposed block = transpose_turned_block(read, turn);
+    // Step 5: the output tile. The store of two tiles ago must have read it (the previous
+    // tile's store may still be reading the other one); then every thread writes its four
+    // chunks, and fences them for the TMA.
+    float* const out_tile = out_tiles + i % kOutTiles * (kTileBytes / 4);
     if (t == 0) ptx::tma_store_wait_read<kOutTiles - 1>();
     __syncthreads();
-    const float4 column[4] = {
-        make_float4(v[0].x, v[1].x, v[2].x, v[3].x), make_float4(v[0].y, v[1].y, v[2].y, v[3].y),
-        make_float4(v[0].z, v[1].z, v[2].z, v[3].z), make_float4(v[0].w, v[1].w, v[2].w, v[3].w)};
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      *reinterpret_cast<float4*>(out_tile + (4 * c + e) * kBoxRows + 4 * q) = column[e];
+      *reinterpret_cast<float4*>(out_tile + (4 * c + e) * kBoxRows + 4 * q) = block.column[e];
     }
     ptx::fence_proxy_async();  // these writes, visible to the TMA store
     __syncthreads();           // every thread's written, and every thread is done with the stage
+    // Step 6: thread 0 stores the tile, and loads the stage again: the tile kStages further on.
     if (t == 0) {
-      ptx::tma_store_2d(&out_map, box / boxes_x * kBoxRows, box % boxes_x * kBoxCols,
+      ptx::tma_store_2d(&out_map, tile % tiles_y * kBoxRows, tile / tiles_y * kTileCols,
                         static_cast<unsigned>(__cvta_generic_to_shared(out_tile)));
       ptx::tma_store_commit();
-      load(i + kStages);  // the stage is free: the box kStages further on
+      load(i + kStages);
     }
   }
+  // Step 7: the stores read shared memory until they complete; the block must outlive them.
   if (t == 0) ptx::tma_store_wait_all();
 }
 
