@@ -8,6 +8,7 @@
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
+#include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
 #include "grader/harness/feedback.hpp"
 
@@ -56,6 +57,9 @@ TEST_CASE("ch10 hidden: swizzle on parameters and offsets the local checks do no
 TEST_CASE("ch10 hidden: tc_gemm_kernel on shapes the local checks do not try", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(8, "cp.async and mma.sync.m16n8k16");
+  if (const auto fault = ch10::feed::feed_fault()) {
+    GRADER_FAIL(grader::not_run_while_invalid(*fault, "ch10 exercise 3a"));
+  }
   // Wide and tall grids, one K-step and K-steps that are not a multiple of the stages, against
   // fp64 on every entry.
   std::mt19937_64 rng(0x5eed11u);

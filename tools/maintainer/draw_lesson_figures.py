@@ -10,7 +10,12 @@ one figure per line, tab-separated:
 
     FILE.svg   LEFT CAPTION   LEFT ARGUMENTS   [RIGHT CAPTION   RIGHT ARGUMENTS]
 
-where ARGUMENTS are what `analyze_smem_access` takes ('--width 16 t*16'; the expression is the
+or, for a figure that is not a bank map,
+
+    FILE.svg   drawn by   SCRIPT
+
+(SCRIPT, from the source root, writes it; the check holds it to the script's output), where
+ARGUMENTS are what `analyze_smem_access` takes ('--width 16 t*16'; the expression is the
 last word and may not hold spaces). With a right half the figure shows the two requests side
 by side: the conflicted access and its fix. File names are unique over all lists (Doxygen
 finds an image by its name). Lines starting with # are comments. The SVG files
@@ -37,6 +42,9 @@ def read_list(path):
             if not line.strip() or line.startswith("#"):
                 continue
             cells = line.split("\t")
+            if len(cells) == 3 and cells[1] == "drawn by" and cells[0].endswith(".svg"):
+                figures.append((cells[0], cells[2], f"{path}:{number}"))
+                continue
             if len(cells) not in (3, 5) or not cells[0].endswith(".svg"):
                 sys.exit(f"{path}:{number}: expected FILE.svg, a caption and arguments, and "
                          f"optionally a second caption and arguments, tab-separated; got "
@@ -114,7 +122,14 @@ def main():
             if name in names:
                 problems.append(f"{where}: {name} is also a figure of {names[name]}")
             names[name] = where
-            svg = compose([draw_one(analyzer, c, a, where) for c, a in halves])
+            if isinstance(halves, str):  # drawn by a script of its own
+                result = subprocess.run([sys.executable, os.path.join(root, halves)],
+                                        capture_output=True, text=True)
+                if result.returncode != 0:
+                    sys.exit(f"{where}: {halves} failed: {result.stderr.strip()}")
+                svg = result.stdout
+            else:
+                svg = compose([draw_one(analyzer, c, a, where) for c, a in halves])
             target = os.path.join(folder, name)
             rel = os.path.relpath(target, root)
             if check:
