@@ -31,7 +31,7 @@ struct SmemCounters {
   double async_copy_instructions = -1;
   /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum, Nsight Compute's bank
   /// conflicts of cp.async. It read 0 on the H200 for every layout, padded tiles whose cp.async
-  /// took 2.5 times their ideal wavefronts included: judge cp.async by async_copy_wavefronts.
+  /// took 10 wavefronts where 4 would do included: judge cp.async by async_copy_wavefronts.
   /// -1 before compute capability 8.0.
   double async_copy_conflicts = -1;
   /// smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum: the shared-memory

@@ -183,6 +183,13 @@ TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows", "
     }
     std::string principle;
     if (!v.self_study()) principle = "Your variant's case: " + ch10::spec::case_words(asked) + ".";
+    if (layout == ch10::Layout::kSwizzled) {
+      // The interface's kSwizzled is the student's own choice, so the model counts that tile.
+      principle += std::string(principle.empty() ? "" : " ") +
+                   "The bank model counted the tile your own swizzle lays out with " +
+                   ch10::spec::chosen_call(row_bytes) + " = {" + std::to_string(p.b) + ", " +
+                   std::to_string(p.m) + ", " + std::to_string(p.s) + "}.";
+    }
     if (row_bytes < 128 && layout == ch10::Layout::kPlain &&
         predicted == smem::analyze(ch10::spec::ldmatrix_x4(128, layout, p, 0, 0, ch10::swizzle))
                          .wavefronts) {
