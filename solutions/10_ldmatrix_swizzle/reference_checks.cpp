@@ -135,7 +135,7 @@ TEST_CASE("ch10 reference: the lesson's other counted accesses", "[reference]") 
                                                  1, ch10::swizzle));
       names.push_back("counted.store16.rows" + std::to_string(row_bytes) + "." + name);
       requests.push_back(ch10::spec::cp_async_fill(
-          row_bytes, layout, ch10::chosen_swizzle(row_bytes), 1, ch10::swizzle));
+          row_bytes, layout, ch10::chosen_swizzle(row_bytes), 0, ch10::swizzle));
       names.push_back("counted.cp_async.rows" + std::to_string(row_bytes) + "." + name);
     }
   }

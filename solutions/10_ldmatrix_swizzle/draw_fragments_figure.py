@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes chapter 10's figure of one ldmatrix.x4 feeding mma.sync.m16n8k16 to stdout (SVG):
 
-    tools/maintainer/draw_ldmatrix_fragments.py > chapters/10_ldmatrix_swizzle/figures/ch10-ldmatrix-fragments.svg
+    solutions/10_ldmatrix_swizzle/draw_fragments_figure.py > chapters/10_ldmatrix_swizzle/figures/ch10-ldmatrix-fragments.svg
 
 A 16 x 16 piece of a K-major half tile (16 rows, 16 halves of K = two 16-byte chunks per row)
 split into its four 8 x 8 matrices; on each row, the lane that gives its address; beside it, what
