@@ -9,6 +9,12 @@ namespace ch10::probes {
 /// (M, N multiples of 128, K of 64).
 void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
 
+/// launch_yours() after a kernel that fills every SM's shared memory with fp16 NaN: a stage
+/// read before its copies land (a wait_group count too low, a barrier missing) reads NaN, not
+/// what an earlier block left there. For the correctness checks; not timed.
+void launch_yours_on_poisoned_shared(const __half* A, const __half* B, float* C, int M, int N,
+                                     int K);
+
 /// The grader's own tensor-core kernel, the baseline your speed is measured against: the
 /// contract's block and warp tiling (128 x 128, four warps of 64 x 64, K-steps of 64), but each
 /// K-step copied through registers into a plain tile, no pipeline, and nvcuda::wmma fragments.

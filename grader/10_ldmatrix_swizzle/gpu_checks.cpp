@@ -65,7 +65,7 @@ std::optional<grader::Feedback> not_runnable() {
 // The quick check that gates the counters' and the speed's points: one 256^3 problem against fp64.
 bool wrong_on_a_quick_problem() {
   std::mt19937_64 rng(grader::run_seed() + 21);
-  return check_against_fp64(ch10::probes::launch_yours, "tc_gemm_kernel",
+  return check_against_fp64(ch10::probes::launch_yours_on_poisoned_shared, "tc_gemm_kernel",
                             random_problem(256, 256, 256, rng))
       .has_value();
 }
@@ -129,8 +129,8 @@ TEST_CASE("ch10 exercise 3: tc_gemm_kernel is exact to fp32 accumulation on smal
   double worst = 0;
   for (const auto& s : shapes) {
     const Problem p = random_problem(s[0], s[1], s[2], rng);
-    const auto problem =
-        check_against_fp64(ch10::probes::launch_yours, "tc_gemm_kernel", p, &worst);
+    const auto problem = check_against_fp64(ch10::probes::launch_yours_on_poisoned_shared,
+                                            "tc_gemm_kernel", p, &worst);
     GRADER_EXPECT(!problem, *problem);
   }
   grader::record_measurement(kMeasurementFile, "tc.worst_error_in_tolerances", worst, "");
@@ -150,7 +150,7 @@ TEST_CASE("ch10 exercise 3: on larger shapes tc_gemm_kernel agrees with cuBLAS, 
     gpu::DeviceBuffer<float> yours(static_cast<size_t>(p.M) * p.N), cublas(yours.size()),
         magnitude(yours.size());
     yours.fill_bytes(0xff);
-    ch10::probes::launch_yours(a.get(), b.get(), yours.get(), p.M, p.N, p.K);
+    ch10::probes::launch_yours_on_poisoned_shared(a.get(), b.get(), yours.get(), p.M, p.N, p.K);
     GPU_CHECK_KERNEL("tc_gemm_kernel");
     ch10::probes::cublas_gemm(a.get(), b.get(), cublas.get(), p.M, p.N, p.K);
     ch10::probes::absolute_values(a.get(), static_cast<long long>(a.size()));
