@@ -64,7 +64,7 @@ inline std::string shape(const Problem& p) {
 }
 
 inline const char* kWrongHint =
-    "the pipeline (step 2 and 3 of the kernel): every thread commits one group per stage, empty "
+    "the pipeline (steps 2 and 3 of the kernel): every thread commits one group per stage, empty "
     "ones included; before a stage is read its group must have landed (cp.async.wait_group N: "
     "how many of this thread's groups may still be in flight?) and every thread must have met "
     "the others at a barrier, which also frees the stage the next copy overwrites. Exercises 3a "
