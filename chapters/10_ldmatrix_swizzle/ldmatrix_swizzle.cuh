@@ -70,19 +70,52 @@ constexpr int kTcKStep = 64;               ///< Halves of K per stage.
 constexpr int kTcRowBytes = kTcKStep * 2;  ///< Bytes of one tile row: 128.
 constexpr int kTcStages = 3;               ///< cp.async pipeline depth.
 constexpr int kTcThreads = 128;            ///< 4 warps, each a 64 x 64 piece of C.
-/// Bytes of one operand's tile in one stage: 128 rows of 128 bytes.
+/// Bytes of one operand's tile in one stage, laid out densely: 128 rows of 128 bytes.
 constexpr int kTcTileBytes = kTcBlock * kTcRowBytes;
-/// Bytes of dynamic shared memory the kernel takes: A's and B's tile for each stage.
-constexpr int kTcSharedBytes = kTcStages * 2 * kTcTileBytes;
+/// Bytes of shared memory set aside for one operand's tile in one stage: room for 128 rows of
+/// 144 bytes, so that a tile whose rows are padded by 16 bytes fits too.
+constexpr int kTcSlotBytes = kTcBlock * (kTcRowBytes + 16);
+/// Bytes of dynamic shared memory the kernel takes: A's and B's slot for each stage (108 KiB).
+constexpr int kTcSharedBytes = kTcStages * 2 * kTcSlotBytes;
 
-/// Exercise 3. C = A B^T: A (M x K) and B (N x K) row-major `__half` (both K-major, as ldmatrix
+/// One 16-byte copy of exercise 3a: which chunk of the stage's tile, and where it lands.
+struct ChunkCopy {
+  int row = kNotImplemented;    ///< Row of the 128 x 64 tile (0 .. 127): an M (or N) index.
+  int chunk = kNotImplemented;  ///< Chunk of that row (0 .. 7): halves 8 chunk .. 8 chunk + 7.
+  int to = kNotImplemented;     ///< Byte of the operand's slot it is copied to.
+};
+
+/// Exercise 3a. Copy `i` (0 .. 7) of thread `t` (0 .. kTcThreads - 1) when one operand's tile of
+/// a stage is filled by cp.async: the row and chunk of the 128 x 64 tile it copies, and the byte
+/// `to` of the operand's slot where those 16 bytes go (a multiple of 16, to + 16 <=
+/// kTcSlotBytes). The contract:
+///  - the 8 x 128 copies copy every (row, chunk) of the tile exactly once, each to its own place;
+///  - within copy i, the 8 lanes 8 q .. 8 q + 7 of a warp copy chunks 0 .. 7 of one row, in
+///    order (each group of 8 lanes reads one 128-byte line of A or B);
+///  - the layout repeats every 16 rows: row r + 16 j lands j * (the slot bytes of 16 rows)
+///    further than row r, the same for every r and j;
+///  - fragment_offset (exercise 3b) reads each row's chunks from where this puts them;
+///  - every warp's cp.async of a copy i takes its ideal wavefronts, one per 128-byte global
+///    line (4), and every ldmatrix.x4 of exercise 3b its ideal 4.
+__host__ __device__ ChunkCopy fill_copy(int t, int i);
+
+/// Exercise 3b. The byte of an operand's slot whose 16 bytes lane `lane` gives to the
+/// ldmatrix.x4 that reads the 16 x 16 piece of rows row0 .. row0 + 15 (row0 a multiple of 16
+/// below 128) and halves 16 kk .. 16 kk + 15 (kk 0 .. 3) in the order mma_m16n8k16 takes it:
+/// matrix 0 is rows 0-7 of the piece with halves 0-7, matrix 1 rows 8-15 with halves 0-7,
+/// matrix 2 rows 0-7 with halves 8-15, matrix 3 rows 8-15 with halves 8-15 (lane l gives row
+/// l % 8 of matrix l / 8). It must be where fill_copy put that row's chunk. The same function
+/// serves A's pieces (rows of M) and B's (rows of N).
+__host__ __device__ int fragment_offset(int lane, int row0, int kk);
+
+/// Exercise 3c. C = A B^T: A (M x K) and B (N x K) row-major `__half` (both K-major, as ldmatrix
 /// without .trans wants them), C (M x N) row-major fp32, accumulated in fp32; M, N multiples of
 /// 128, K a multiple of 64. Blocks of kTcThreads threads, grid dim3(N / 128, M / 128), and
-/// kTcSharedBytes of dynamic shared memory. Stage s holds A's 128 x 64 tile at byte
-/// 2 s kTcTileBytes and B's right after it. Both are filled by 16-byte cp.async and drained by
-/// ldmatrix.x4, and both ends place the tile's byte `row * kTcRowBytes + 16 * chunk + i` through
-/// chosen_swizzle(kTcRowBytes); mma.sync.m16n8k16 multiplies. Per K-step each warp issues 16
-/// cp.async (8 chunks of A's tile and 8 of B's) and 32 ldmatrix.x4, and no other shared access.
+/// kTcSharedBytes of dynamic shared memory. Stage s holds A's slot at byte 2 s kTcSlotBytes and
+/// B's right after it. Both tiles are filled by 16-byte cp.async (fill_copy) in a pipeline of
+/// kTcStages stages and drained by ldmatrix.x4 (fragment_offset); mma.sync.m16n8k16
+/// multiplies. Per K-step each warp issues 16 cp.async (8 copies of A's tile and 8 of B's) and
+/// 32 ldmatrix.x4, and no other shared access.
 __global__ void tc_gemm_kernel(const __half* A, const __half* B, float* C, int M, int N, int K);
 
 /// The PTX instructions exercise 3 is built from, one function each. They need compute

@@ -36,15 +36,40 @@ int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
   return kNotImplemented;
 }
 
-// Exercise 3: the tensor-core GEMM tile (contract in ldmatrix_swizzle.cuh). As shipped it is
-// complete and correct, but its tile is plain.
-// Your part is the swizzle at both ends, the two TODOs below. Leave the rest as it is: the
-// grader counts this kernel's shared accesses against the contract.
-// Two blocks share an SM (96 KiB of shared memory each); telling ptxas so (the 2 below) gave a
-// leaner schedule, measured faster on the H200.
+// Exercise 3a: which chunk of a stage's tile thread t copies in its copy i, and where it lands
+// (contract in ldmatrix_swizzle.cuh; section 3 of the lesson works the 64-byte-row case).
+__host__ __device__ ChunkCopy fill_copy(int t, int i) {
+  // FILL ME IN (roughly 4 lines):
+  //  1. the row and chunk: 8 consecutive threads copy the 8 chunks of one row, in order; the
+  //     128 threads cover 16 rows per copy i, so copy i covers rows 16 i .. 16 i + 15;
+  //  2. the byte of the plain layout: row * kTcRowBytes + 16 * chunk;
+  //  3. where it lands: that byte through swizzle with chosen_swizzle(kTcRowBytes).
+  (void)t;
+  (void)i;
+  return {};  // TODO: as shipped, kNotImplemented
+}
+
+// Exercise 3b: the row address lane `lane` gives to the ldmatrix.x4 of a 16 x 16 piece.
+__host__ __device__ int fragment_offset(int lane, int row0, int kk) {
+  // FILL ME IN (roughly 3 lines):
+  //  1. the row of the piece that lane gives (figure ch10-ldmatrix-fragments.svg: lanes 0-7
+  //     and 16-23 give rows 0-7, lanes 8-15 and 24-31 rows 8-15);
+  //  2. the chunk: 2 kk for matrices 0 and 1, 2 kk + 1 for matrices 2 and 3;
+  //  3. the byte where fill_copy put that chunk of row row0 + that row.
+  (void)lane;
+  (void)row0;
+  (void)kk;
+  return kNotImplemented;  // TODO
+}
+
+// Exercise 3c: the tensor-core GEMM tile (contract in ldmatrix_swizzle.cuh). Yours: the stage
+// fill and the pipeline's commit and wait (steps 1-3). The fragments' use, the mma and the
+// epilogue are given: the grader counts this kernel's shared accesses against the contract.
+// Two blocks share an SM (108 KiB of shared memory each); telling ptxas so (the 2 below)
+// measured faster on the H200 than 1.
 __global__ void __launch_bounds__(kTcThreads, 2)
     tc_gemm_kernel(const __half* A, const __half* B, float* C, int M, int N, int K) {
-  extern __shared__ __align__(1024) unsigned char smem[];  // [stage][A, B][128 rows][128 bytes]
+  extern __shared__ __align__(1024) unsigned char smem[];  // [stage][A, B][slot]
   (void)M;                                                 // the grid covers M
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
@@ -53,62 +78,44 @@ __global__ void __launch_bounds__(kTcThreads, 2)
   const int wm = 64 * (warp / 2), wn = 64 * (warp % 2);  // this warp's 64 x 64 piece of C
   const int steps = K / kTcKStep;
 
-  // Each thread places its first row once, below, and steps by whole multiples of 16 rows from
-  // there. A swizzle repeats every 2^(B+M+S) bytes; yours must repeat within 2048 (16 rows).
-  //
-  // Loads: thread t copies chunk t % 8 of rows t / 8 + 16 i, i = 0..7, of A's tile and of B's
-  // (8 consecutive threads copy one 128-byte row: coalesced reads).
-  const int load_row = t / 8, load_chunk = t % 8;
-  // TODO (store end): place this chunk through chosen_swizzle(kTcRowBytes).
-  const int store_at = load_row * kTcRowBytes + 16 * load_chunk;
-  const long long rows16 = 16LL * K;  // 16 rows of A or B in global memory
-  const __half* a_src = A + static_cast<long long>(m0 + load_row) * K + 8 * load_chunk;
-  const __half* b_src = B + static_cast<long long>(n0 + load_row) * K + 8 * load_chunk;
+  // Step 1. Filling a stage: this thread's 8 copies of A's tile and 8 of B's for K-step `step`
+  // into stage `stage`, whose A slot starts at byte 2 stage kTcSlotBytes (B's right after).
   const auto load_stage = [&](int stage, int step) {
-    const unsigned a_tile = base + static_cast<unsigned>(stage * 2 * kTcTileBytes + store_at);
-    const unsigned b_tile = a_tile + kTcTileBytes;
-    const int k0 = step * kTcKStep;
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      const unsigned rows = static_cast<unsigned>(16 * i * kTcRowBytes);
-      ptx::cp_async_16(a_tile + rows, a_src + i * rows16 + k0);
-      ptx::cp_async_16(b_tile + rows, b_src + i * rows16 + k0);
-    }
+    // FILL ME IN (roughly 8 lines): for each copy i (0 .. 7), fill_copy(t, i) says which row
+    // and chunk and where in the slot; the 16 bytes come from row m0 + row of A (n0 + row of
+    // B), halves step * kTcKStep + 8 * chunk. One ptx::cp_async_16 for A, one for B.
+    (void)stage;
+    (void)step;
   };
 
-  // Fragment reads: an ldmatrix.x4 reads a 16 x 16 piece, lane l giving row l % 16, chunk
-  // 2 kk + l / 16. A warp's pieces start at whole multiples of 16 rows: one swizzle per kk.
-  int read_at[kTcKStep / 16];
-#pragma unroll
-  for (int kk = 0; kk < kTcKStep / 16; ++kk) {
-    // TODO (read end): the same swizzle, or the fragments read the wrong bytes.
-    read_at[kk] = (lane % 16) * kTcRowBytes + 16 * (2 * kk + lane / 16);
-  }
+  (void)load_stage;  // remove once steps 2 and 3 call it
 
   float acc[4][8][4] = {};  // [16 rows of m][8 columns of n][the m16n8 fragment]
-#pragma unroll
-  for (int s = 0; s < kTcStages - 1; ++s) {  // the pipeline's first stages
-    if (s < steps) load_stage(s, s);
-    ptx::cp_async_commit();
-  }
-  for (int step = 0; step < steps; ++step) {
-    ptx::cp_async_wait<kTcStages - 2>();  // this thread's copies of this step have landed
-    __syncthreads();  // ... every thread's have, and every warp is done with the oldest stage
-    const int next = step + kTcStages - 1;
-    if (next < steps) load_stage(next % kTcStages, next);
-    ptx::cp_async_commit();  // an empty group when nothing is left keeps the count
+  // Step 2 (FILL ME IN, roughly 4 lines). The pipeline's start: load stages 0 .. kTcStages - 2
+  // (K-steps 0 .. kTcStages - 2, where K has them), each stage its own commit group
+  // (ptx::cp_async_commit), empty groups included, so that every thread counts the same.
 
-    const int stage = step % kTcStages;
-    const unsigned a_tile = base + static_cast<unsigned>(stage * 2 * kTcTileBytes);
-    const unsigned b_tile = a_tile + kTcTileBytes;
+  for (int step = 0; step < steps; ++step) {
+    // Step 3 (FILL ME IN, roughly 5 lines). Before reading stage step % kTcStages:
+    //  - ptx::cp_async_wait<N>(): how many of this thread's groups may still be in flight when
+    //    this step's group has landed?
+    //  - a barrier: every thread's copies are visible, and every warp is done with the stage
+    //    the next load overwrites;
+    //  - then load K-step step + kTcStages - 1 (where K has it) into the stage it reuses, and
+    //    commit (a group every step, empty or not, keeps the count).
+
+    // ---- given from here on: do not modify ----
+    const unsigned a_slot = base + static_cast<unsigned>(step % kTcStages * 2 * kTcSlotBytes);
+    const unsigned b_slot = a_slot + kTcSlotBytes;
 #pragma unroll
     for (int kk = 0; kk < kTcKStep / 16; ++kk) {
       unsigned a[4][4], b[4][4];
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int a_piece = (wm + 16 * i) * kTcRowBytes, b_piece = (wn + 16 * i) * kTcRowBytes;
-        ptx::ldmatrix_x4(a_tile + static_cast<unsigned>(a_piece + read_at[kk]), a[i]);
-        ptx::ldmatrix_x4(b_tile + static_cast<unsigned>(b_piece + read_at[kk]), b[i]);
+      for (int i = 0; i < 4; ++i) {  // exercise 3b: your fragment_offset
+        ptx::ldmatrix_x4(a_slot + static_cast<unsigned>(fragment_offset(lane, wm + 16 * i, kk)),
+                         a[i]);
+        ptx::ldmatrix_x4(b_slot + static_cast<unsigned>(fragment_offset(lane, wn + 16 * i, kk)),
+                         b[i]);
       }
       // b[j] holds n rows wn + 16 j .. + 15: matrices 0 and 2 (k 0-7, 8-15) of its first 8
       // rows, 1 and 3 of the next 8.

@@ -80,6 +80,30 @@ __global__ void ldmatrix_kernel(const long long* addresses, unsigned* sink) {
   sink[threadIdx.x] = r0 + r1 + r2 + r3;
 }
 
+// One 16-byte cp.async.cg per active lane, into shared `addresses[lane]` from global
+// `source + from[lane]`; the kernel waits for it, so nothing is in flight at exit.
+__global__ void async_copy_kernel(const long long* addresses, const long long* from,
+                                  const unsigned char* source) {
+  extern __shared__ __align__(16) unsigned char shared[];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const long long offset = addresses[threadIdx.x];
+  if (offset >= 0) {
+    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(shared + offset));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a),
+                 "l"(source + from[threadIdx.x])
+                 : "memory");
+  }
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+#else
+  (void)addresses, (void)from, (void)source, (void)shared;
+  __trap();
+#endif
+}
+
+// Bytes between two global rows of a cp.async request: every row in a 128-byte line of its own.
+constexpr long long kGlobalRowPitch = 8192;
+
 using Kernel = void (*)(const long long*, unsigned*);
 
 Kernel kernel_for(const smem::WarpRequest& r) {
@@ -121,11 +145,34 @@ std::vector<MeasuredAccess> measure_warp_requests(const std::vector<smem::WarpRe
                                std::to_string(max_shared_bytes));
     }
   }
+  // Where each lane of a cp.async request reads from (see WarpRequest::global_row_bytes).
+  std::vector<long long> from(32 * n, 0);
+  bool any_async_copy = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const smem::WarpRequest& r = requests[i];
+    if (r.op != smem::Op::kAsyncCopy) continue;
+    any_async_copy = true;
+    for (int t = 0; t < 32; ++t) {
+      from[32 * i + static_cast<std::size_t>(t)] =
+          r.global_row_bytes >= 512 ? 16LL * t
+                                    : r.global_line(t) * kGlobalRowPitch + 16LL * r.global_chunk(t);
+    }
+  }
   gpu::DeviceBuffer<long long> device_addresses(addresses);
+  gpu::DeviceBuffer<long long> device_from(from);
+  gpu::DeviceBuffer<unsigned char> source(any_async_copy ? 32 * kGlobalRowPitch : 16);
   gpu::DeviceBuffer<unsigned> sink(32 * n);
   const std::vector<gpu::SmemCounters> counted =
       gpu::measure_smem_counters_each(static_cast<int>(n), [&](int i) {
         const std::size_t k = static_cast<std::size_t>(i);
+        if (requests[k].op == smem::Op::kAsyncCopy) {
+          GPU_CHECK(cudaFuncSetAttribute(
+              async_copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes[k]));
+          async_copy_kernel<<<1, 32, shared_bytes[k]>>>(device_addresses.get() + 32 * k,
+                                                        device_from.get() + 32 * k, source.get());
+          GPU_CHECK(cudaGetLastError());
+          return;
+        }
         const Kernel kernel = kernel_for(requests[k]);
         GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        shared_bytes[k]));
@@ -141,6 +188,24 @@ std::vector<MeasuredAccess> measure_warp_requests(const std::vector<smem::WarpRe
     const std::string name = r.describe();
     const bool ldmatrix = r.op == smem::Op::kLdmatrix;
     const bool store = r.op == smem::Op::kStore;
+    if (r.op == smem::Op::kAsyncCopy) {
+      // Its writes are counted apart: instructions, wavefronts, and a conflict counter that
+      // reads 0 on the H200 whatever the layout.
+      const double copies = counters.async_copy_instructions;
+      const double others =
+          counters.load_instructions + counters.store_instructions + counters.ldsm_instructions;
+      if (counters.async_copy_wavefronts < 0) {
+        throw CountersUnavailable(name + ": this profiler does not count cp.async's wavefronts");
+      }
+      if (copies != 1 || others != 0) {
+        throw std::runtime_error(name + ": the kernel executed " + std::to_string(copies) +
+                                 " cp.async and " + std::to_string(others) +
+                                 " other shared-memory instructions; expected exactly one");
+      }
+      out.push_back(MeasuredAccess{static_cast<int>(counters.async_copy_wavefronts),
+                                   static_cast<int>(counters.async_copy_conflicts)});
+      continue;
+    }
     const double instructions = ldmatrix ? counters.ldsm_instructions
                                 : store  ? counters.store_instructions
                                          : counters.load_instructions;

@@ -31,11 +31,15 @@ const char* const kMetrics[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 };
 // cp.async (LDGSTS, compute capability 8.0 and newer): its shared-memory writes are counted
-// apart from stores, as instructions and bank conflicts only.
+// apart from stores. The conflict counter reads 0 for every layout on the H200, and the shared
+// wavefront counters above do not see cp.async.cg's writes; the wavefronts of its writes are
+// counted by kAsyncCopyWavefronts (what Nsight Compute reports for LDGSTS).
 const char* const kAsyncCopyMetrics[] = {
     "smsp__sass_inst_executed_op_ldgsts.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
 };
+const char* const kAsyncCopyWavefronts =
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 
 const char* const kPermissionFix =
     "the NVIDIA driver lets only administrators read GPU performance counters "
@@ -98,7 +102,10 @@ CUcontext current_context() {
 // Everything the profiler needs that does not change between measurements.
 struct Session {
   CUcontext context = nullptr;
-  std::vector<const char*> metrics;  // kMetrics, then kAsyncCopyMetrics where the GPU has them
+  // kMetrics, then kAsyncCopyMetrics where the GPU has them, then kAsyncCopyWavefronts where the
+  // profiler can count it.
+  std::vector<const char*> metrics;
+  bool async_copy_wavefronts = false;
   std::vector<std::uint8_t> config_image;
   CUpti_Profiler_Host_Object* host = nullptr;
 };
@@ -143,9 +150,23 @@ Session& session() {
     auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
         CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     add.pHostObject = out.host;
-    add.ppMetricNames = out.metrics.data();
-    add.numMetrics = out.metrics.size();
-    CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add));
+    if (major >= 8) {
+      // The wavefronts of cp.async's writes, where this profiler offers the metric; without it
+      // the other counters still work.
+      std::vector<const char*> with = out.metrics;
+      with.push_back(kAsyncCopyWavefronts);
+      add.ppMetricNames = with.data();
+      add.numMetrics = with.size();
+      if (cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS) {
+        out.metrics = with;
+        out.async_copy_wavefronts = true;
+      }
+    }
+    if (!out.async_copy_wavefronts) {
+      add.ppMetricNames = out.metrics.data();
+      add.numMetrics = out.metrics.size();
+      CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add));
+    }
     auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
         CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     size.pHostObject = out.host;
@@ -314,6 +335,7 @@ std::vector<SmemCounters> measure_smem_counters_each(
       c.async_copy_instructions = values[7];
       c.async_copy_conflicts = values[8];
     }
+    if (s.async_copy_wavefronts) c.async_copy_wavefronts = values[9];
     out.push_back(c);
   }
   return out;

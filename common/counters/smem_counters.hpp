@@ -29,9 +29,16 @@ struct SmemCounters {
   /// smsp__sass_inst_executed_op_ldgsts.sum: cp.async instructions (warp-level), whose writes to
   /// shared memory the store counters above do not see. -1 before compute capability 8.0.
   double async_copy_instructions = -1;
-  /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum: the wavefronts cp.async's
-  /// shared writes took beyond the fewest they could. -1 before compute capability 8.0.
+  /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum, Nsight Compute's bank
+  /// conflicts of cp.async. It read 0 on the H200 for every layout, padded tiles whose cp.async
+  /// took 10 wavefronts where 4 would do included: judge cp.async by async_copy_wavefronts.
+  /// -1 before compute capability 8.0.
   double async_copy_conflicts = -1;
+  /// smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum: the shared-memory
+  /// wavefronts of cp.async's writes (Nsight Compute's "Shared Store From Global" wavefronts;
+  /// the load and store wavefronts above do not see them). -1 before compute capability 8.0 or
+  /// where the profiler does not offer the metric.
+  double async_copy_wavefronts = -1;
 };
 
 /// Counters cannot be read here; what() says why and how to fix it.

@@ -154,7 +154,10 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
                               "'t*4'), or 32 addresses with --addresses");
   }
   WarpRequest& request = a.request;
-  if (op == "ldmatrix.x1" || op == "ldmatrix.x2" || op == "ldmatrix.x4") request.width_bytes = 16;
+  if (op == "ldmatrix.x1" || op == "ldmatrix.x2" || op == "ldmatrix.x4" ||
+      op.rfind("cp.async", 0) == 0) {
+    request.width_bytes = 16;
+  }
   parse_op(op, request);
   if (!a.expression.empty()) {
     const LaneExpression e = LaneExpression::parse(a.expression);
@@ -194,7 +197,8 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
 
 bool same_access(const WarpRequest& a, const WarpRequest& b) {
   if (a.op != b.op || a.width_bytes != b.width_bytes ||
-      (a.op == Op::kLdmatrix && a.matrices != b.matrices)) {
+      (a.op == Op::kLdmatrix && a.matrices != b.matrices) ||
+      (a.op == Op::kAsyncCopy && a.global_row_bytes != b.global_row_bytes)) {
     return false;
   }
   for (int t = 0; t < kWarpSize; ++t) {

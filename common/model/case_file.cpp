@@ -95,9 +95,8 @@ std::vector<SmemCase> read_case_file(const std::string& path) {
 std::string format_case(const SmemCase& c) {
   std::ostringstream out;
   const WarpRequest& r = c.request;
-  out << c.name << '\t' << r.width_bytes << '\t'
-      << (r.op == Op::kLdmatrix ? "ldmatrix.x" + std::to_string(r.matrices) : to_string(r.op))
-      << '\t' << (c.wavefronts ? std::to_string(*c.wavefronts) : "-") << '\t'
+  out << c.name << '\t' << r.width_bytes << '\t' << op_text(r) << '\t'
+      << (c.wavefronts ? std::to_string(*c.wavefronts) : "-") << '\t'
       << (c.conflicts ? std::to_string(*c.conflicts) : "-") << '\t';
   for (int t = 0; t < kWarpSize; ++t) out << (t ? " " : "") << r.address[t];
   return out.str();

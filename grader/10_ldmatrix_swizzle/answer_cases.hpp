@@ -119,8 +119,8 @@ inline grader::Feedback conflict(const std::string& which, const std::string& ac
 
 /// Exercise 2a's properties of chosen_swizzle(row_bytes), on the exercise's own swizzle: valid
 /// parameters; a bijection of the 128-row tile that keeps every 16-byte chunk whole and
-/// aligned; every warp's 16-byte store of 32 consecutive chunks and every ldmatrix.x4 of the
-/// tile conflict-free. The first problem found, or nothing. Meaningful once swizzle_right().
+/// aligned; every warp's cp.async of 32 consecutive chunks and every ldmatrix.x4 of the tile at
+/// their ideal wavefronts. The first problem found, or nothing. Meaningful once swizzle_right().
 inline std::optional<grader::Feedback> chosen_swizzle_problem(int row_bytes) {
   const SwizzleParams p = ch10::chosen_swizzle(row_bytes);
   const std::string which = chosen_call(row_bytes);
@@ -160,19 +160,20 @@ inline std::optional<grader::Feedback> chosen_swizzle_problem(int row_bytes) {
     }
     seen[static_cast<size_t>(to)] = o;
   }
-  const auto as_lane = [](const char* what) {
-    return [what](int lane) { return std::string(what) + " " + std::to_string(lane); };
-  };
   for (int w = 0; w < bytes / 512; ++w) {
-    const smem::WarpRequest r = chunk_store(row_bytes, Layout::kSwizzled, p, w, ch10::swizzle);
+    const smem::WarpRequest r = cp_async_fill(row_bytes, Layout::kSwizzled, p, w, ch10::swizzle);
     const smem::Analysis a = smem::analyze(r);
     if (a.wavefronts != a.ideal) {
-      return detail::conflict(
-          which,
-          "warp " + std::to_string(w) + "'s 16-byte store of 32 consecutive chunks of the tile", r,
-          false, as_lane("lane"),
-          "each group of 8 lanes stores 128 contiguous bytes of the plain "
-          "layout: keep them in 8 different bank quads.");
+      grader::Feedback f(which + ": warp " + std::to_string(w) +
+                         "'s cp.async of 32 consecutive chunks of the tile takes more than one "
+                         "wavefront per global line it reads.");
+      f.line(
+          "cp.async writes each 128-byte global line into one 128-byte shared line per "
+          "wavefront, its chunks permuted by an XOR (section 3).");
+      f.reveal("The bank model says " + grader::wavefronts(a.wavefronts) + ", ideal " +
+               std::to_string(a.ideal) + ":");
+      f.reveal(grader::draw(r));
+      return f.hint("keep each line's chunks together in one shared line, permuted by an XOR.");
     }
   }
   for (int r0 = 0; r0 < kRows; r0 += 16) {

@@ -1,9 +1,11 @@
 // Chapter 10 device probes. grader/tools/make_grader_unit.py compiles this file after the
-// exercise file under grade, in one translation unit. The grader's own kernel is the contract's
-// with the tile plain: the baseline your speed is measured against, and no answer.
+// exercise file under grade, in one translation unit. The grader's own kernel, the baseline your
+// speed is measured against, is built another way (nvcuda::wmma from a tile filled through
+// registers): it holds no cp.async fill and no ldmatrix address.
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
 
 #include <cublas_v2.h>
+#include <mma.h>
 
 #include <stdexcept>
 #include <string>
@@ -14,6 +16,33 @@
 
 namespace ch10::probes {
 
+namespace {
+
+// Fills the shared memory of every SM with 0xff bytes (fp16 NaN), so that a block of the next
+// kernel that reads a stage before its copies land reads NaN, not what an earlier block left.
+__global__ void poison_shared_kernel(int bytes) {
+  extern __shared__ unsigned char shared[];
+  for (int i = static_cast<int>(threadIdx.x); i < bytes / 16; i += static_cast<int>(blockDim.x)) {
+    reinterpret_cast<uint4*>(shared)[i] = make_uint4(~0u, ~0u, ~0u, ~0u);
+  }
+}
+
+}  // namespace
+
+void launch_yours_on_poisoned_shared(const __half* A, const __half* B, float* C, int M, int N,
+                                     int K) {
+  int device = 0, sms = 0, bytes = 0;
+  GPU_CHECK(cudaGetDevice(&device));
+  GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPU_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  bytes = bytes / 16 * 16;
+  GPU_CHECK(cudaFuncSetAttribute(poison_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 bytes));
+  poison_shared_kernel<<<sms, 1024, bytes>>>(bytes);
+  GPU_CHECK(cudaGetLastError());
+  launch_yours(A, B, C, M, N, K);
+}
+
 void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K) {
   GPU_CHECK(cudaFuncSetAttribute(tc_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  kTcSharedBytes));
@@ -21,107 +50,58 @@ void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int 
                                                                                    K);
 }
 
-// The contract's kernel on a tile of the caller's, written apart from the exercise so that the
-// baseline does not depend on the file under grade. Tile::at(row, chunk) is the byte where an
-// operand's tile keeps chunk `chunk` of row `row`; it must repeat every 16 rows (at(row + 16 j,
-// c) = at(row, c) + at(16 j, 0)). Tile::kBytes is the bytes one operand's tile takes.
-template <typename Tile>
-__global__ void __launch_bounds__(kTcThreads, 2)
-    tc_gemm_with_tile(const __half* A, const __half* B, float* C, int N, int K) {
-  extern __shared__ __align__(1024) unsigned char smem[];
-  constexpr int kTile = Tile::kBytes;
-  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
+namespace {
+
+// The baseline: the same block and warp tiling without cp.async or ldmatrix. Each K-step of 64
+// halves goes through registers into a plain 128 x 64 tile (no pipeline), and nvcuda::wmma
+// reads 16 x 16 fragments from it and multiplies them (m16n16k16, fp32 accumulation).
+__global__ void __launch_bounds__(kTcThreads)
+    wmma_baseline_kernel(const __half* A, const __half* B, float* C, int N, int K) {
+  using namespace nvcuda;
+  __shared__ __align__(128) __half a_tile[kTcBlock * kTcKStep], b_tile[kTcBlock * kTcKStep];
+  const int t = static_cast<int>(threadIdx.x), warp = t / 32;
   const int m0 = static_cast<int>(blockIdx.y) * kTcBlock;
   const int n0 = static_cast<int>(blockIdx.x) * kTcBlock;
   const int wm = 64 * (warp / 2), wn = 64 * (warp % 2);
-  const int steps = K / kTcKStep;
-  // Each thread places its first row once and steps by 16 rows.
-  const int load_row = t / 8, load_chunk = t % 8;
-  const int store_at = Tile::at(load_row, load_chunk);
-  const int rows16_shared = Tile::at(16, 0), rows16 = 16 * K;
-  const __half* a_src = A + static_cast<long long>(m0 + load_row) * K + 8 * load_chunk;
-  const __half* b_src = B + static_cast<long long>(n0 + load_row) * K + 8 * load_chunk;
-  const auto load_stage = [&](int stage, int step) {
-    const unsigned to = base + static_cast<unsigned>(stage * 2 * kTile + store_at);
-    const int k0 = step * kTcKStep;
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      const unsigned rows = static_cast<unsigned>(i * rows16_shared);
-      ptx::cp_async_16(to + rows, a_src + static_cast<long long>(i) * rows16 + k0);
-      ptx::cp_async_16(to + rows + kTile, b_src + static_cast<long long>(i) * rows16 + k0);
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[4][4];
+  for (auto& row : acc) {
+    for (auto& f : row) wmma::fill_fragment(f, 0.0f);
+  }
+  constexpr int kVectors = kTcBlock * kTcKStep / 8;  // 16-byte vectors of one tile
+  for (int k0 = 0; k0 < K; k0 += kTcKStep) {
+    uint4 a_in[kVectors / kTcThreads], b_in[kVectors / kTcThreads];
+    for (int v = 0; v < kVectors / kTcThreads; ++v) {
+      const int e = t + kTcThreads * v, row = e / 8, col = 8 * (e % 8);
+      a_in[v] =
+          *reinterpret_cast<const uint4*>(A + static_cast<long long>(m0 + row) * K + k0 + col);
+      b_in[v] =
+          *reinterpret_cast<const uint4*>(B + static_cast<long long>(n0 + row) * K + k0 + col);
     }
-  };
-  int read_at[kTcKStep / 16];
-#pragma unroll
-  for (int kk = 0; kk < kTcKStep / 16; ++kk) {
-    read_at[kk] = Tile::at(lane % 16, 2 * kk + lane / 16);
-  }
-  float acc[4][8][4] = {};
-#pragma unroll
-  for (int s = 0; s < kTcStages - 1; ++s) {
-    if (s < steps) load_stage(s, s);
-    ptx::cp_async_commit();
-  }
-  for (int step = 0; step < steps; ++step) {
-    ptx::cp_async_wait<kTcStages - 2>();
+    __syncthreads();  // every warp is done with the previous K-step's tiles
+    for (int v = 0; v < kVectors / kTcThreads; ++v) {
+      reinterpret_cast<uint4*>(a_tile)[t + kTcThreads * v] = a_in[v];
+      reinterpret_cast<uint4*>(b_tile)[t + kTcThreads * v] = b_in[v];
+    }
     __syncthreads();
-    const int next = step + kTcStages - 1;
-    if (next < steps) load_stage(next % kTcStages, next);
-    ptx::cp_async_commit();
-    const unsigned a_tile = base + static_cast<unsigned>(step % kTcStages * 2 * kTile);
-#pragma unroll
-    for (int kk = 0; kk < kTcKStep / 16; ++kk) {
-      unsigned a[4][4], b[4][4];
-#pragma unroll
+    for (int kk = 0; kk < kTcKStep; kk += 16) {
+      wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa[4];
+      wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb[4];
       for (int i = 0; i < 4; ++i) {
-        const int a_piece = Tile::at(wm + 16 * i, 0);
-        const int b_piece = kTile + Tile::at(wn + 16 * i, 0);
-        ptx::ldmatrix_x4(a_tile + static_cast<unsigned>(a_piece + read_at[kk]), a[i]);
-        ptx::ldmatrix_x4(a_tile + static_cast<unsigned>(b_piece + read_at[kk]), b[i]);
+        wmma::load_matrix_sync(fa[i], a_tile + (wm + 16 * i) * kTcKStep + kk, kTcKStep);
+        wmma::load_matrix_sync(fb[i], b_tile + (wn + 16 * i) * kTcKStep + kk, kTcKStep);
       }
-#pragma unroll
       for (int i = 0; i < 4; ++i) {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          ptx::mma_m16n8k16(acc[i][2 * j], a[i], b[j][0], b[j][2]);
-          ptx::mma_m16n8k16(acc[i][2 * j + 1], a[i], b[j][1], b[j][3]);
-        }
+        for (int j = 0; j < 4; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
       }
     }
   }
-  ptx::cp_async_wait<0>();
-#pragma unroll
   for (int i = 0; i < 4; ++i) {
-#pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      const int row = m0 + wm + 16 * i + lane / 4, col = n0 + wn + 8 * j + 2 * (lane % 4);
-      float* c = C + static_cast<long long>(row) * N + col;
-      *reinterpret_cast<float2*>(c) = make_float2(acc[i][j][0], acc[i][j][1]);
-      *reinterpret_cast<float2*>(c + 8LL * N) = make_float2(acc[i][j][2], acc[i][j][3]);
+    for (int j = 0; j < 4; ++j) {
+      wmma::store_matrix_sync(C + static_cast<long long>(m0 + wm + 16 * i) * N + n0 + wn + 16 * j,
+                              acc[i][j], N, wmma::mem_row_major);
     }
   }
 }
-
-/// Launches tc_gemm_with_tile<Tile> with the contract's block and grid, and the dynamic shared
-/// memory its tiles take.
-template <typename Tile>
-void launch_with_tile(const __half* A, const __half* B, float* C, int M, int N, int K) {
-  constexpr int bytes = kTcStages * 2 * Tile::kBytes;
-  GPU_CHECK(cudaFuncSetAttribute(tc_gemm_with_tile<Tile>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  tc_gemm_with_tile<Tile><<<dim3(N / kTcBlock, M / kTcBlock), kTcThreads, bytes>>>(A, B, C, N, K);
-}
-
-namespace {
-
-// The baseline's tile: every chunk where the shipped skeleton puts it.
-struct PlainTile {
-  static constexpr int kBytes = kTcBlock * kTcRowBytes;
-  static __device__ __forceinline__ int at(int row, int chunk) {
-    return row * kTcRowBytes + 16 * chunk;
-  }
-};
 
 __global__ void absolute_kernel(__half* x, long long n) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -130,8 +110,8 @@ __global__ void absolute_kernel(__half* x, long long n) {
 
 }  // namespace
 
-void launch_plain_tile(const __half* A, const __half* B, float* C, int M, int N, int K) {
-  launch_with_tile<PlainTile>(A, B, C, M, N, K);
+void launch_wmma_baseline(const __half* A, const __half* B, float* C, int M, int N, int K) {
+  wmma_baseline_kernel<<<dim3(N / kTcBlock, M / kTcBlock), kTcThreads>>>(A, B, C, N, K);
 }
 
 void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K) {

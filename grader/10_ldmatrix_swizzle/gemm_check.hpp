@@ -64,9 +64,11 @@ inline std::string shape(const Problem& p) {
 }
 
 inline const char* kWrongHint =
-    "the cp.async stores and the ldmatrix reads must place every chunk through the same "
-    "swizzle, and a stage must have landed (cp.async.wait_group, then __syncthreads) before "
-    "any warp reads it.";
+    "the pipeline (steps 2 and 3 of the kernel): every thread commits one group per stage, empty "
+    "ones included; before a stage is read its group must have landed (cp.async.wait_group N: "
+    "how many of this thread's groups may still be in flight?) and every thread must have met "
+    "the others at a barrier, which also frees the stage the next copy overwrites. Exercises 3a "
+    "and 3b check on the host that fill_copy and fragment_offset agree.";
 
 inline grader::Feedback wrong_result(const std::string& who, const Problem& p, int i, int j,
                                      float got, double exact, double allowed) {
@@ -76,7 +78,11 @@ inline grader::Feedback wrong_result(const std::string& who, const Problem& p, i
                 i, j, static_cast<double>(got), exact, allowed);
   grader::Feedback f(who + " is wrong on " + shape(p) + " (M x N x K).");
   f.line(line);
-  if (std::isnan(got)) f.line("That element was never written (C was filled with NaN).");
+  if (std::isnan(got)) {
+    f.line(
+        "That element is NaN: never written (C was filled with NaN), or computed from a stage "
+        "read before its copies landed (the grader fills shared memory with NaN first).");
+  }
   return f.hint(kWrongHint);
 }
 

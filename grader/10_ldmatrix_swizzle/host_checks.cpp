@@ -8,6 +8,7 @@
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
+#include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
@@ -182,6 +183,13 @@ TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows", "
     }
     std::string principle;
     if (!v.self_study()) principle = "Your variant's case: " + ch10::spec::case_words(asked) + ".";
+    if (layout == ch10::Layout::kSwizzled) {
+      // The interface's kSwizzled is the student's own choice, so the model counts that tile.
+      principle += std::string(principle.empty() ? "" : " ") +
+                   "The bank model counted the tile your own swizzle lays out with " +
+                   ch10::spec::chosen_call(row_bytes) + " = {" + std::to_string(p.b) + ", " +
+                   std::to_string(p.m) + ", " + std::to_string(p.s) + "}.";
+    }
     if (row_bytes < 128 && layout == ch10::Layout::kPlain &&
         predicted == smem::analyze(ch10::spec::ldmatrix_x4(128, layout, p, 0, 0, ch10::swizzle))
                          .wavefronts) {
@@ -196,4 +204,61 @@ TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows", "
                              "matrix at a time; count the distinct 16-byte chunks per bank "
                              "quad in each."));
   }
+}
+
+TEST_CASE("ch10 exercise 3a: fill_copy takes every chunk once, coalesced, conflict-free",
+          "[host]") {
+  ch10::feed::Placement place;
+  if (const auto fault = ch10::feed::fill_copy_fault(&place)) {
+    GRADER_FAIL(grader::Feedback(fault->fact + ".").hint(fault->hint));
+  }
+  // Every warp's cp.async of a copy takes one wavefront per 128-byte line of A or B it reads
+  // (4), on the bank model's cp.async rule (measured on the H200): the first one that does not.
+  for (int i = 0; i < ch10::feed::kCopies; ++i) {
+    for (int w = 0; w < ch10::kTcThreads / 32; ++w) {
+      const smem::WarpRequest r = ch10::feed::fill_request(w, i);
+      const smem::Analysis a = smem::analyze(r);
+      if (a.wavefronts == a.ideal) continue;
+      GRADER_FAIL(
+          grader::Feedback("Warp " + std::to_string(w) + "'s cp.async of copy " +
+                           std::to_string(i) + " takes " + grader::wavefronts(a.wavefronts) +
+                           " where its 4 lines of A need 4 (one per 128-byte line read).")
+              .line("cp.async writes one 128-byte line of global memory into one 128-byte line "
+                    "of shared memory per wavefront, its 16-byte chunks permuted by an XOR (and "
+                    "by whole 32-byte sectors); a row that starts off a shared line, or whose "
+                    "chunks are rotated by one, splits into several (section 3).")
+              .picture(grader::draw(r))
+              .hint("keep each row's 8 chunks in one 128-byte shared line, permuted by an XOR: "
+                    "a swizzle, not padding."));
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("ch10 exercise 3b: fragment_offset gives the rows mma wants, conflict-free", "[host]") {
+  ch10::feed::Placement place;
+  if (const auto fault = ch10::feed::fill_copy_fault(&place)) {
+    GRADER_FAIL(grader::Feedback("Not checked: " + fault->fact + ".")
+                    .hint("fragment_offset reads where fill_copy puts the chunks: make the check "
+                          "of exercise 3a pass first."));
+  }
+  if (const auto fault = ch10::feed::fragment_fault(place)) {
+    GRADER_FAIL(grader::Feedback(fault->fact + ".").hint(fault->hint));
+  }
+  for (int row0 = 0; row0 < ch10::kTcBlock; row0 += 16) {
+    for (int kk = 0; kk < ch10::kTcKStep / 16; ++kk) {
+      const smem::WarpRequest r = ch10::feed::fragment_request(row0, kk);
+      const smem::Analysis a = smem::analyze(r);
+      if (a.wavefronts == a.ideal) continue;
+      GRADER_FAIL(grader::Feedback("The ldmatrix.x4 of rows " + std::to_string(row0) + " .. " +
+                                   std::to_string(row0 + 15) + ", halves " +
+                                   std::to_string(16 * kk) + " .. " + std::to_string(16 * kk + 15) +
+                                   " takes " + grader::wavefronts(a.wavefronts) +
+                                   ", where 4 matrices need 4.")
+                      .picture(grader::draw(r))
+                      .hint("the 8 rows of each matrix must sit in 8 different bank quads: the "
+                            "layout of exercise 3a decides it."));
+    }
+  }
+  SUCCEED();
 }

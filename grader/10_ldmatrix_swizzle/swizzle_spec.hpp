@@ -65,6 +65,15 @@ inline smem::WarpRequest chunk_store(int row_bytes, Layout layout, const Swizzle
   });
 }
 
+/// Warp w's cp.async of 32 consecutive chunks of the plain layout (how exercise 3's kernel fills
+/// a tile): lanes read global rows of `row_bytes` (at most a 128-byte line per row is modelled).
+inline smem::WarpRequest cp_async_fill(int row_bytes, Layout layout, const SwizzleParams& p, int w,
+                                       const SwizzleFn& swizzle_fn) {
+  return smem::WarpRequest::async_copy(row_bytes < 128 ? row_bytes : 128, [&](int l) {
+    return place(row_bytes, layout, p, 512LL * w + 16 * l, swizzle_fn);
+  });
+}
+
 /// One ldmatrix.x4 exercise 2b asks about: the tile's rows and layout, and where it reads (rows
 /// r0 .. r0 + 15, chunks c and c + 1).
 struct LdmatrixCase {

@@ -8,15 +8,17 @@
 namespace grader::chapter {
 
 inline constexpr Threshold kThresholds[] = {
-    {"speedup_over_plain", 2.5, Bound::kAtLeast, "gemm.speedup_over_plain", 1.2,
-     "The tensor-core tile against the grader's same kernel with the plain tile, 4096^3 fp16, "
-     "timed in turns in the same run. The reference measured 3.16x on the full H200, 3.24x and "
-     "3.28x on slices of 25% and 10% of its SMs: 2.5 leaves it 26% margin, and rejects the plain "
-     "tile (1.0x) by far. A padded tile reached 2.6x but does not fit the contract's shared "
-     "memory; the counters check, not speed, demands conflict-free ldmatrix.x4."},
-    {"reference_speedup_over_plain", 3.0, Bound::kAtLeast, "gemm.speedup_over_plain", 1.0,
-     "The reference must reach 3x the grader's plain tile on the full H200 (issue 14); it "
-     "measured 3.16x."},
+    {"speedup_over_wmma", 2.5, Bound::kAtLeast, "gemm.speedup_over_wmma", 1.2,
+     "The tensor-core tile against the grader's wmma kernel (the same block and warp tiling, each "
+     "K-step copied through registers into a plain tile, nvcuda::wmma fragments), 4096^3 fp16, "
+     "timed in turns in the same run. A standalone run of the same kernels on the H200 "
+     "(2026-12-01, two runs) measured 3.45x and 3.46x for the reference's design, 2.86x for rows "
+     "padded to 144 bytes and 1.10x for the plain tile: 2.5 leaves the reference 38% margin and "
+     "rejects a plain tile by far. The counters check, not speed, demands ideal wavefronts (a "
+     "padded tile passes this bar and fails that check)."},
+    {"reference_speedup_over_wmma", 3.0, Bound::kAtLeast, "gemm.speedup_over_wmma", 1.0,
+     "The reference must reach 3x the grader's wmma kernel on the full H200; the standalone run "
+     "measured 3.45x."},
     {"reference_fraction_of_cublas", 0.45, Bound::kAtLeast, "gemm.fraction_of_cublas", 1.0,
      "The reference against cublasGemmEx (fp16 in, fp32 compute) on the full H200. Issue 14 asked "
      "for 0.5; the committed run measured 0.498 (cuBLAS at 705 TFLOP/s), other runs of the same "

@@ -169,7 +169,8 @@ std::vector<AnalyserExample> analyser_examples(const std::string& lesson_text,
     std::vector<std::string> cells;
     std::stringstream split(line);
     for (std::string cell; std::getline(split, cell, '\t');) cells.push_back(cell);
-    if (cells.size() > 1 && cells[1] == "drawn") continue;  // a diagram's script, not a request
+    // A figure drawn by a script of its own (FILE, "drawn by", SCRIPT) draws no request.
+    if (cells.size() == 3 && cells[1] == "drawn by") continue;
     for (std::size_t k = 2; k < cells.size(); k += 2) {
       examples.push_back(draw_example("figures.tsv line " + std::to_string(number), cells[k]));
     }

@@ -6,7 +6,9 @@ EX1 = "ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>"
 EX2A = ("ch10 exercise 2a: the chosen swizzles keep chunks whole and fill and drain the tile "
         "without conflicts")
 EX2B = "ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows"
-EX3 = "ch10 exercise 3: the counters see conflict-free ldmatrix and cp.async"
+EX3 = "ch10 exercise 3: the counters see ideal ldmatrix and cp.async wavefronts"
+EX3A = "ch10 exercise 3a: fill_copy takes every chunk once, coalesced, conflict-free"
+EX3B = "ch10 exercise 3b: fragment_offset gives the rows mma wants, conflict-free"
 
 
 def swizzle(b, m, s, offset):
@@ -62,7 +64,13 @@ ITEMS = [
     for row_bytes in (64, 128)
     for enumerator, measured, comment, place in LAYOUTS
 ] + [
-    # The old hand-out's grader held the complete swizzled kernel: its tile's offset function
-    # (grader_offset, with the Swizzle<3,4,3> branch) and the kernel around it.
-    Kernel(EX3, "tc_gemm_kernel", ("grader_offset", "grader_tc_gemm")),
+    Function(EX3A, "fill_copy", ("fill_copy",),
+             Plant("  (void)t;\n  (void)i;\n  return {};  // TODO: as shipped, kNotImplemented",
+                   "  return {call}(t, i);")),
+    Function(EX3B, "fragment_offset", ("fragment_offset",),
+             Plant("  (void)lane;\n  (void)row0;\n  (void)kk;\n  return kNotImplemented;  // TODO",
+                   "  return {call}(lane, row0, kk);")),
+    # Old hand-outs' graders held the complete kernel: the swizzled one (grader_offset, with the
+    # Swizzle<3,4,3> branch, and grader_tc_gemm), then the plain tile's (tc_gemm_with_tile).
+    Kernel(EX3, "tc_gemm_kernel", ("grader_offset", "grader_tc_gemm", "tc_gemm_with_tile")),
 ]

@@ -8,6 +8,7 @@
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
+#include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
 #include "grader/harness/feedback.hpp"
 
@@ -56,14 +57,17 @@ TEST_CASE("ch10 hidden: swizzle on parameters and offsets the local checks do no
 TEST_CASE("ch10 hidden: tc_gemm_kernel on shapes the local checks do not try", "[gpu]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(8, "cp.async and mma.sync.m16n8k16");
+  if (const auto fault = ch10::feed::feed_fault()) {
+    GRADER_FAIL(grader::not_run_while_invalid(*fault, "ch10 exercise 3a"));
+  }
   // Wide and tall grids, one K-step and K-steps that are not a multiple of the stages, against
   // fp64 on every entry.
   std::mt19937_64 rng(0x5eed11u);
   const int shapes[][3] = {{128, 1280, 64}, {1152, 128, 448}, {384, 256, 1600}, {640, 384, 192}};
   for (const auto& s : shapes) {
-    const auto problem =
-        ch10::gemm::check_against_fp64(ch10::probes::launch_yours, "tc_gemm_kernel",
-                                       ch10::gemm::random_problem(s[0], s[1], s[2], rng));
+    const auto problem = ch10::gemm::check_against_fp64(
+        ch10::probes::launch_yours_on_poisoned_shared, "tc_gemm_kernel",
+        ch10::gemm::random_problem(s[0], s[1], s[2], rng));
     if (problem) GRADER_FAIL(*problem);
   }
   SUCCEED();

@@ -37,7 +37,7 @@ struct Tile {
 
 const std::vector<Tile>& tiles() {
   static const std::vector<Tile> all = {
-      {"plain", "plain tile (grader)", ch10::probes::launch_plain_tile},
+      {"plain", "plain tile (maintainers)", ch10::reference_probes::launch_plain_tile},
       {"padded16", "padded tile (maintainers)", ch10::reference_probes::launch_padded_tile},
       {"swizzled", "swizzled tile (maintainers)", ch10::reference_probes::launch_swizzled_tile},
   };
@@ -71,11 +71,20 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
         tile.launch(a.get(), b.get(), c.get(), p.M, p.N, p.K);
         GPU_CHECK(cudaGetLastError());
       });
-      std::printf("%s: %.0f load wavefronts, %.0f ldmatrix, %.0f cp.async bank conflicts\n",
-                  tile.row, g.load_wavefronts, g.ldsm_instructions, g.async_copy_conflicts);
+      std::printf(
+          "%s: %.0f load wavefronts, %.0f ldmatrix, %.0f cp.async taking %.0f wavefronts with "
+          "%.0f bank conflicts counted\n",
+          tile.row, g.load_wavefronts, g.ldsm_instructions, g.async_copy_instructions,
+          g.async_copy_wavefronts, g.async_copy_conflicts);
       grader::record_measurement(
           kMeasurementFile, std::string("counted.gemm.") + tile.name + ".wavefronts_per_ldmatrix",
           g.load_wavefronts / std::max(1.0, g.ldsm_instructions), "");
+      grader::record_measurement(
+          kMeasurementFile, std::string("counted.gemm.") + tile.name + ".wavefronts_per_cp_async",
+          g.async_copy_wavefronts / std::max(1.0, g.async_copy_instructions), "");
+      grader::record_measurement(kMeasurementFile,
+                                 std::string("counted.gemm.") + tile.name + ".cp_async_conflicts",
+                                 g.async_copy_conflicts, "");
     }
   } else {
     std::cout << "hardware counters not read: " << counters.reason << "\n";
@@ -94,6 +103,8 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
   kernels.push_back({"tc_gemm_kernel (reference)", launch(ch10::probes::launch_yours)});
   const std::vector<grader::SpeedRow> rows = grader::time_kernels_in_turns(kernels, 0, 21);
   const double flops = 2.0 * n * n * n, cublas_ms = rows[0].median_ms;
+  grader::record_measurement(kMeasurementFile, "gemm.plain_fraction_of_cublas",
+                             cublas_ms / rows[1].median_ms, "");
   grader::record_measurement(kMeasurementFile, "gemm.padded_fraction_of_cublas",
                              cublas_ms / rows[2].median_ms, "");
   grader::record_measurement(kMeasurementFile, "gemm.swizzled_fraction_of_cublas",
@@ -108,7 +119,8 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
 
 TEST_CASE("ch10 reference: the lesson's other counted accesses", "[reference]") {
   // Not graded, for the lesson and the wrong answers' notes: Swizzle<3, 4, 3> on 64-byte rows,
-  // and the 16-byte stores that fill each tile, the swizzled ones with the reference's choice.
+  // and the 16-byte stores and the cp.async that fill each tile, the swizzled ones with the
+  // reference's choice.
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -122,6 +134,9 @@ TEST_CASE("ch10 reference: the lesson's other counted accesses", "[reference]") 
       requests.push_back(ch10::spec::chunk_store(row_bytes, layout, ch10::chosen_swizzle(row_bytes),
                                                  1, ch10::swizzle));
       names.push_back("counted.store16.rows" + std::to_string(row_bytes) + "." + name);
+      requests.push_back(ch10::spec::cp_async_fill(
+          row_bytes, layout, ch10::chosen_swizzle(row_bytes), 0, ch10::swizzle));
+      names.push_back("counted.cp_async.rows" + std::to_string(row_bytes) + "." + name);
     }
   }
   const std::vector<gpu::MeasuredAccess> measured = gpu::measure_warp_requests(requests, 48 * 1024);

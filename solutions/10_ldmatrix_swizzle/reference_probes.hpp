@@ -1,14 +1,15 @@
-// Chapter 10, the maintainers' probes: the lesson's padded and swizzled tiles of the contract's
-// kernel, which a hand-out must not hold (the swizzled tile is exercise 3's answer).
+// Chapter 10, the maintainers' probes: the contract's kernel with the lesson's plain, padded and
+// swizzled tiles, which a hand-out must not hold (each is exercise 3's answer but for its tile).
 #pragma once
 
 #include <cuda_fp16.h>
 
 namespace ch10::reference_probes {
 
-/// The grader's kernel (grader/10_ldmatrix_swizzle/device_probes.cu, tc_gemm_with_tile) with
-/// the tile's rows padded to 144 bytes (it takes 108 KiB of shared memory, more than the
-/// contract's 96), or swizzled with Swizzle<3, 4, 3> (the reference's choice). Launch only.
+/// The contract's kernel (the reference's pipeline, fragments and mma) with the tile plain
+/// (128-byte rows), its rows padded to 144 bytes (the whole slot), or swizzled with
+/// Swizzle<3, 4, 3> (the reference's choice). Launch only.
+void launch_plain_tile(const __half* A, const __half* B, float* C, int M, int N, int K);
 void launch_padded_tile(const __half* A, const __half* B, float* C, int M, int N, int K);
 void launch_swizzled_tile(const __half* A, const __half* B, float* C, int M, int N, int K);
 

@@ -181,7 +181,7 @@ def lesson_examples(tree, chapter):
     for line in figures.splitlines():
         if line and not line.startswith("#"):
             cells = line.split("\t")
-            if len(cells) > 1 and cells[1] == "drawn":
+            if len(cells) > 1 and cells[1] == "drawn by":
                 continue  # a diagram's drawing script, not an analyser request
             examples += cells[2::2]
     return examples

@@ -10,12 +10,16 @@ one figure per line, tab-separated:
 
     FILE.svg   LEFT CAPTION   LEFT ARGUMENTS   [RIGHT CAPTION   RIGHT ARGUMENTS]
 
-where ARGUMENTS are what `analyze_smem_access` takes ('--width 16 t*16'; the expression is the
+or, for a figure that is not a bank map,
+
+    FILE.svg   drawn by   SCRIPT
+
+(SCRIPT, from the source root, writes it; the check holds it to the script's output), where
+ARGUMENTS are what `analyze_smem_access` takes ('--width 16 t*16'; the expression is the
 last word and may not hold spaces). With a right half the figure shows the two requests side
-by side: the conflicted access and its fix. A figure that is not a bank map (a tiling diagram)
-is a line `FILE.svg   drawn   SCRIPT`: SCRIPT, a Python file by its path from the source root,
-prints the SVG, and is run and checked like the analyser. File names are unique over all lists (Doxygen
-finds an image by its name). Lines starting with # are comments. The SVG files
+by side: the conflicted access and its fix. SCRIPT, a Python file by its path from the source
+root, prints the SVG, and is run and checked like the analyser. File names are unique over all
+lists (Doxygen finds an image by its name). Lines starting with # are comments. The SVG files
 are committed next to their list, so the pictures show on a code-hosting site as well as in
 the Doxygen pages; every figure must be shown by the page beside it (the chapter's README.md,
 or docs/analyzer.md), and every SVG the page shows must be on the list.
@@ -39,7 +43,7 @@ def read_list(path):
             if not line.strip() or line.startswith("#"):
                 continue
             cells = line.split("\t")
-            if len(cells) == 3 and cells[1] == "drawn" and cells[0].endswith(".svg"):
+            if len(cells) == 3 and cells[1] == "drawn by" and cells[0].endswith(".svg"):
                 figures.append((cells[0], cells[2], f"{path}:{number}"))
                 continue
             if len(cells) not in (3, 5) or not cells[0].endswith(".svg"):

@@ -109,6 +109,50 @@ case("w16_col_pitch33", 16, "load", [528 * t for t in lanes])
 case("w16_repack_11", 16, "load", [128 * t if t < 8 else 1024 + 16 * t for t in lanes])
 case("w8_repack", 8, "load", [128 * t if t < 8 else 1024 + 8 * t for t in lanes])
 
+# cp.async.cg of 16 bytes (LDGSTS): shared addresses per lane, the global side named by the op
+# (cp.async.gN: lanes read global rows of N bytes, consecutive lanes consecutive chunks; 512 is
+# one contiguous run). The layouts chapter 10 shows (plain, padded, swizzled rows of 32 to 128
+# bytes) and structured neighbours; measured with tools/maintainer/probes/ldgsts_probe.cu first
+# (measurements/h200/cp-async-probe.tsv holds all 183 of its requests, the random ones too).
+def cp_async(name, global_row, to):
+    case(name, 16, f"cp.async.g{global_row}", [to(t) for t in lanes])
+
+shared_layouts = {
+    "contig": lambda t: 16 * t,
+    "pad144": lambda t: (t // 8) * 144 + 16 * (t % 8),
+    "sw128": lambda t: swizzle((t // 8) * 128 + 16 * (t % 8), 0x70),
+    "sw64": lambda t: swizzle(16 * t, 0x30),
+    "sw32": lambda t: swizzle(16 * t, 0x10),
+    "pad80": lambda t: (t // 4) * 80 + 16 * (t % 4),
+    "col128": lambda t: 128 * t,
+    "col144": lambda t: 144 * t,
+    "stride32": lambda t: 32 * t,
+    "same": lambda t: 0,
+    "rowswap": lambda t: 16 * (t ^ 8),
+    "reverse": lambda t: 16 * (31 - t),
+    "rotate1": lambda t: (t // 8) * 128 + 16 * ((t + 1) % 8),
+    "two_lines": lambda t: (t // 16) * 1024 + 16 * (t % 16),
+    "quarter_lines": lambda t: (t // 4) * 256 + 16 * (t % 4),
+}
+for global_row in (512, 128, 64, 32, 16):
+    for layout, to in shared_layouts.items():
+        cp_async(f"cpa_g{global_row}_{layout}", global_row, to)
+for pitch in (160, 192, 256, 272, 528):  # 128-byte rows at other pitches
+    cp_async(f"cpa_g128_pitch{pitch}", 128, lambda t: (t // 8) * pitch + 16 * (t % 8))
+for pitch in (96, 128, 144):  # 64-byte rows at other pitches
+    cp_async(f"cpa_g64_pitch{pitch}", 64, lambda t: (t // 4) * pitch + 16 * (t % 4))
+for off in (16, 32, 64, 112):  # 128-byte rows starting off a shared line
+    cp_async(f"cpa_g128_off{off}", 128, lambda t: (t // 8) * 256 + off + 16 * (t % 8))
+cp_async("cpa_g128_transposed", 128, lambda t: (t % 8) * 128 + 16 * (t // 8))
+cp_async("cpa_g128_halfline", 128, lambda t: (t // 4) * 128 + 16 * (t % 4))
+cp_async("cpa_g128_reversed_lines", 128, lambda t: (3 - t // 8) * 128 + 16 * (t % 8))
+case("cpa_g512_inactive_upper", 16, "cp.async.g512", [16 * t if t < 16 else INACTIVE for t in lanes])
+case("cpa_g512_inactive_even", 16, "cp.async.g512", [16 * t if t % 2 else INACTIVE for t in lanes])
+case("cpa_g512_col128_first8", 16, "cp.async.g512", [128 * t if t < 8 else INACTIVE for t in lanes])
+case("cpa_g512_one_lane", 16, "cp.async.g512", [80 if t == 5 else INACTIVE for t in lanes])
+case("cpa_g128_pad144_rows13", 16, "cp.async.g128",
+     [(t // 8) * 144 + 16 * (t % 8) if (t // 8) % 2 else INACTIVE for t in lanes])
+
 
 # Random cases.
 rng = random.Random(20261129)

@@ -34,7 +34,9 @@ parentheses, with C precedence: 't*33*4', '(t%8)*128 + ((t/8 ^ t%8) & 7)*16'.
 
 options:
   --width N          bytes per lane: 1, 2, 4 (default), 8 or 16
-  --op OP            load (default), store, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4
+  --op OP            load (default), store, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, or
+                     cp.async.gN: a 16-byte cp.async whose lanes read global rows of N bytes
+                     (16, 32, 64, 128; 512 for one contiguous run)
   --store            the same as --op store
   --active LANES     active lanes: a mask (0x0000ffff) or ranges (0-15,20,24-31); default all
   --shared-bytes N   shared memory size for the bounds check (default 232448, 227 KiB)
