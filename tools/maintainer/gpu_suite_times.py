@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Writes how long each test of the GPU suite took, from a meson test log, as a measurement file.
 
-    gpu_suite_times.py TESTLOG_JSON GPU_DESCRIPTION > measurements/h200/gpu-suite-seconds.tsv
+    gpu_suite_times.py TESTLOG_JSON GPU_DESCRIPTION [--keep EARLIER_FILE] > gpu-suite-seconds.tsv
 
 A test belongs to the GPU suite when meson lists it in suite `gpu` (`meson test --suite gpu`).
 Quantities: `seconds.<test name>` for each, `seconds.chapter GPU checks` for the chapters' GPU
 checks together, `seconds.GPU suite` for all of them, and `seconds.student GPU suite` for what a
 student's `meson test --suite gpu` runs: all of them but the reference checks, which only a
-solution build has. tools/maintainer/run_gpu_suite.sh runs it.
+solution build has. tools/maintainer/run_gpu_suite.sh runs it. With `--keep EARLIER_FILE` (a run
+of some chapters only) the tests this run did not run keep their times from the earlier file,
+and the header says so; the totals are over both.
 """
 import datetime
 import os
@@ -17,7 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import meson_testlog  # noqa: E402
 
-if len(sys.argv) != 3:
+if len(sys.argv) not in (3, 5) or (len(sys.argv) == 5 and sys.argv[3] != "--keep"):
     sys.exit(__doc__)
 rows = []
 for test in meson_testlog.read(sys.argv[1]):
@@ -28,10 +30,33 @@ for test in meson_testlog.read(sys.argv[1]):
     rows.append((test.name, test.duration))
 if not rows:
     sys.exit(f"{sys.argv[1]}: no test of suite gpu")
+kept = []
+if len(sys.argv) == 5:
+    ran = {name for name, _ in rows}
+    try:
+        earlier = open(sys.argv[4], encoding="utf-8").read().splitlines()
+    except OSError as e:
+        sys.exit(f"--keep {sys.argv[4]}: {e.strerror}")
+    earlier_date = next((line[len("# date: "):] for line in earlier if line.startswith("# date: ")),
+                        "an unknown date")
+    totals = ("chapter GPU checks", "GPU suite", "student GPU suite")
+    for line in earlier:
+        if line.startswith("#") or not line.strip():
+            continue
+        cells = line.split("\t")
+        if len(cells) < 2 or not cells[0].startswith("seconds."):
+            sys.exit(f"--keep {sys.argv[4]}: not a times file: {line!r}")
+        name = cells[0][len("seconds."):]
+        if name not in ran and name not in totals:
+            kept.append((name, float(cells[1])))
+    rows = kept + rows
 chapters = sum(s for name, s in rows if re.fullmatch(r"ch\d\d GPU checks", name))
 print("# Written by tools/maintainer/gpu_suite_times.py from run_gpu_suite.sh; do not edit by hand.")
 print(f"# GPU: {sys.argv[2]}")
 print(f"# date: {datetime.date.today().isoformat()}")
+if kept:
+    print(f"# not run this time, kept from the run of {earlier_date}: "
+          + ", ".join(name for name, _ in kept))
 print("# quantity\tvalue\tunit")
 for name, seconds in rows:
     print(f"seconds.{name}\t{seconds:.2f}\ts")

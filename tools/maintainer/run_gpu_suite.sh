@@ -11,14 +11,17 @@
 # run (suite `measured`: the lesson checks, the thresholds' headroom, the suite's time), so that
 # they check this run's numbers, not the last one's.
 #
-#   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS]
-#       defaults: ./gpu-run-logs h200 "solution student"
-#   (PARTS "solution" then "student" in two calls, where a call's time is limited)
+#   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
+#       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
+#   (PARTS "solution" then "student" in two calls, where a call's time is limited; CHAPTERS, a
+#   comma list of folders such as 09_tiled_gemm,10_ldmatrix_swizzle, builds and runs only those:
+#   the other chapters' measurements stay as committed, and so do their GPU-suite times)
 set -u
 cd "$(dirname "$0")/../.."
 out=${1:-gpu-run-logs}
 name=${2:-h200}
 parts=" ${3:-solution student} "
+chapters=${4:-}
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d .)
 arch=${arch:-90}
 mkdir -p "$out"
@@ -31,7 +34,8 @@ status=0
 
 build() {  # build DIR MODE
   rm -rf "$1"
-  meson setup "$1" -Dkernels="$2" -Dgpu_targets="$arch" >"$out/setup-$2.log" 2>&1 &&
+  meson setup "$1" -Dkernels="$2" -Dgpu_targets="$arch" ${chapters:+-Dchapters="$chapters"} \
+    >"$out/setup-$2.log" 2>&1 &&
     ninja -C "$1" >"$out/build-$2.log" 2>&1
 }
 
@@ -53,7 +57,9 @@ copy_measurements() {  # copy_measurements BUILD
   # What the wrong answers measured (only those timed before they were rejected):
   # <build>/measurements/wrong_answers/chNN_answer/chNN_slug.tsv.
   for folder in solutions/[0-9][0-9]_*/; do
-    rm -rf "${folder}measurements/wrong_answers"
+    if [ -z "$chapters" ] || [[ ",$chapters," == *",$(basename "$folder"),"* ]]; then
+      rm -rf "${folder}measurements/wrong_answers"
+    fi
   done
   for file in "$1"/measurements/wrong_answers/*/ch[0-9][0-9]_*.tsv; do
     [ -f "$file" ] || continue
@@ -76,8 +82,11 @@ elif build build-gpu-solution solution; then
   cp build-gpu-solution/meson-logs/testlog.json "$out/testlog-solution.json"
   gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n1)
   mkdir -p "tools/maintainer/measurements/$name"
+  keep=()
+  times="tools/maintainer/measurements/$name/gpu-suite-seconds.tsv"
+  [ -n "$chapters" ] && [ -f "$times" ] && keep=(--keep "$times")
   python3 tools/maintainer/gpu_suite_times.py build-gpu-solution/meson-logs/testlog.json \
-    "${gpu:-unknown GPU}" >"$out/gpu-suite-seconds.tsv" &&
+    "${gpu:-unknown GPU}" "${keep[@]}" >"$out/gpu-suite-seconds.tsv" &&
     cp "$out/gpu-suite-seconds.tsv" "tools/maintainer/measurements/$name/"
   copy_measurements build-gpu-solution
   tail -n 12 "$out/test-solution.log"

@@ -62,6 +62,25 @@ check(run.returncode == 0 and "seconds.ch42 GPU checks\t2.50\ts" in run.stdout
       and "seconds.chapter GPU checks\t2.50\ts" in run.stdout
       and "seconds.GPU suite\t3.50\ts" in run.stdout, f"suite times: {run.stdout}{run.stderr}")
 
+# A run of some chapters keeps the other tests' times from the earlier file; totals over both.
+with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+    f.write("# date: 2026-01-02\n# quantity\tvalue\tunit\nseconds.ch41 GPU checks\t4.00\ts\n"
+            "seconds.ch42 GPU checks\t9.00\ts\nseconds.GPU suite\t13.00\ts\n")
+    earlier = f.name
+run = subprocess.run([sys.executable, os.path.join(root, "tools", "maintainer", "gpu_suite_times.py"), timed,
+                      "a GPU", "--keep", earlier], capture_output=True, text=True)
+check(run.returncode == 0 and "seconds.ch41 GPU checks\t4.00\ts" in run.stdout
+      and "seconds.ch42 GPU checks\t2.50\ts" in run.stdout
+      and "seconds.chapter GPU checks\t6.50\ts" in run.stdout
+      and "kept from the run of 2026-01-02: ch41 GPU checks" in run.stdout,
+      f"suite times kept: {run.stdout}{run.stderr}")
+with open(earlier, "w") as f:
+    f.write("not a times file\n")
+run = subprocess.run([sys.executable, os.path.join(root, "tools", "maintainer", "gpu_suite_times.py"), timed,
+                      "a GPU", "--keep", earlier], capture_output=True, text=True)
+check(run.returncode != 0 and "not a times file" in run.stderr, f"bad kept file: {run.stderr}")
+os.unlink(earlier)
+
 for path in (student, passing, timed):
     os.unlink(path)
 print(f"{len(failures)} failed" if failures else "all passed")
