@@ -62,8 +62,9 @@ __host__ __device__ int thread_col(int thread, int half) {
 // Two buffers of each tile (double buffering): while the block computes K-step s from buffer
 // s % 2, each thread holds K-step s + 1's two float4s in registers and stores them into the other
 // buffer, so one barrier per K-step suffices. The K loop is unrolled by two steps so that each
-// buffer is a constant address (0.936 of cuBLAS on the H200 against 0.872 with `s % 2` in one
-// bench run, measurements/bench-variants.tsv), and its last step is peeled: no branch inside.
+// buffer is a constant address (the reference checks time both loops with these reads:
+// variants.unrolled_pairs and variants.s_mod_2_pairs in measurements/h200.tsv), and its last
+// step is peeled: no branch inside.
 __global__ void __launch_bounds__(kThreads, 2)
     sgemm_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
   __shared__ __align__(16) float As[2][kAsFloats];

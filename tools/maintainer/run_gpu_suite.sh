@@ -7,9 +7,11 @@
 # The measurements the GPU checks wrote are copied into the source tree, where they are committed
 # with the instructors' material: each chapter's to solutions/NN_slug/measurements/NAME.tsv (and
 # what its wrong answers measured to .../wrong_answers/), the rest to
-# tools/maintainer/measurements/NAME/. Only then do the checks that read committed measurements
-# run (suite `measured`: the lesson checks, the thresholds' headroom, the suite's time), so that
-# they check this run's numbers, not the last one's.
+# tools/maintainer/measurements/NAME/; the instruction counts of compiled kernels that lessons
+# quote are recounted in the solution build (tools/maintainer/count_sass.py). Only then do the
+# checks that read committed measurements run (suite `measured`: the lesson checks, the
+# thresholds' headroom, the suite's time), so that they check this run's numbers, not the last
+# one's.
 #
 #   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
 #       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
@@ -89,6 +91,10 @@ elif build build-gpu-solution solution; then
     "${gpu:-unknown GPU}" "${keep[@]}" >"$out/gpu-suite-seconds.tsv" &&
     cp "$out/gpu-suite-seconds.tsv" "tools/maintainer/measurements/$name/"
   copy_measurements build-gpu-solution
+  # What the compiler made of the kernels a lesson quotes (solutions/NN_slug/compiled_code.ini),
+  # counted in this build's SASS, which is for this GPU's architecture.
+  python3 tools/maintainer/count_sass.py write build-gpu-solution . >"$out/count-sass.log" 2>&1 ||
+    status=1
   tail -n 12 "$out/test-solution.log"
   # The lessons, thresholds and suite time against what this run just measured.
   meson test -C build-gpu-solution --print-errorlogs --suite measured \
