@@ -11,7 +11,7 @@
 #       defaults: build-gpu-solution (a solution-mode build, as run_gpu_suite.sh makes)
 #                 gpu-run-logs h200 "25 10" measured, every suite
 #   (one slice per call, "25" no-measured then "10" measured, where a call's time is limited;
-#   SUITES, e.g. "ch09 ch10 ch11", runs only those meson suites on the slices: the other chapters'
+#   SUITES, e.g. "chNN chMM", runs only those meson suites on the slices: the other chapters'
 #   slice measurements stay as committed)
 set -u
 cd "$(dirname "$0")/../.."

@@ -16,7 +16,7 @@
 #   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
 #       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
 #   (PARTS "solution" then "student" in two calls, where a call's time is limited; CHAPTERS, a
-#   comma list of folders such as 09_tiled_gemm,10_ldmatrix_swizzle, builds and runs only those:
+#   comma list of chapter folders (NN_slug,MM_slug), builds and runs only those:
 #   the other chapters' measurements stay as committed, and so do their GPU-suite times)
 set -u
 cd "$(dirname "$0")/../.."
