@@ -38,7 +38,7 @@ build() {  # build DIR MODE
   rm -rf "$1"
   meson setup "$1" -Dkernels="$2" -Dgpu_targets="$arch" ${chapters:+-Dchapters="$chapters"} \
     >"$out/setup-$2.log" 2>&1 &&
-    ninja -C "$1" >"$out/build-$2.log" 2>&1
+    ninja -k 0 -C "$1" >"$out/build-$2.log" 2>&1  # -k 0: every failing unit in one go
 }
 
 # Copies what a solution-mode run measured into the source tree (see the top of this file).
