@@ -15,15 +15,11 @@ other, makes the build depend on the exercise file itself: meson 1.0 records no 
 dependencies for CUDA, and a student's edit must always reach the grader. #line directives keep
 compiler messages pointing at the original files.
 
-The unit also defines grader::exercise_source() (grader/harness/exercise_source.hpp): the
-exercise file's text, for the few checks that must read the code itself, such as a fence whose
-absence no run on the GPU can show.
+No check reads the exercise's text: graders judge what the code does, never how it is written.
 """
-import re
 import sys
 
 BOM = b"\xef\xbb\xbf"
-DELIMITER = "wb_exercise"
 
 
 def read_source(path):
@@ -35,19 +31,6 @@ def read_source(path):
     if data.startswith(BOM):
         data = data[len(BOM):]
     return data.decode("utf-8", "surrogateescape")
-
-
-def quoted(source):
-    """`source` as a C++ string literal: a raw string, with every byte that is not UTF-8 (which
-    nvcc refuses inside a literal, "invalid multibyte character sequence") as its own "\\xNN"
-    literal between raw pieces, so the string holds the file's bytes exactly."""
-    pieces = []
-    for part in re.split(r"([\udc80-\udcff])", source):
-        if len(part) == 1 and "\udc80" <= part <= "\udcff":
-            pieces.append(f'"\\x{ord(part) - 0xdc00:02x}"')
-        elif part or not pieces:
-            pieces.append(f'R"{DELIMITER}({part}){DELIMITER}"')
-    return " ".join(pieces)
 
 
 def main():
@@ -62,11 +45,6 @@ def main():
         if not text.endswith("\n"):
             parts.append("\n")
     source = read_source(exercise)
-    if f"){DELIMITER}\"" in source:
-        sys.exit(f"{exercise}:1: error: the file contains ){DELIMITER}\", which ends the raw "
-                 f"string the grader quotes it in; write it another way")
-    parts.append(f"namespace grader {{\nconst char* exercise_source() {{\n  return "
-                 f"{quoted(source)};\n}}\n}}  // namespace grader\n")
     # The exercise last: nothing follows it.
     parts.append(f'#line 1 "{exercise}"\n{source}')
     if not source.endswith("\n"):
