@@ -286,8 +286,10 @@ def write(root, folder, chapter, secrets, checks):
           in_prediction(solution, "  extern int planted_undefined(); if (p == Pattern{}) "
                         "return planted_undefined();"), "zero",
           says=["never defined", "planted_undefined"])
-    plant("unit_generation_failure", 12, "holds the end of the raw string its source is quoted in",
-          solution + b'// )wb_exercise"\n', "zero", says=["ends the raw string", "error"])
+    # The grader once quoted the exercise in a raw string, which this comment would have ended;
+    # it quotes nothing now, so the comment is harmless.
+    plant("raw_string_end_in_a_comment", 12, "the solution with a comment that once ended the "
+          "raw string its source was quoted in", solution + b'// )wb_exercise"\n', "full")
     plant("utf8_bom", 12, "the solution with a UTF-8 byte-order mark", b"\xef\xbb\xbf" + solution,
           "full")
     plant("latin1_comment", 12, "the solution with a Latin-1 byte in a comment",
