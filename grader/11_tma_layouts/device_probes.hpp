@@ -28,6 +28,21 @@ void forget_waits_that_gave_up();
 /// Waits for the GPU first.
 std::optional<std::string> wait_that_gave_up();
 
+/// The grader's stress run: ptx::mbarrier_wait holds a warp (its number + the mbarrier's
+/// address / 8) % 8 steps of `step_ns` nanoseconds after each wait that succeeded (0: no hold,
+/// as in every other run). Does not throw: it may be called after the context is lost.
+void hold_warps_after_waits(unsigned step_ns);
+
+/// The bits every word of shared memory holds after poison_shared_memory(): a NaN that no
+/// input or output of the checks holds.
+constexpr unsigned kSharedPoison = 0x7fbadbadu;
+
+/// Fills the shared memory of every SM with kSharedPoison (a kernel of as many blocks as the
+/// GPU has SMs, twice, each taking all the shared memory a block may), so that a kernel
+/// launched next which reads a stage before its tile has landed reads the poison, not what an
+/// earlier launch left there (shared memory is not cleared between kernels).
+void poison_shared_memory();
+
 /// How many blocks launch_yours starts for a rows x cols matrix.
 int blocks_for(int rows, int cols);
 
