@@ -84,19 +84,39 @@ __global__ void __launch_bounds__(kTcThreads, 2)
   const int wm = 64 * (warp / 2), wn = 64 * (warp % 2);  // this warp's 64 x 64 piece of C
   const int steps = K / kTcKStep;
 
-  // Filling a stage: this thread's 8 copies of A's tile and 8 of B's, one commit group.
+  // ---- given: do not modify ----
+  // Where this lane's ldmatrix rows are (exercise 3b: your fragment_offset), worked out once.
+  // Piece i of a warp is 16 i rows below its first, so the contract's 16-row repeat puts it i
+  // piece_step bytes further; the loop below then reads piece i of K-step kk at
+  //   slot + fragment_offset(lane, wm + 16 * i, kk)  ==  slot + a_rows[kk] + i * piece_step.
+  unsigned a_rows[kTcKStep / 16], b_rows[kTcKStep / 16];
+#pragma unroll
+  for (int kk = 0; kk < kTcKStep / 16; ++kk) {
+    a_rows[kk] = static_cast<unsigned>(fragment_offset(lane, wm, kk));
+    b_rows[kk] = static_cast<unsigned>(kTcSlotBytes + fragment_offset(lane, wn, kk));
+  }
+  const unsigned piece_step =
+      static_cast<unsigned>(fragment_offset(lane, 16, 0) - fragment_offset(lane, 0, 0));
+  // ---- end of the given part ----
+
+  // Filling a stage: this thread's 8 copies of A's tile and 8 of B's, one commit group. This
+  // fill_copy puts copy i 16 i rows below copy 0, and the layout repeats every 16 rows (the
+  // contract), so copy i lands i times the slot bytes of 16 rows further: the addresses are
+  // worked out once, here, and the loop only adds the stage and the K-step.
+  const ChunkCopy first = fill_copy(t, 0), second = fill_copy(t, 1);
+  const unsigned copy_to = base + static_cast<unsigned>(first.to);
+  const unsigned copy_step = static_cast<unsigned>(second.to - first.to);
+  const long long row_step = static_cast<long long>(second.row - first.row) * K;
+  const __half* const a_from = A + static_cast<long long>(m0 + first.row) * K + 8 * first.chunk;
+  const __half* const b_from = B + static_cast<long long>(n0 + first.row) * K + 8 * first.chunk;
   const auto load_stage = [&](int stage, int step) {
-    const unsigned a_slot = base + static_cast<unsigned>(stage * 2 * kTcSlotBytes);
-    const unsigned b_slot = a_slot + kTcSlotBytes;
-    const int k0 = step * kTcKStep;
+    const unsigned a_to = copy_to + static_cast<unsigned>(stage * 2 * kTcSlotBytes);
+    const unsigned b_to = a_to + kTcSlotBytes;
+    const long long k0 = static_cast<long long>(step) * kTcKStep;
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-      const ChunkCopy c = fill_copy(t, i);
-      const long long at = static_cast<long long>(c.row) * K + k0 + 8 * c.chunk;
-      ptx::cp_async_16(a_slot + static_cast<unsigned>(c.to),
-                       A + m0 * static_cast<long long>(K) + at);
-      ptx::cp_async_16(b_slot + static_cast<unsigned>(c.to),
-                       B + n0 * static_cast<long long>(K) + at);
+      ptx::cp_async_16(a_to + i * copy_step, a_from + k0 + i * row_step);
+      ptx::cp_async_16(b_to + i * copy_step, b_from + k0 + i * row_step);
     }
   };
 
@@ -118,18 +138,15 @@ __global__ void __launch_bounds__(kTcThreads, 2)
     if (next < steps) load_stage(next % kTcStages, next);
     ptx::cp_async_commit();
 
-    const unsigned a_slot = base + static_cast<unsigned>(step % kTcStages * 2 * kTcSlotBytes);
-    const unsigned b_slot = a_slot + kTcSlotBytes;
     // ---- given: the fragments' use (do not modify in the skeleton) ----
+    const unsigned slot = base + static_cast<unsigned>(step % kTcStages * 2 * kTcSlotBytes);
 #pragma unroll
     for (int kk = 0; kk < kTcKStep / 16; ++kk) {
       unsigned a[4][4], b[4][4];
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
-        ptx::ldmatrix_x4(a_slot + static_cast<unsigned>(fragment_offset(lane, wm + 16 * i, kk)),
-                         a[i]);
-        ptx::ldmatrix_x4(b_slot + static_cast<unsigned>(fragment_offset(lane, wn + 16 * i, kk)),
-                         b[i]);
+        ptx::ldmatrix_x4(slot + a_rows[kk] + i * piece_step, a[i]);
+        ptx::ldmatrix_x4(slot + b_rows[kk] + i * piece_step, b[i]);
       }
       // b[j] holds n rows wn + 16 j .. + 15: matrices 0 and 2 (k 0-7, 8-15) of its first 8
       // rows, 1 and 3 of the next 8.
