@@ -15,9 +15,19 @@ handed out on its own.
 """
 import os
 import re
+import subprocess
 import sys
 
 root = sys.argv[1]
+# Files git ignores (a maintainer's scratch folders, build output) are nobody's hand-out: where
+# the source root is a git checkout, only its tracked and not-ignored files are read.
+try:
+    listed = subprocess.run(["git", "-C", root, "ls-files", "--cached", "--others",
+                             "--exclude-standard", "-z"], capture_output=True, check=True)
+    kept = {os.path.normpath(os.path.join(root, f.decode()))
+            for f in listed.stdout.split(b"\0") if f}
+except (OSError, subprocess.CalledProcessError):
+    kept = None
 chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
                   if re.fullmatch(r"\d\d_[a-z0-9_]+", d))
 names = re.compile(r"\b(" + "|".join(["ch" + c[:2] for c in chapters] + chapters) + r")\b")
@@ -48,6 +58,8 @@ for folder, dirs, files in os.walk(root):
         if (not parts and name in allowed_top) or name.startswith("ci-"):
             continue
         path = os.path.join(folder, name)
+        if kept is not None and os.path.normpath(path) not in kept:
+            continue
         try:
             text = open(path, encoding="utf-8").read()
         except (UnicodeDecodeError, OSError):
