@@ -60,8 +60,9 @@ TEST_CASE("ch07 lesson: the narrow tile's swizzle and the H200 numbers", "[lesso
   figures.measured_about("xor.swizzled", kMeasurementFile,
                          "xor_experiment.swizzled_fraction_of_copy", 0.03);
   // The XOR's share of the gap between the padded and the swizzled kernel, in the same run:
-  // "less than half", and the XOR's own difference "within a hundredth of copy". (Its exact
-  // share moved from 0.26 to 0.21 between two runs, so the lesson quotes no number for it.)
+  // "less than half", and the XOR's own difference "at most two hundredths of copy" (0.007 and
+  // 0.012 in two runs). Its exact share moved from 0.21 to 0.36 between runs, so the lesson
+  // quotes no number for it.
   const double padded = lesson::h200(kMeasurementFile, "xor_experiment.padded_fraction_of_copy");
   const double with_xor =
       lesson::h200(kMeasurementFile, "xor_experiment.padded_with_xor_fraction_of_copy");
@@ -69,7 +70,7 @@ TEST_CASE("ch07 lesson: the narrow tile's swizzle and the H200 numbers", "[lesso
       lesson::h200(kMeasurementFile, "xor_experiment.swizzled_fraction_of_copy");
   CHECK(padded > swizzled);
   CHECK((padded - with_xor) / (padded - swizzled) < 0.5);
-  CHECK(std::fabs(padded - with_xor) < 0.01);
+  CHECK(std::fabs(padded - with_xor) < 0.02);
   figures.measured_case("cases.float4_column", "w16_col_pitch33");
   figures.measured_case("cases.ldmatrix_pitch144", "ldm_x4_pitch144");
   figures.threshold(threshold("speedup_over_naive"));
