@@ -77,7 +77,8 @@ const char* const kPipelineHint =
 // The slips behind wrong elements that come from the pipeline's timing, not from its indices.
 const char* const kTimingSlips =
     "In a TMA pipeline wrong elements can also come from its timing: a stage read before its "
-    "tile has landed (no wait, or a parity that does not follow the stage's loads), a stage "
+    "tile has landed (no wait, a parity that does not follow the stage's loads, or bytes "
+    "announced with mbarrier_arrive_expect_tx that are not the tile's), a stage "
     "loaded again before every thread had read it, or an output tile written before its "
     "store had read it.";
 
@@ -103,7 +104,7 @@ struct WarpsHeld {
 
 struct StressFinding {
   grader::Feedback feedback;
-  bool from_the_pipeline;  // a wrong element holds another tile of its stage, or the poison
+  bool from_the_pipeline;  // most wrong elements hold another tile of their stage, or the poison
 };
 
 unsigned bits_of(float x) {
@@ -139,11 +140,10 @@ std::optional<StressFinding> stress_problem(std::uint64_t seed) {
     }
     if (ch11::probes::wait_that_gave_up()) return std::nullopt;
     const std::vector<float> got = out.download();
-    // Every wrong element, by where its value comes from; the first of the most telling kind
-    // is shown.
+    // Every wrong element, by where its value comes from.
     enum Kind { kNext, kBefore, kPoison, kUnwritten, kSameTile, kOtherTile, kUnknown, kKinds };
     int count[kKinds] = {};
-    int shown_kind = kKinds, shown_r = 0, shown_c = 0, shown_source = -1;
+    int first_r[kKinds] = {}, first_c[kKinds] = {}, first_source[kKinds] = {};
     for (int c = 0; c < cols; ++c) {
       for (int r = 0; r < rows; ++r) {
         const float want = host[static_cast<size_t>(r) * cols + c];
@@ -164,11 +164,21 @@ std::optional<StressFinding> stress_problem(std::uint64_t seed) {
                  : from == tile                 ? kSameTile
                                                 : kOtherTile;
         }
-        ++count[kind];
-        if (kind < shown_kind) shown_kind = kind, shown_r = r, shown_c = c, shown_source = source;
+        if (count[kind]++ == 0) first_r[kind] = r, first_c[kind] = c, first_source[kind] = source;
+      }
+    }
+    // The kind most wrong elements are of (the pipeline's kinds first where counts tie), shown
+    // by its first element: a wrong layout puts a few elements of other tiles among many of
+    // its own, and those few say nothing of the pipeline.
+    int shown_kind = kKinds;
+    for (int kind = 0; kind < kKinds; ++kind) {
+      if (count[kind] > 0 && (shown_kind == kKinds || count[kind] > count[shown_kind])) {
+        shown_kind = kind;
       }
     }
     if (shown_kind == kKinds) continue;  // this launch was exact
+    const int shown_r = first_r[shown_kind], shown_c = first_c[shown_kind],
+              shown_source = first_source[shown_kind];
     const int r = shown_r, c = shown_c, tile = tile_of(r, c), stage = tile % ch11::kStages;
     const float want = host[static_cast<size_t>(r) * cols + c];
     const float have = got[static_cast<size_t>(c) * rows + r];
@@ -235,7 +245,8 @@ std::optional<StressFinding> stress_problem(std::uint64_t seed) {
            "held.");
     f.line(kTimingSlips);
     f.hint(kPipelineHint);
-    const bool from_the_pipeline = count[kNext] + count[kBefore] + count[kPoison] > 0;
+    const bool from_the_pipeline =
+        shown_kind == kNext || shown_kind == kBefore || shown_kind == kPoison;
     return StressFinding{f, from_the_pipeline};
   }
   return std::nullopt;
@@ -283,7 +294,10 @@ std::optional<grader::Feedback> transpose_problem() {
     f.line(*gave_up);
     f.line(
         "A phase completes once all the arrivals mbarrier_init asked for have arrived and all "
-        "the bytes they announced with mbarrier_arrive_expect_tx have landed.");
+        "the bytes they announced with mbarrier_arrive_expect_tx have landed. With bytes "
+        "announced with mbarrier_arrive_expect_tx that are not the tile's, a phase waits for "
+        "bytes that never come (too many), or completes early and the rest of the tile lands on "
+        "the next phase (too few).");
     f.line(
         "On a stage loaded more than once, a wait also never completes when it asks for a "
         "phase the stage's loads have passed: its u-th load completes the phase of parity "

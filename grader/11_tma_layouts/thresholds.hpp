@@ -9,17 +9,18 @@ namespace grader::chapter {
 
 inline constexpr Threshold kThresholds[] = {
     {"speedup_over_naive", 5.0, Bound::kAtLeast, "transpose.speedup_over_naive", 1.2,
-     "The TMA transpose against the naive one, 8192 x 8192 floats, same run. The previous "
-     "reference (one box a stage) measured 6.97x on the full H200 (0.90 of copy), 13.3x and "
-     "14.5x on slices of 25% and 10% of its SMs; the reference of two boxes a stage measured "
-     "7.09x (0.934 of copy) on the full H200 (2026-12-01): 5.0 leaves it 42% margin. "
-     "Speed cannot reject conflicted reads (the old skeleton's plain boxes: 6.48x, 0.84 of "
-     "copy); the counters check does."},
+     "The TMA transpose against the naive one, 8192 x 8192 floats, same run. The reference of "
+     "two boxes a stage measured 7.21x (0.945 of copy) on the full H200 in issue 25's last run, "
+     "11.42x and 12.14x on slices of 25% and 10% of its SMs: 5.0 leaves it 44% margin. Speed "
+     "cannot reject conflicted reads (the old skeleton's plain boxes: 6.48x, 0.84 of copy); the "
+     "counters check does."},
     {"reference_fraction_of_copy", 0.90, Bound::kAtLeast, "transpose.fraction_of_copy", 1.0,
-     "The reference must reach 0.90 of the device copy on the full H200 (issue 25 asked 0.95: "
-     "the best TMA-fed design measured, two 64 x 32 boxes a stage, 4 stages, tiles numbered "
-     "down the columns, two rounds of stages per block, measured 0.934 in the grader; one box a "
-     "stage 0.89; every variant tried in a standalone bench stayed below 0.95)."},
+     "The reference must reach 0.90 of the device copy on the full H200. Issue 25 asked 0.95; "
+     "the reference measured 0.934 and then 0.945 (once the bounded mbarrier wait stopped "
+     "reading a global word on every try), the same kernel in the reference checks' timing "
+     "0.939, and the same kernel without its ring (one stage, one output tile, a block for "
+     "every tile) 0.969: the ring the exercise teaches costs a transpose about 3% of copy, so "
+     "the bar stays at 0.90, which the ring holds with margin."},
 };
 
 }  // namespace grader::chapter

@@ -72,6 +72,16 @@ TEST_CASE("ch11 lesson: its numbers and quoted code", "[lesson]") {
                          "transpose.fraction_of_copy", 0.03);
   figures.measured_about("reference.speedup_over_naive", kMeasurementFile,
                          "transpose.speedup_over_naive", 0.3);
+  figures.measured_about("one_tile.fraction_of_copy", kMeasurementFile,
+                         "design.one_tile_per_block.fraction_of_copy", 0.03);
+  figures.measured_about("ring.fraction_of_copy", kMeasurementFile, "design.ring.fraction_of_copy",
+                         0.03);
+  figures.measured("one_tile.blocks_per_sm", kMeasurementFile,
+                   "design.one_tile_per_block.blocks_per_sm");
+  figures.measured("ring.blocks_per_sm", kMeasurementFile, "design.ring.blocks_per_sm");
+  // "It is the faster of the two here."
+  CHECK(lesson::h200(kMeasurementFile, "design.one_tile_per_block.fraction_of_copy") >
+        lesson::h200(kMeasurementFile, "design.ring.fraction_of_copy"));
   // What leaving out a fence or a wait did in the reference (reference_checks.cpp).
   figures.measured("left_out.runs", kMeasurementFile, "left_out.runs");
   figures.measured("left_out.init_fence", kMeasurementFile, "left_out.init_fence.wrong_runs");

@@ -120,3 +120,26 @@ TEST_CASE("ch11 reference: what leaving out a fence or a wait does", "[reference
     if (left_out == LeftOut::kNothing) CHECK(wrong == 0);
   }
 }
+
+TEST_CASE("ch11 reference: the ring of stages against one tile per block", "[reference]") {
+  // Not graded, for the lesson: what the ring of stages costs a transpose. The same kernel with
+  // one stage and one output tile, a block for every tile (no stage is loaded twice), timed in
+  // turns with the reference at the grader's launch and the device copy.
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(9, "the TMA and its mbarriers");
+  const ch11::reference_probes::DesignTimes t =
+      ch11::reference_probes::time_ring_and_one_tile_per_block(8192, 31);
+  INFO("ring: " << t.ring_blocks << " blocks, " << t.ring_blocks_per_sm
+                << " per SM; one tile per block: " << t.one_tile_blocks << " blocks, "
+                << t.one_tile_blocks_per_sm << " per SM");
+  CHECK(t.ring_wrong == 0);
+  CHECK(t.one_tile_wrong == 0);
+  grader::record_measurement(kMeasurementFile, "design.ring.fraction_of_copy",
+                             t.copy_ms / t.ring_ms, "");
+  grader::record_measurement(kMeasurementFile, "design.one_tile_per_block.fraction_of_copy",
+                             t.copy_ms / t.one_tile_ms, "");
+  grader::record_measurement(kMeasurementFile, "design.ring.blocks_per_sm", t.ring_blocks_per_sm,
+                             "blocks");
+  grader::record_measurement(kMeasurementFile, "design.one_tile_per_block.blocks_per_sm",
+                             t.one_tile_blocks_per_sm, "blocks");
+}

@@ -19,4 +19,17 @@ enum class LeftOut : int {
 /// was wrong.
 int runs_with_wrong_results(LeftOut left_out, int n, int runs);
 
+/// The reference's ring of stages against the design the ring replaces, on an n x n matrix
+/// (element k holds k modulo 2^24): the reference kernel at the grader's launch
+/// (ch11::probes::blocks_for: each stage loaded twice), and the same kernel with one stage and
+/// one output tile, launched with a block for every tile; each checked for wrong elements
+/// once, then timed in turns with the device copy, `rounds` rounds (medians, milliseconds).
+struct DesignTimes {
+  double copy_ms = 0, ring_ms = 0, one_tile_ms = 0;
+  long long ring_wrong = -1, one_tile_wrong = -1;          ///< Wrong elements of one checked run.
+  int ring_blocks = 0, one_tile_blocks = 0;                ///< The launches' grids.
+  int ring_blocks_per_sm = 0, one_tile_blocks_per_sm = 0;  ///< What the occupancy API allows.
+};
+DesignTimes time_ring_and_one_tile_per_block(int n, int rounds);
+
 }  // namespace ch11::reference_probes
