@@ -254,21 +254,28 @@ void Figures::measured(const std::string& name, const std::string& file,
   }
 }
 
-void Figures::measured_about(const std::string& name, const std::string& file,
-                             const std::string& quantity, double tolerance) {
+namespace {
+
+// A figure quoted "about X" is held within a spread, which must be above 0 (a NaN is not).
+void require_spread(const char* function, const std::string& name, double tolerance) {
   if (!(tolerance > 0)) {
-    throw std::invalid_argument("Figures::measured_about: figure '" + name +
+    throw std::invalid_argument(std::string("Figures::") + function + ": figure '" + name +
                                 "' needs a tolerance above 0");
   }
+}
+
+}  // namespace
+
+void Figures::measured_about(const std::string& name, const std::string& file,
+                             const std::string& quantity, double tolerance) {
+  require_spread("measured_about", name, tolerance);
   measured(name, file, quantity);
   figures_.back().tolerance = tolerance;
 }
 
 void Figures::about(const std::string& name, double value, const std::string& source,
                     double tolerance) {
-  if (!(tolerance > 0)) {
-    throw std::invalid_argument("Figures::about: figure '" + name + "' needs a tolerance above 0");
-  }
+  require_spread("about", name, tolerance);
   add(name, value, source);
   figures_.back().tolerance = tolerance;
 }
