@@ -177,9 +177,9 @@ std::optional<StressFinding> stress_problem(std::uint64_t seed) {
       }
     }
     if (shown_kind == kKinds) continue;  // this launch was exact
-    const int shown_r = first_r[shown_kind], shown_c = first_c[shown_kind],
-              shown_source = first_source[shown_kind];
-    const int r = shown_r, c = shown_c, tile = tile_of(r, c), stage = tile % ch11::kStages;
+    const int r = first_r[shown_kind], c = first_c[shown_kind];
+    const int shown_source = first_source[shown_kind];
+    const int tile = tile_of(r, c), stage = tile % ch11::kStages;
     const float want = host[static_cast<size_t>(r) * cols + c];
     const float have = got[static_cast<size_t>(c) * rows + r];
     const std::string at = "stage " + std::to_string(stage);
