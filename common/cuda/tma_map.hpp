@@ -27,6 +27,13 @@ CUtensorMap make_float_tma_map_2d(
     CUtensorMapSwizzle swizzle, const std::string& what,
     CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
 
+/// The same for a row-major matrix of halves (fp16): `rows` x `cols` halves at `base`, boxes of
+/// `box_rows` x `box_cols` halves.
+CUtensorMap make_half_tma_map_2d(
+    const void* base, long long rows, long long cols, int box_rows, int box_cols,
+    CUtensorMapSwizzle swizzle, const std::string& what,
+    CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+
 /// The bytes one row of a box may span in `swizzle` (32, 64 or 128; 0 for no swizzle, which has
 /// no such limit).
 int tma_swizzle_span(CUtensorMapSwizzle swizzle);

@@ -1,0 +1,141 @@
+// Chapter 12 exercises: wgmma fed by TMA tiles. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in wgmma_tma_gemm.cuh (do not modify it).
+// Grade your work with
+//     meson test -C build --suite ch12
+#include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
+
+namespace ch12 {
+
+// Exercise 1 (FILL ME IN, roughly 12 lines): the descriptor of rows row0 .. of a K-tile the TMA
+// wrote at tile_address in `layout`, for k16 step k16 (section 1 of the lesson). Fill a
+// DescriptorFields: which slab holds bytes 32 k16 .. 32 k16 + 31 of each row, where row row0
+// starts in it, and (in a slab wider than 32 bytes) where the step starts in the row; then the
+// two byte offsets, which depend on the layout. As shipped it describes nothing.
+__host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, unsigned tile_address,
+                                                        int rows, int k16, int row0) {
+  (void)layout, (void)tile_address, (void)rows, (void)k16, (void)row0;
+  return 0;  // TODO
+}
+
+// Exercise 2a: does wgmma read the tile right in each pairing? 1 or 0.
+int predicted_reads_right(Pairing pairing) {
+  switch (pairing) {
+    case Pairing::kSW128ReadAsSW64: return kNotImplemented;          // TODO
+    case Pairing::kSW128WithSbo128: return kNotImplemented;          // TODO
+    case Pairing::kSW128StepOf32Bytes: return kNotImplemented;       // TODO
+    case Pairing::kSW128At128BaseOffset0: return kNotImplemented;    // TODO
+    case Pairing::kSW64WithSbo1024: return kNotImplemented;          // TODO
+    case Pairing::kSW32StepOf32Bytes: return kNotImplemented;        // TODO
+    case Pairing::kInterleaveLboSboSwapped: return kNotImplemented;  // TODO
+    case Pairing::kInterleaveGapOf16Bytes: return kNotImplemented;   // TODO
+  }
+  return kNotImplemented;
+}
+
+// Exercise 2b: the C tile's pitch in floats. As shipped: unpadded.
+__host__ __device__ int c_tile_pitch() {
+  return kBlockN;  // TODO
+}
+
+// Exercise 2c: the wavefronts of one warp's 8-byte accumulator store at `pitch`.
+int predicted_epilogue_wavefronts(int pitch) {
+  (void)pitch;
+  return kNotImplemented;  // TODO
+}
+
+namespace {
+// Where the stages start: at a multiple of 1024 bytes (the 128-byte swizzle's repeat).
+__device__ __forceinline__ unsigned char* aligned_stages(unsigned char* raw) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(raw));
+  return raw + ((1024 - address % 1024) % 1024);
+}
+}  // namespace
+
+// Exercise 3: the GEMM (the contract is in wgmma_tma_gemm.cuh, the pipeline in section 3 of the
+// lesson). Given: where everything sits in shared memory, the mbarriers, the register split and
+// the accumulators. Yours: the producer's loop (step 1), the consumers' k-loop (step 2) and the
+// epilogue (step 3). As shipped the kernel writes nothing.
+template <OperandLayout Layout>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map,
+                      const __grid_constant__ CUtensorMap b_map, float* C, int M, int N, int K,
+                      int stages) {
+  // Given: where everything sits in shared memory.
+  // [stage 0: A's K-tile (kBlockM rows), B's K-tile (kBlockN rows)] [stage 1] ... ; after the
+  // k-loop the same memory holds the C tile (kBlockM rows at pitch c_tile_pitch() floats).
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  __shared__ __align__(8) unsigned long long full[kStages], empty[kStages];
+  unsigned char* const stage_memory = aligned_stages(smem_raw);
+  const unsigned stages_at = static_cast<unsigned>(__cvta_generic_to_shared(stage_memory));
+  const auto stage_at = [&](int s) { return stages_at + static_cast<unsigned>(s * kStageBytes); };
+  const auto full_at = [&](int s) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(&full[s]));
+  };
+  const auto empty_at = [&](int s) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(&empty[s]));
+  };
+  const int t = static_cast<int>(threadIdx.x), warpgroup = t / 128;
+  const int m0 = static_cast<int>(blockIdx.y) * kBlockM, n0 = static_cast<int>(blockIdx.x) * kBlockN;
+  const int k_tiles = (K + kKTile - 1) / kKTile;
+  (void)M;
+
+  // Given: full[s] completes a phase on the producer's one arrival and the stage's bytes;
+  // empty[s] on one arrival of each consumer warpgroup.
+  if (t == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      ptx::mbarrier_init(full_at(s), 1);
+      ptx::mbarrier_init(empty_at(s), kConsumers);
+    }
+    ptx::fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    // The producer warpgroup: few registers; one thread issues every load.
+    ptx::setmaxnreg_dec<40>();
+    if (t == 0) {
+      // Step 1 (FILL ME IN, roughly 9 lines): for each K-tile kt, in stage s = kt % stages:
+      // - wait until the consumers released the stage's previous K-tile (ptx::mbarrier_wait on
+      //   empty_at(s); the stage's u-th release completes empty[s]'s phase of parity u % 2, and
+      //   parity 1 before the first phase does not wait: which parity for kt's use of the
+      //   stage?); return if the wait gave up;
+      // - arrive on full_at(s) expecting the stage's bytes (ptx::mbarrier_arrive_expect_tx);
+      // - load A's K-tile (kBlockM rows from row m0) to stage_at(s) and B's (kBlockN rows from
+      //   row n0) right after it, both at K halves kt * kKTile (ptx::load_operand_tile<Layout>).
+      (void)a_map, (void)b_map, (void)n0, (void)k_tiles, (void)stage_at, (void)empty_at;
+    }
+    return;
+  }
+
+  // The consumer warpgroups: rows 64 c .. 64 c + 63 of the block's tile, all kBlockN columns.
+  ptx::setmaxnreg_inc<232>();
+  const int c = warpgroup - 1, tc = t % 128;
+  float d[kAccumulators];
+#pragma unroll
+  for (int i = 0; i < kAccumulators; ++i) d[i] = 0.0f;
+  ptx::fence_accumulators(d);
+  // Step 2 (FILL ME IN, roughly 20 lines): for each K-tile kt, in stage s = kt % stages:
+  // - wait for the stage's bytes (ptx::mbarrier_wait on full_at(s): the stage's u-th load
+  //   completes full[s]'s phase of parity u % 2); stop the loop if the wait gave up;
+  // - ptx::wgmma_fence(), then for each k16 step one ptx::wgmma_m64n256k16 on the descriptors
+  //   of A's rows 64 c .. and of all of B's rows (your wgmma_descriptor, exercise 1), then
+  //   ptx::wgmma_commit();
+  // - release a stage only once the wgmma ops that read it have completed: ptx::wgmma_wait<N>
+  //   lets N groups still run (which N keeps the next K-tile's wgmma queued behind this
+  //   one's?), ptx::fence_accumulators(d), then one thread of the warpgroup arrives on the
+  //   empty mbarrier of the stage whose wgmma ops are done (ptx::mbarrier_arrive).
+  // After the loop: ptx::wgmma_wait<0>() and ptx::fence_accumulators(d), whatever happened.
+  (void)c, (void)tc, (void)full_at;
+
+  // Step 3 (FILL ME IN, roughly 14 lines): the epilogue, unless a wait gave up. The C tile
+  // overwrites the stages: ptx::consumer_barrier() first, so that both consumer warpgroups are
+  // done reading them. Each thread stores its accumulators d[reg], d[reg + 1] (reg even) as one
+  // float2 at row 64 c + accumulator_row(tc, reg), column accumulator_col(tc, reg) of the tile
+  // (pitch c_tile_pitch() floats); ptx::consumer_barrier(); then the 256 consumer threads copy
+  // the tile to C (its rows m0 .., columns n0 ..) in float4s, consecutive threads taking
+  // consecutive float4s of a row.
+  (void)C, (void)N, (void)stage_memory;
+}
+
+}  // namespace ch12

@@ -1,0 +1,444 @@
+// Chapter 12 device probes. grader/tools/make_grader_unit.py compiles this file after the
+// exercise file under grade, in one translation unit. The grader's own kernel, the baseline your
+// speed is measured against, is built another way (nvcuda::wmma fragments loaded from global
+// memory): it holds no TMA, no descriptor and no C tile.
+#include "grader/12_wgmma_tma_gemm/device_probes.hpp"
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <mma.h>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include "common/cuda/cublas_handle.hpp"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
+
+namespace ch12::probes {
+
+namespace {
+
+__global__ void wgmma_probe_kernel(int* has) {
+  *has = ptx::has_wgmma();
+}
+
+// Fills the shared memory of every SM with 0xff bytes (fp16 NaN), so that a block of the next
+// kernel that reads a stage before its bytes land reads NaN, not what an earlier block left.
+__global__ void poison_shared_kernel(int bytes) {
+  extern __shared__ unsigned char shared[];
+  for (int i = static_cast<int>(threadIdx.x); i < bytes / 16; i += static_cast<int>(blockDim.x)) {
+    reinterpret_cast<uint4*>(shared)[i] = make_uint4(~0u, ~0u, ~0u, ~0u);
+  }
+}
+
+template <OperandLayout Layout>
+void launch_layout(const CUtensorMap& a, const CUtensorMap& b, float* C, int M, int N, int K,
+                   int stages) {
+  static const bool shared_set = [] {
+    GPU_CHECK(cudaFuncSetAttribute(wgmma_gemm_kernel<Layout>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    return true;
+  }();
+  (void)shared_set;
+  wgmma_gemm_kernel<Layout>
+      <<<dim3(N / kBlockN, M / kBlockM), kThreads, kSharedBytes>>>(a, b, C, M, N, K, stages);
+}
+
+}  // namespace
+
+std::optional<std::string> no_wgmma_here() {
+  static const std::optional<std::string> reason = []() -> std::optional<std::string> {
+    gpu::DeviceBuffer<int> has(1);
+    has.fill_bytes(0);
+    wgmma_probe_kernel<<<1, 1>>>(has.get());
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+      return std::string("no code of this grader runs on this GPU (") + cudaGetErrorString(e) + ")";
+    }
+    if (has.download()[0] == 1) return std::nullopt;
+    int device = 0;
+    cudaDeviceProp p{};
+    GPU_CHECK(cudaGetDevice(&device));
+    GPU_CHECK(cudaGetDeviceProperties(&p, device));
+    return "wgmma needs sm_90a machine code, which runs on compute capability 9.0 (Hopper) only; "
+           "this GPU is " + std::string(p.name) + " (" + std::to_string(p.major) + "." +
+           std::to_string(p.minor) + ")";
+  }();
+  return reason;
+}
+
+void launch_yours(OperandLayout layout, const __half* A, const __half* B, float* C, int M, int N,
+                  int K, int stages) {
+  // The maps of each buffer, shape and layout, made once: encoding them is host work that would
+  // otherwise sit between the timing events.
+  using Key = std::tuple<int, const __half*, const __half*, int, int, int>;
+  static std::map<Key, std::pair<CUtensorMap, CUtensorMap>> maps;
+  const Key key{static_cast<int>(layout), A, B, M, N, K};
+  auto found = maps.find(key);
+  if (found == maps.end()) {
+    found = maps.emplace(key, std::make_pair(make_operand_map(layout, A, M, K, kBlockM, "A's map"),
+                                             make_operand_map(layout, B, N, K, kBlockN, "B's map")))
+                .first;
+  }
+  const CUtensorMap &a = found->second.first, &b = found->second.second;
+  switch (layout) {
+    case OperandLayout::k128B: launch_layout<OperandLayout::k128B>(a, b, C, M, N, K, stages); break;
+    case OperandLayout::k64B: launch_layout<OperandLayout::k64B>(a, b, C, M, N, K, stages); break;
+    case OperandLayout::k32B: launch_layout<OperandLayout::k32B>(a, b, C, M, N, K, stages); break;
+    case OperandLayout::kInterleave:
+      launch_layout<OperandLayout::kInterleave>(a, b, C, M, N, K, stages);
+      break;
+  }
+}
+
+void launch_yours_on_poisoned_shared(OperandLayout layout, const __half* A, const __half* B,
+                                     float* C, int M, int N, int K, int stages) {
+  int device = 0, sms = 0, bytes = 0;
+  GPU_CHECK(cudaGetDevice(&device));
+  GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPU_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  bytes = bytes / 16 * 16;
+  GPU_CHECK(cudaFuncSetAttribute(poison_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 bytes));
+  poison_shared_kernel<<<sms, 1024, bytes>>>(bytes);
+  GPU_CHECK(cudaGetLastError());
+  launch_yours(layout, A, B, C, M, N, K, stages);
+}
+
+void forget_waits_that_gave_up() {
+  ch11::ptx::MbarrierGaveUp none{};
+  none.first_bar = 0xffffffffu;
+  GPU_CHECK(cudaDeviceSynchronize());
+  GPU_CHECK(cudaMemcpyToSymbol(ch11::ptx::mbarrier_gave_up, &none, sizeof none));
+}
+
+std::optional<std::string> wait_that_gave_up() {
+  ch11::ptx::MbarrierGaveUp seen{};
+  GPU_CHECK(cudaDeviceSynchronize());
+  GPU_CHECK(cudaMemcpyFromSymbol(&seen, ch11::ptx::mbarrier_gave_up, sizeof seen));
+  if (seen.happened == 0) return std::nullopt;
+  // The given part initialises full[0], empty[0], full[1], empty[1], ...: the lowest is full[0],
+  // and full and empty of one stage are kStages * 8 bytes apart (two arrays of kStages).
+  std::string which = "an mbarrier at shared address " + std::to_string(seen.bar);
+  if (seen.first_bar != 0xffffffffu && seen.bar >= seen.first_bar) {
+    const unsigned index = (seen.bar - seen.first_bar) / 8;
+    if (index < 2u * kStages) {
+      which = std::string(index < static_cast<unsigned>(kStages) ? "full[" : "empty[") +
+              std::to_string(index % kStages) + "]";
+    }
+  }
+  const bool producer = seen.thread < 128;
+  return "Thread " + std::to_string(seen.thread) + " (the " +
+         (producer ? std::string("producer") : "consumer warpgroup " +
+                                                   std::to_string(seen.thread / 128 - 1)) +
+         ") of block " + std::to_string(seen.block) + " waited on " + which +
+         " for its phase of parity " + std::to_string(seen.parity) + ", and that phase did not " +
+         "complete in " + std::to_string(ch11::ptx::kMbarrierWaitLimitNs / 1000000) +
+         " ms: it never would.";
+}
+
+namespace {
+
+// The pairing probe: K-tile images written by the host byte for byte where the TMA puts them
+// (chapter 11's layouts: operand_byte_offset), copied into shared memory at `offset` bytes past
+// a 1024-byte boundary (A) and 40 KiB further (B), read by one warpgroup's wgmma with the
+// descriptors given (relative to the boundary: the kernel adds its shared address).
+constexpr int kProbeBOffset = 40960;
+constexpr int kProbeShared = 2 * kProbeBOffset + 2048;
+
+__global__ void pairing_probe_kernel(const unsigned char* a_image, int a_bytes,
+                                     const unsigned char* b_image, int b_bytes, int offset,
+                                     const unsigned long long* descriptors, float* out) {
+  extern __shared__ __align__(1024) unsigned char shared[];
+  const unsigned raw = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  unsigned char* const base = shared + (1024 - raw % 1024) % 1024;
+  const int t = static_cast<int>(threadIdx.x);
+  for (int i = t; i < a_bytes; i += 128) base[offset + i] = a_image[i];
+  for (int i = t; i < b_bytes; i += 128) base[kProbeBOffset + offset + i] = b_image[i];
+  ch11::ptx::fence_proxy_async();  // the writes above, seen by wgmma's reads
+  __syncthreads();
+  const unsigned long long at =
+      static_cast<unsigned long long>(__cvta_generic_to_shared(base)) >> 4;
+  float d[kAccumulators];
+#pragma unroll
+  for (int i = 0; i < kAccumulators; ++i) d[i] = 0.0f;
+  ptx::fence_accumulators(d);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int k16 = 0; k16 < 4; ++k16) {
+    ptx::wgmma_m64n256k16(d, descriptors[2 * k16] + at, descriptors[2 * k16 + 1] + at);
+  }
+  ptx::wgmma_commit();
+  ptx::wgmma_wait<0>();
+  ptx::fence_accumulators(d);
+#pragma unroll
+  for (int r = 0; r < kAccumulators; ++r) {
+    out[accumulator_row(t, r) * kBlockN + accumulator_col(t, r)] = d[r];
+  }
+}
+
+std::vector<__half> small_integers(std::size_t n, std::mt19937& rng) {
+  std::uniform_int_distribution<int> value(-3, 3);
+  std::vector<__half> v(n);
+  for (__half& x : v) x = __float2half(static_cast<float>(value(rng)));
+  return v;
+}
+
+// The image of a K-tile of `rows` x kKTile halves `src`, in `layout` at `offset` past a 1024-byte
+// boundary; with `gap`, kInterleave's core matrices 144 bytes apart instead of 128.
+std::vector<unsigned char> tile_image(OperandLayout layout, int rows, unsigned offset,
+                                      const std::vector<__half>& src, bool gap) {
+  std::vector<unsigned char> image(static_cast<std::size_t>(rows) / 8 * 144 * 8, 0);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(src.data());
+  for (int r = 0; r < rows; ++r) {
+    for (int byte = 0; byte < kKTileBytes; ++byte) {
+      const unsigned at =
+          gap ? static_cast<unsigned>(byte / 16 * (rows / 8 * 144) + r / 8 * 144 + r % 8 * 16 +
+                                      byte % 16)
+              : operand_byte_offset(layout, rows, offset, r, byte);
+      image[at] = bytes[r * kKTileBytes + byte];
+    }
+  }
+  return image;
+}
+
+// Runs the probe on A (64 rows) and B (256 rows) images with descriptors made by `describe(which,
+// k16)` (which: 0 for A, 1 for B; descriptors relative to the 1024-byte boundary) and returns how
+// many elements of C differ from the exact product.
+template <typename Describe>
+int wrong_elements(const std::vector<__half>& A, const std::vector<unsigned char>& a_image,
+                   const std::vector<__half>& B, const std::vector<unsigned char>& b_image,
+                   unsigned offset, Describe describe) {
+  unsigned long long descriptors[8];
+  for (int k16 = 0; k16 < 4; ++k16) {
+    for (int which = 0; which < 2; ++which) descriptors[2 * k16 + which] = describe(which, k16);
+  }
+  gpu::DeviceBuffer<unsigned char> a(a_image), b(b_image);
+  gpu::DeviceBuffer<unsigned long long> d(std::vector<unsigned long long>(descriptors, descriptors + 8));
+  gpu::DeviceBuffer<float> out(static_cast<std::size_t>(64) * kBlockN);
+  out.fill_bytes(0xff);
+  static const bool shared_set = [] {
+    GPU_CHECK(cudaFuncSetAttribute(pairing_probe_kernel,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, kProbeShared));
+    return true;
+  }();
+  (void)shared_set;
+  pairing_probe_kernel<<<1, 128, kProbeShared>>>(a.get(), static_cast<int>(a_image.size()), b.get(),
+                                                 static_cast<int>(b_image.size()),
+                                                 static_cast<int>(offset), d.get(), out.get());
+  GPU_CHECK_KERNEL("the grader's wgmma probe");
+  const std::vector<float> got = out.download();
+  int wrong = 0;
+  for (int i = 0; i < 64; ++i) {
+    for (int j = 0; j < kBlockN; ++j) {
+      float exact = 0;  // small integers: exact in fp32
+      for (int k = 0; k < kKTile; ++k) {
+        exact += __half2float(A[static_cast<std::size_t>(i) * kKTile + k]) *
+                 __half2float(B[static_cast<std::size_t>(j) * kKTile + k]);
+      }
+      wrong += got[static_cast<std::size_t>(i) * kBlockN + j] != exact;
+    }
+  }
+  return wrong;
+}
+
+}  // namespace
+
+int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
+  std::mt19937 rng(seed);
+  const std::vector<__half> A = small_integers(64 * kKTile, rng), B = small_integers(256 * kKTile, rng);
+  OperandLayout written = OperandLayout::k128B;
+  unsigned offset = 0;
+  bool gap = false;
+  switch (pairing) {
+    case Pairing::kSW64WithSbo1024: written = OperandLayout::k64B; break;
+    case Pairing::kSW32StepOf32Bytes: written = OperandLayout::k32B; break;
+    case Pairing::kInterleaveLboSboSwapped: written = OperandLayout::kInterleave; break;
+    case Pairing::kInterleaveGapOf16Bytes: written = OperandLayout::kInterleave, gap = true; break;
+    case Pairing::kSW128At128BaseOffset0: offset = 128; break;
+    default: break;
+  }
+  const auto a_image = tile_image(written, 64, offset, A, gap);
+  const auto b_image = tile_image(OperandLayout::k128B, 256, offset, B, false);
+  return wrong_elements(A, a_image, B, b_image, offset, [&](int which, int k16) {
+    // Your own descriptors (exercise 1, once right), changed as the pairing says.
+    if (which == 1) return wgmma_descriptor(OperandLayout::k128B, kProbeBOffset + offset, 256, k16, 0);
+    DescriptorFields f = decode_descriptor(wgmma_descriptor(written, offset, 64, k16, 0));
+    switch (pairing) {
+      case Pairing::kSW128ReadAsSW64: f.layout = OperandLayout::k64B; break;
+      case Pairing::kSW128WithSbo128: f.stride_byte_offset = 128; break;
+      case Pairing::kSW64WithSbo1024: f.stride_byte_offset = 1024; break;
+      case Pairing::kSW32StepOf32Bytes: f.start_address = offset + 32u * k16; break;
+      case Pairing::kInterleaveLboSboSwapped: {
+        const unsigned lbo = f.leading_byte_offset;
+        f.leading_byte_offset = f.stride_byte_offset, f.stride_byte_offset = lbo;
+        break;
+      }
+      case Pairing::kInterleaveGapOf16Bytes:  // every core matrix's place scaled by 144 / 128
+        f.leading_byte_offset = f.leading_byte_offset / 8 * 9;
+        f.stride_byte_offset = f.stride_byte_offset / 8 * 9;
+        f.start_address = offset + (f.start_address - offset) / 8 * 9;
+        break;
+      default: break;
+    }
+    return encode_descriptor(f);
+  });
+}
+
+int wrong_elements_with_your_descriptors(OperandLayout layout, unsigned seed) {
+  std::mt19937 rng(seed);
+  const std::vector<__half> A = small_integers(64 * kKTile, rng), B = small_integers(256 * kKTile, rng);
+  // Your descriptors, for tiles at the probe's places; a start address outside the tile (or a
+  // layout type that is not the tile's) would read shared memory the probe did not write.
+  for (int k16 = 0; k16 < 4; ++k16) {
+    for (const auto& [tile, rows] : {std::pair<unsigned, int>{0u, 64}, {kProbeBOffset, 256}}) {
+      const DescriptorFields f = decode_descriptor(wgmma_descriptor(layout, tile, rows, k16, 0));
+      if (f.start_address < tile || f.start_address >= tile + static_cast<unsigned>(rows) * kKTileBytes)
+        return -1;
+    }
+  }
+  const auto a_image = tile_image(layout, 64, 0, A, false);
+  const auto b_image = tile_image(layout, 256, 0, B, false);
+  return wrong_elements(A, a_image, B, b_image, 0, [&](int which, int k16) {
+    return which == 0 ? wgmma_descriptor(layout, 0, 64, k16, 0)
+                      : wgmma_descriptor(layout, kProbeBOffset, 256, k16, 0);
+  });
+}
+
+namespace {
+
+// The baseline: each warp computes a 64 x 64 part of a 128 x 256 block tile from wmma fragments
+// (m16n16k16, fp32 accumulation) loaded straight from global memory; no shared memory.
+__global__ void __launch_bounds__(256) baseline_kernel(const __half* A, const __half* B, float* C,
+                                                       int N, int K) {
+  using namespace nvcuda;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int m0 = static_cast<int>(blockIdx.y) * kBlockM + 64 * (warp / 4);
+  const int n0 = static_cast<int>(blockIdx.x) * kBlockN + 64 * (warp % 4);
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[4][4];
+  for (auto& row : acc) {
+    for (auto& f : row) wmma::fill_fragment(f, 0.0f);
+  }
+  for (int k = 0; k + 16 <= K; k += 16) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa[4];
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb[4];
+    for (int i = 0; i < 4; ++i) {
+      wmma::load_matrix_sync(fa[i], A + static_cast<long long>(m0 + 16 * i) * K + k, K);
+      wmma::load_matrix_sync(fb[i], B + static_cast<long long>(n0 + 16 * i) * K + k, K);
+    }
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 4; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+    }
+  }
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      wmma::store_matrix_sync(C + static_cast<long long>(m0 + 16 * i) * N + n0 + 16 * j, acc[i][j],
+                              N, wmma::mem_row_major);
+    }
+  }
+}
+
+__global__ void absolute_kernel(__half* x, long long n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = __habs(x[i]);
+}
+
+// cuBLASLt's plans, one per shape: the matmul description, the three layouts, its heuristic's
+// choices and a workspace.
+struct LtPlan {
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t b = nullptr, a = nullptr, c = nullptr;
+  std::vector<cublasLtMatmulHeuristicResult_t> choices;
+  std::unique_ptr<gpu::DeviceBuffer<unsigned char>> workspace;
+};
+
+void lt_check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusString(s));
+  }
+}
+
+cublasLtHandle_t lt_handle() {
+  static cublasLtHandle_t handle = [] {
+    cublasLtHandle_t h = nullptr;
+    lt_check(cublasLtCreate(&h), "cublasLtCreate");
+    return h;
+  }();
+  return handle;
+}
+
+LtPlan& lt_plan(int M, int N, int K) {
+  static std::map<std::tuple<int, int, int>, LtPlan> plans;
+  auto found = plans.find({M, N, K});
+  if (found != plans.end()) return found->second;
+  LtPlan& p = plans[{M, N, K}];
+  constexpr std::size_t kWorkspace = 32u << 20;
+  p.workspace = std::make_unique<gpu::DeviceBuffer<unsigned char>>(kWorkspace);
+  // Column-major, as cublasGemmEx below: C^T (N x M) = op(B) A^T with B stored K x N.
+  lt_check(cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  const cublasOperation_t transpose = CUBLAS_OP_T, as_is = CUBLAS_OP_N;
+  lt_check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &transpose,
+                                          sizeof transpose),
+           "cublasLtMatmulDescSetAttribute");
+  lt_check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &as_is, sizeof as_is),
+           "cublasLtMatmulDescSetAttribute");
+  lt_check(cublasLtMatrixLayoutCreate(&p.b, CUDA_R_16F, K, N, K), "cublasLtMatrixLayoutCreate");
+  lt_check(cublasLtMatrixLayoutCreate(&p.a, CUDA_R_16F, K, M, K), "cublasLtMatrixLayoutCreate");
+  lt_check(cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, N, M, N), "cublasLtMatrixLayoutCreate");
+  cublasLtMatmulPreference_t preference = nullptr;
+  lt_check(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+  lt_check(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                &kWorkspace, sizeof kWorkspace),
+           "cublasLtMatmulPreferenceSetAttribute");
+  p.choices.resize(8);
+  int found_count = 0;
+  lt_check(cublasLtMatmulAlgoGetHeuristic(lt_handle(), p.op, p.b, p.a, p.c, p.c, preference, 8,
+                                          p.choices.data(), &found_count),
+           "cublasLtMatmulAlgoGetHeuristic");
+  p.choices.resize(static_cast<std::size_t>(found_count));
+  cublasLtMatmulPreferenceDestroy(preference);
+  return p;
+}
+
+}  // namespace
+
+void launch_baseline(const __half* A, const __half* B, float* C, int M, int N, int K) {
+  baseline_kernel<<<dim3(N / kBlockN, M / kBlockM), 256>>>(A, B, C, N, K);
+}
+
+void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K) {
+  // Row-major C (M x N) is column-major C^T (N x M) = B A^T. B row-major N x K is column-major
+  // K x N (B^T): transpose it; A row-major M x K is column-major K x M (A^T): as it is.
+  const float one = 1.0f, zero = 0.0f;
+  const cublasStatus_t s = cublasGemmEx(gpu::cublas_handle(), CUBLAS_OP_T, CUBLAS_OP_N, N, M, K,
+                                        &one, B, CUDA_R_16F, K, A, CUDA_R_16F, K, &zero, C,
+                                        CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    throw std::runtime_error(std::string("cublasGemmEx failed: ") + cublasGetStatusString(s));
+  }
+}
+
+int lt_algos(int M, int N, int K) {
+  return static_cast<int>(lt_plan(M, N, K).choices.size());
+}
+
+void cublaslt_gemm(int algo, const __half* A, const __half* B, float* C, int M, int N, int K) {
+  LtPlan& p = lt_plan(M, N, K);
+  const float one = 1.0f, zero = 0.0f;
+  lt_check(cublasLtMatmul(lt_handle(), p.op, &one, B, p.b, A, p.a, &zero, C, p.c, C, p.c,
+                          &p.choices.at(static_cast<std::size_t>(algo)).algo, p.workspace->get(),
+                          p.workspace->size(), nullptr),
+           "cublasLtMatmul");
+}
+
+void absolute_values(__half* x, long long n) {
+  absolute_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n);
+  GPU_CHECK(cudaGetLastError());
+}
+
+}  // namespace ch12::probes

@@ -1,0 +1,2 @@
+// Chapter 12 lesson checks (being written).
+#include "grader/harness/lesson_checks.hpp"

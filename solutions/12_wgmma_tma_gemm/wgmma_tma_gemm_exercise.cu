@@ -1,0 +1,188 @@
+// Chapter 12 exercises: wgmma fed by TMA tiles. The reference solution.
+//
+// Read README.md in this folder first; the contracts are in wgmma_tma_gemm.cuh (do not modify it).
+// Grade your work with
+//     meson test -C build --suite ch12
+#include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
+
+namespace ch12 {
+
+// Exercise 1: the descriptor of rows row0 .. of a K-tile the TMA wrote in `layout`, k16 step k16.
+__host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, unsigned tile_address,
+                                                        int rows, int k16, int row0) {
+  const int w = slab_bytes(layout);
+  const int byte = 32 * k16;  // the step's first byte of K in each row
+  DescriptorFields f;
+  f.layout = layout;
+  // The slab that holds the step's bytes, the step's row, and (inside a swizzled slab wider
+  // than 32 bytes) the step's place in the row, before the swizzle: wgmma applies the swizzle
+  // to the address it forms, as the TMA did.
+  f.start_address = tile_address + static_cast<unsigned>(byte / w * rows * w + row0 * w + byte % w);
+  if (layout == OperandLayout::kInterleave) {
+    f.leading_byte_offset = static_cast<unsigned>(rows * 16);  // the next core matrix in K
+    f.stride_byte_offset = 128;                                // the next 8 rows
+  } else {
+    f.leading_byte_offset = 16;                                // not used by wgmma here
+    f.stride_byte_offset = static_cast<unsigned>(8 * w);       // the next 8 rows
+  }
+  return encode_descriptor(f);
+}
+
+// Exercise 2a: which pairings read right.
+int predicted_reads_right(Pairing pairing) {
+  switch (pairing) {
+    case Pairing::kSW128ReadAsSW64: return 0;
+    case Pairing::kSW128WithSbo128: return 0;
+    case Pairing::kSW128StepOf32Bytes: return 1;
+    case Pairing::kSW128At128BaseOffset0: return 1;
+    case Pairing::kSW64WithSbo1024: return 0;
+    case Pairing::kSW32StepOf32Bytes: return 0;
+    case Pairing::kInterleaveLboSboSwapped: return 0;
+    case Pairing::kInterleaveGapOf16Bytes: return 1;
+  }
+  return kNotImplemented;
+}
+
+// Exercise 2b: rows 8 floats of banks apart, so that the 4 rows of a half-warp's 8-byte stores
+// (8 words each) fill 32 different banks.
+__host__ __device__ int c_tile_pitch() {
+  return kBlockN + 8;
+}
+
+// Exercise 2c: a half-warp stores 4 rows x 8 words; rows r start in bank (pitch r) % 32.
+int predicted_epilogue_wavefronts(int pitch) {
+  int total = 0;
+  for (int half = 0; half < 2; ++half) {
+    int words_in_bank[32] = {};
+    for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+      for (int word = 0; word < 2; ++word) {
+        const int address = pitch * accumulator_row(lane, 0) + accumulator_col(lane, 0) + word;
+        ++words_in_bank[address % 32];
+      }
+    }
+    int most = 0;
+    for (int count : words_in_bank) most = count > most ? count : most;
+    total += most;
+  }
+  return total;
+}
+
+namespace {
+// Where the stages start: at a multiple of 1024 bytes (the 128-byte swizzle's repeat).
+__device__ __forceinline__ unsigned char* aligned_stages(unsigned char* raw) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(raw));
+  return raw + ((1024 - address % 1024) % 1024);
+}
+}  // namespace
+
+// Exercise 3: the GEMM (the contract is in wgmma_tma_gemm.cuh, the pipeline in section 3 of the
+// lesson).
+template <OperandLayout Layout>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map,
+                      const __grid_constant__ CUtensorMap b_map, float* C, int M, int N, int K,
+                      int stages) {
+  // Given: where everything sits in shared memory.
+  // [stage 0: A's K-tile (kBlockM rows), B's K-tile (kBlockN rows)] [stage 1] ... ; after the
+  // k-loop the same memory holds the C tile (kBlockM rows at pitch c_tile_pitch() floats).
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  __shared__ __align__(8) unsigned long long full[kStages], empty[kStages];
+  unsigned char* const stage_memory = aligned_stages(smem_raw);
+  const unsigned stages_at = static_cast<unsigned>(__cvta_generic_to_shared(stage_memory));
+  const auto stage_at = [&](int s) { return stages_at + static_cast<unsigned>(s * kStageBytes); };
+  const auto full_at = [&](int s) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(&full[s]));
+  };
+  const auto empty_at = [&](int s) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(&empty[s]));
+  };
+  const int t = static_cast<int>(threadIdx.x), warpgroup = t / 128;
+  const int m0 = static_cast<int>(blockIdx.y) * kBlockM, n0 = static_cast<int>(blockIdx.x) * kBlockN;
+  const int k_tiles = (K + kKTile - 1) / kKTile;
+  (void)M;
+
+  // Given: full[s] completes a phase on the producer's one arrival and the stage's bytes;
+  // empty[s] on one arrival of each consumer warpgroup.
+  if (t == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      ptx::mbarrier_init(full_at(s), 1);
+      ptx::mbarrier_init(empty_at(s), kConsumers);
+    }
+    ptx::fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    // The producer warpgroup: few registers; one thread issues every load.
+    ptx::setmaxnreg_dec<40>();
+    if (t == 0) {
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        const int s = kt % stages, use = kt / stages;
+        // Wait for the consumers to release the stage's previous K-tile (for the first use,
+        // parity 1 asks for the phase before the first: no wait).
+        if (!ptx::mbarrier_wait(empty_at(s), (use + 1) % 2)) return;
+        ptx::mbarrier_arrive_expect_tx(full_at(s), kStageBytes);
+        ptx::load_operand_tile<Layout>(stage_at(s), &a_map, kBlockM, m0, kt * kKTile, full_at(s));
+        ptx::load_operand_tile<Layout>(stage_at(s) + kATileBytes, &b_map, kBlockN, n0,
+                                       kt * kKTile, full_at(s));
+      }
+    }
+    return;
+  }
+
+  // The consumer warpgroups: rows 64 c .. 64 c + 63 of the block's tile, all kBlockN columns.
+  ptx::setmaxnreg_inc<232>();
+  const int c = warpgroup - 1, tc = t % 128;
+  float d[kAccumulators];
+#pragma unroll
+  for (int i = 0; i < kAccumulators; ++i) d[i] = 0.0f;
+  ptx::fence_accumulators(d);
+  bool waited = true;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int s = kt % stages;
+    if (!ptx::mbarrier_wait(full_at(s), (kt / stages) % 2)) {
+      waited = false;
+      break;
+    }
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int k16 = 0; k16 < kKTile / 16; ++k16) {
+      const unsigned long long a =
+          wgmma_descriptor(Layout, stage_at(s), kBlockM, k16, 64 * c);
+      const unsigned long long b =
+          wgmma_descriptor(Layout, stage_at(s) + kATileBytes, kBlockN, k16, 0);
+      ptx::wgmma_m64n256k16(d, a, b);
+    }
+    ptx::wgmma_commit();
+    // The group of the K-tile before this one has completed: its stage may be loaded again.
+    ptx::wgmma_wait<1>();
+    ptx::fence_accumulators(d);
+    if (kt > 0 && tc == 0) ptx::mbarrier_arrive(empty_at((kt - 1) % stages));
+  }
+  ptx::wgmma_wait<0>();
+  ptx::fence_accumulators(d);
+  if (!waited) return;
+
+  // The epilogue: both consumer warpgroups are done reading the stages before the C tile
+  // overwrites them; then every thread stores its accumulators as float2 at the tile's pitch,
+  // and the two warpgroups copy the tile to C in coalesced 16-byte rows.
+  const int pitch = c_tile_pitch();
+  float* const tile = reinterpret_cast<float*>(stage_memory);
+  ptx::consumer_barrier();
+#pragma unroll
+  for (int reg = 0; reg < kAccumulators; reg += 2) {
+    const int row = 64 * c + accumulator_row(tc, reg), col = accumulator_col(tc, reg);
+    *reinterpret_cast<float2*>(tile + row * pitch + col) = make_float2(d[reg], d[reg + 1]);
+  }
+  ptx::consumer_barrier();
+  const int ct = t - 128;  // 0 .. 255
+  constexpr int kVectorsPerRow = kBlockN / 4;
+#pragma unroll 4
+  for (int v = ct; v < kBlockM * kVectorsPerRow; v += 128 * kConsumers) {
+    const int row = v / kVectorsPerRow, col = 4 * (v % kVectorsPerRow);
+    const float4 x = *reinterpret_cast<const float4*>(tile + row * pitch + col);
+    *reinterpret_cast<float4*>(C + static_cast<long long>(m0 + row) * N + n0 + col) = x;
+  }
+}
+
+}  // namespace ch12
