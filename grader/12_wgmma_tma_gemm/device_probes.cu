@@ -122,8 +122,8 @@ std::optional<std::string> wait_that_gave_up() {
   GPU_CHECK(cudaDeviceSynchronize());
   GPU_CHECK(cudaMemcpyFromSymbol(&seen, ch11::ptx::mbarrier_gave_up, sizeof seen));
   if (seen.happened == 0) return std::nullopt;
-  // The given part initialises full[0], empty[0], full[1], empty[1], ...: the lowest is full[0],
-  // and full and empty of one stage are kStages * 8 bytes apart (two arrays of kStages).
+  // The given part keeps full[s] at barriers[s] and empty[s] at barriers[kStages + s]; the
+  // lowest address mbarrier_init was given is full[0]'s.
   std::string which = "an mbarrier at shared address " + std::to_string(seen.bar);
   if (seen.first_bar != 0xffffffffu && seen.bar >= seen.first_bar) {
     const unsigned index = (seen.bar - seen.first_bar) / 8;

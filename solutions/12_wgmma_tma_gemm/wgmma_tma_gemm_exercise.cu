@@ -86,15 +86,16 @@ __global__ void __launch_bounds__(kThreads, 1)
   // [stage 0: A's K-tile (kBlockM rows), B's K-tile (kBlockN rows)] [stage 1] ... ; after the
   // k-loop the same memory holds the C tile (kBlockM rows at pitch c_tile_pitch() floats).
   extern __shared__ __align__(1024) unsigned char smem_raw[];
-  __shared__ __align__(8) unsigned long long full[kStages], empty[kStages];
+  // The mbarriers: full[s] is barriers[s], empty[s] is barriers[kStages + s].
+  __shared__ __align__(8) unsigned long long barriers[2 * kStages];
   unsigned char* const stage_memory = aligned_stages(smem_raw);
   const unsigned stages_at = static_cast<unsigned>(__cvta_generic_to_shared(stage_memory));
   const auto stage_at = [&](int s) { return stages_at + static_cast<unsigned>(s * kStageBytes); };
   const auto full_at = [&](int s) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(&full[s]));
+    return static_cast<unsigned>(__cvta_generic_to_shared(&barriers[s]));
   };
   const auto empty_at = [&](int s) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(&empty[s]));
+    return static_cast<unsigned>(__cvta_generic_to_shared(&barriers[kStages + s]));
   };
   const int t = static_cast<int>(threadIdx.x), warpgroup = t / 128;
   const int m0 = static_cast<int>(blockIdx.y) * kBlockM, n0 = static_cast<int>(blockIdx.x) * kBlockN;
