@@ -470,7 +470,8 @@ TEST_CASE("ch12 exercise 3: the counters see a conflict-free epilogue", "[gpu]")
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
   // One block, eight K-tiles: the epilogue's 8-byte stores (64 per consumer warp) take 2
-  // wavefronts each at best (two half-warp groups), its 16-byte loads 4.
+  // wavefronts each at best (two half-warp groups, stores never merge lane pairs). The TMA's
+  // writes and wgmma's reads do not go through these counters.
   std::mt19937_64 rng(grader::run_seed() + 123);
   const ExactProblem p = exact_problem(ch12::kBlockM, ch12::kBlockN, 8 * ch12::kKTile, rng);
   gpu::DeviceBuffer<__half> a(p.A), b(p.B);
@@ -506,12 +507,9 @@ TEST_CASE("ch12 exercise 3: the counters see a conflict-free epilogue", "[gpu]")
                     .line(counted)
                     .hint("exercise 2b: at which pitch do the 4 rows a half-warp stores to fall "
                           "in different banks? Store d[reg], d[reg + 1] as one float2."));
-  GRADER_EXPECT(got.load_wavefronts <= 4 * got.load_instructions,
-                grader::Feedback("The GPU counted more wavefronts in your epilogue's shared "
-                                 "loads than 16-byte loads need.")
-                    .line(counted)
-                    .hint("consecutive threads read consecutive float4s of one row of the C "
-                          "tile, whose rows start 16-byte aligned."));
+  // The loads are shown, not judged: the load wavefront counter also counts the mbarrier
+  // waits' polling (on the H200 the reference's 256 conflict-free float4 loads came with 1070
+  // wavefronts, and the excess moves with timing), while no other shared store runs.
 }
 
 TEST_CASE("ch12 exercise 3: wgmma_gemm_kernel is fast, against the grader's baseline and cuBLAS",
