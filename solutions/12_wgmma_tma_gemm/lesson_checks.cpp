@@ -33,14 +33,14 @@ TEST_CASE("ch12 lesson: its numbers", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   lesson::Figures figures;
   // Section 4: the grader's run, 4096^3, fractions of the faster of cuBLAS's two in the run.
-  figures.measured_about("layouts.sw128", kMeasurementFile, "layouts.k128B.fraction_of_cublas",
+  figures.measured_about("layouts.sw128", kMeasurementFile, "layouts.sw128.fraction_of_cublas",
                          0.03);
-  figures.measured_about("layouts.sw64", kMeasurementFile, "layouts.k64B.fraction_of_cublas",
+  figures.measured_about("layouts.sw64", kMeasurementFile, "layouts.sw64.fraction_of_cublas",
                          0.03);
-  figures.measured_about("layouts.sw32", kMeasurementFile, "layouts.k32B.fraction_of_cublas",
+  figures.measured_about("layouts.sw32", kMeasurementFile, "layouts.sw32.fraction_of_cublas",
                          0.03);
   figures.measured_about("layouts.interleave", kMeasurementFile,
-                         "layouts.kInterleave.fraction_of_cublas", 0.03);
+                         "layouts.interleave.fraction_of_cublas", 0.03);
   figures.measured_about("gemm.fraction_of_cublas", kMeasurementFile, "gemm.fraction_of_cublas",
                          0.03);
   const double tflops = lesson::h200(kMeasurementFile, "gemm.tflops");
@@ -49,13 +49,13 @@ TEST_CASE("ch12 lesson: its numbers", "[lesson]") {
   figures.measured_about("gemm.cublas_tflops", kMeasurementFile, "gemm.cublas_tflops",
                          cublas_tflops / 10);
   // "the 64-byte one keeps pace at this tile size"
-  CHECK(std::fabs(lesson::h200(kMeasurementFile, "layouts.k64B.fraction_of_cublas") -
-                  lesson::h200(kMeasurementFile, "layouts.k128B.fraction_of_cublas")) <= 0.05);
+  CHECK(std::fabs(lesson::h200(kMeasurementFile, "layouts.sw64.fraction_of_cublas") -
+                  lesson::h200(kMeasurementFile, "layouts.sw128.fraction_of_cublas")) <= 0.05);
   // The table's order is the speeds' order, as the lesson explains it by the fill.
-  CHECK(lesson::h200(kMeasurementFile, "layouts.k32B.fraction_of_cublas") <
-        lesson::h200(kMeasurementFile, "layouts.k64B.fraction_of_cublas"));
-  CHECK(lesson::h200(kMeasurementFile, "layouts.kInterleave.fraction_of_cublas") <
-        lesson::h200(kMeasurementFile, "layouts.k32B.fraction_of_cublas"));
+  CHECK(lesson::h200(kMeasurementFile, "layouts.sw32.fraction_of_cublas") <
+        lesson::h200(kMeasurementFile, "layouts.sw64.fraction_of_cublas"));
+  CHECK(lesson::h200(kMeasurementFile, "layouts.interleave.fraction_of_cublas") <
+        lesson::h200(kMeasurementFile, "layouts.sw32.fraction_of_cublas"));
   // Sections 2 and 4: the hardware reference's measurements, quoted as its own.
   figures.add("padded.layout_types", 4, kReference);
   figures.add("padded.largest_offset", 4096, kReference);
