@@ -186,6 +186,14 @@ std::string pitch_problem(int pitch, std::string& picture) {
   }
   const smem::Analysis a = smem::analyze(ch12::spec::epilogue_store(pitch));
   if (a.wavefronts > a.ideal) {
+    // At a pitch exercise 2c asks about, the count and the picture are that question's answer.
+    for (int n = 0; n < ch12::epilogue_pitches_asked(); ++n) {
+      if (ch12::epilogue_pitch(n) == pitch) {
+        return is +
+               ": a warp's 8-byte accumulator stores are not conflict-free there (how "
+               "many wavefronts they take is exercise 2c's question at this pitch).";
+      }
+    }
     picture = grader::draw(ch12::spec::epilogue_store(pitch));
     return is + ": a warp's 8-byte accumulator stores take " + grader::wavefronts(a.wavefronts) +
            " there, and " + std::to_string(a.ideal) + " without conflicts.";
