@@ -19,7 +19,7 @@
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/12_wgmma_tma_gemm/device_probes.hpp"
-#include "grader/12_wgmma_tma_gemm/epilogue_request.hpp"
+#include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"

@@ -1,0 +1,74 @@
+// Chapter 12's graded cases by variant (grader/harness/variant.hpp): the pitches of exercise 2c
+// (grader/12_wgmma_tma_gemm/exercise2_cases.hpp draws them). Exercise 1's cases and exercise
+// 2a's pairings are the same for every variant.
+#include <string>
+#include <vector>
+
+#include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
+#include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
+#include "grader/12_wgmma_tma_gemm/exercise2_cases.hpp"
+#include "grader/harness/variant.hpp"
+
+namespace ch12 {
+
+int epilogue_pitches_asked() {
+  return static_cast<int>(spec::epilogue_pitches(grader::variant::current()).size());
+}
+int epilogue_pitch(int n) {
+  const std::vector<int> pitches = spec::epilogue_pitches(grader::variant::current());
+  return n >= 0 && n < static_cast<int>(pitches.size()) ? pitches[static_cast<size_t>(n)] : 0;
+}
+
+}  // namespace ch12
+
+namespace {
+
+using grader::variant::GradedCase;
+using grader::variant::Identity;
+
+const char* const kExercise1 = "ch12 exercise 1: wgmma_descriptor describes the TMA's tiles";
+const char* const kExercise2a = "ch12 exercise 2a: which descriptors read a tile right";
+const char* const kExercise2bc =
+    "ch12 exercise 2b and 2c: a conflict-free C tile, and the epilogue's stores";
+
+std::string summary(const Identity& v) {
+  const std::vector<int> pitches = ch12::spec::epilogue_pitches(v);
+  return std::string(v.self_study() ? "Your cases (the workbook's own) of exercise 2c:\n"
+                                    : "Your variant's cases of exercise 2c:\n") +
+         "  predicted_epilogue_wavefronts(pitch): one warp's 8-byte accumulator store into a C "
+         "tile of pitch " +
+         ch12::spec::pitches_text(pitches) +
+         " (epilogue_pitches_asked() and epilogue_pitch(n) give them to code).";
+}
+
+std::vector<GradedCase> cases(const Identity& v) {
+  std::vector<GradedCase> out;
+  for (const ch12::spec::DescriptorCase& c : ch12::spec::descriptor_cases()) {
+    out.push_back({kExercise1,
+                   ch12::spec::case_name(c) +
+                       ", tiles at 0x400, 0x9000 and 0x1c000, every k16 step and first row",
+                   "", "", nullptr});
+  }
+  for (ch12::Pairing pairing : ch12::kPairings) {
+    out.push_back(
+        {kExercise2a, std::string("does wgmma read the tile right in ") + ch12::spec::name(pairing),
+         "int predicted_reads_right(ch12::Pairing pairing)",
+         std::string("pairing == ch12::Pairing::") + ch12::spec::name(pairing),
+         [pairing] { return static_cast<long long>(ch12::predicted_reads_right(pairing)); }});
+  }
+  out.push_back({kExercise2bc,
+                 "the C tile's pitch: the least multiple of 4 floats, at least 256, at which a "
+                 "warp's 8-byte accumulator stores are conflict-free",
+                 "", "", nullptr});
+  for (int pitch : ch12::spec::epilogue_pitches(v)) {
+    out.push_back(
+        {kExercise2bc, ch12::spec::epilogue_text(pitch),
+         "int predicted_epilogue_wavefronts(int pitch)", "pitch == " + std::to_string(pitch),
+         [pitch] { return static_cast<long long>(ch12::predicted_epilogue_wavefronts(pitch)); }});
+  }
+  return out;
+}
+
+const grader::variant::Registration registration{grader::variant::ChapterCases{summary, cases}};
+
+}  // namespace
