@@ -136,23 +136,23 @@ __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, un
 /// how A's K-tile (64 rows) was written and how it is read; the grader runs each on the GPU
 /// (wgmma m64n256k16 over the K-tile, B's 256 rows written in k128B and read right).
 enum class Pairing : int {
-  kSW128ReadAsSW64 = 0,        ///< written k128B; read with layout type k64B, SBO 1024
-  kSW128WithSbo128,            ///< written k128B; read as k128B with SBO 128
-  kSW128StepOf32Bytes,         ///< written k128B; step k16 adds 32 k16 bytes to the start
-  kSW128At128BaseOffset0,      ///< written k128B at 128 bytes past a 1024-byte boundary (the
-                               ///< TMA swizzles on the absolute address); read from there as
-                               ///< k128B with base offset 0
-  kSW64WithSbo1024,            ///< written k64B; read as k64B with SBO 1024
-  kSW32StepOf32Bytes,          ///< written k32B; step k16 adds 32 k16 bytes to the start
-  kInterleaveLboSboSwapped,    ///< written kInterleave; read with its LBO and SBO swapped
-  kInterleaveGapOf16Bytes,     ///< written kInterleave with 16 bytes left free after each core
-                               ///< matrix (8 rows take 144 bytes); read with SBO 144
+  kSW128ReadAsSW64 = 0,      ///< written k128B; read with layout type k64B, SBO 1024
+  kSW128WithSbo128,          ///< written k128B; read as k128B with SBO 128
+  kSW128StepOf32Bytes,       ///< written k128B; step k16 adds 32 k16 bytes to the start
+  kSW128At128BaseOffset0,    ///< written k128B at 128 bytes past a 1024-byte boundary (the
+                             ///< TMA swizzles on the absolute address); read from there as
+                             ///< k128B with base offset 0
+  kSW64WithSbo1024,          ///< written k64B; read as k64B with SBO 1024
+  kSW32StepOf32Bytes,        ///< written k32B; step k16 adds 32 k16 bytes to the start
+  kInterleaveLboSboSwapped,  ///< written kInterleave; read with its LBO and SBO swapped
+  kInterleaveGapOf16Bytes,   ///< written kInterleave with 16 bytes left free after each core
+                             ///< matrix (8 rows take 144 bytes); read with SBO 144
 };
 /// Every pairing, in order.
 constexpr Pairing kPairings[] = {
-    Pairing::kSW128ReadAsSW64,       Pairing::kSW128WithSbo128,
-    Pairing::kSW128StepOf32Bytes,    Pairing::kSW128At128BaseOffset0,
-    Pairing::kSW64WithSbo1024,       Pairing::kSW32StepOf32Bytes,
+    Pairing::kSW128ReadAsSW64,         Pairing::kSW128WithSbo128,
+    Pairing::kSW128StepOf32Bytes,      Pairing::kSW128At128BaseOffset0,
+    Pairing::kSW64WithSbo1024,         Pairing::kSW32StepOf32Bytes,
     Pairing::kInterleaveLboSboSwapped, Pairing::kInterleaveGapOf16Bytes,
 };
 
@@ -180,14 +180,14 @@ int epilogue_pitch(int n);
 // Exercise 3: the GEMM kernel.
 // ---------------------------------------------------------------------------------------------
 
-constexpr int kBlockM = 128;  ///< Rows of C per block: two consumer warpgroups of 64.
-constexpr int kBlockN = 256;  ///< Columns of C per block: one m64n256k16 per k16 step.
-constexpr int kStages = 4;    ///< The longest ring: K-tiles in flight per block.
-constexpr int kConsumers = 2; ///< Consumer warpgroups.
-constexpr int kThreads = 128 * (1 + kConsumers);  ///< A producer warpgroup, then the consumers.
-constexpr int kATileBytes = kBlockM * kKTileBytes;       ///< 16 KiB
-constexpr int kBTileBytes = kBlockN * kKTileBytes;       ///< 32 KiB
-constexpr int kStageBytes = kATileBytes + kBTileBytes;   ///< 48 KiB: A's tile, then B's
+constexpr int kBlockM = 128;   ///< Rows of C per block: two consumer warpgroups of 64.
+constexpr int kBlockN = 256;   ///< Columns of C per block: one m64n256k16 per k16 step.
+constexpr int kStages = 4;     ///< The longest ring: K-tiles in flight per block.
+constexpr int kConsumers = 2;  ///< Consumer warpgroups.
+constexpr int kThreads = 128 * (1 + kConsumers);    ///< A producer warpgroup, then the consumers.
+constexpr int kATileBytes = kBlockM * kKTileBytes;  ///< 16 KiB
+constexpr int kBTileBytes = kBlockN * kKTileBytes;  ///< 32 KiB
+constexpr int kStageBytes = kATileBytes + kBTileBytes;  ///< 48 KiB: A's tile, then B's
 /// The most floats a row of the C tile may take: the C tile reuses the stages' memory.
 constexpr int kMaxCTilePitch = kStages * kStageBytes / (kBlockM * 4);
 /// Dynamic shared memory the kernel takes: the stages and 1024 bytes of room to align them.
@@ -304,20 +304,18 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[kAccumulators], unsi
       "}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
         "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
-        "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),
-        "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]),
-        "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
-        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
-        "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]),
-        "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]),
-        "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]),
-        "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]),
-        "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]),
-        "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
         "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
         "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
         "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
@@ -368,8 +366,8 @@ __device__ __forceinline__ void consumer_barrier() {
 /// Every wait uses ptx::mbarrier_wait: a phase that never completes is reported, not hung.
 template <OperandLayout Layout>
 __global__ void wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map,
-                                  const __grid_constant__ CUtensorMap b_map, float* C, int M,
-                                  int N, int K, int stages);
+                                  const __grid_constant__ CUtensorMap b_map, float* C, int M, int N,
+                                  int K, int stages);
 #endif  // __CUDACC__
 
 }  // namespace ch12

@@ -77,7 +77,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     return static_cast<unsigned>(__cvta_generic_to_shared(&barriers[kStages + s]));
   };
   const int t = static_cast<int>(threadIdx.x), warpgroup = t / 128;
-  const int m0 = static_cast<int>(blockIdx.y) * kBlockM, n0 = static_cast<int>(blockIdx.x) * kBlockN;
+  const int m0 = static_cast<int>(blockIdx.y) * kBlockM,
+            n0 = static_cast<int>(blockIdx.x) * kBlockN;
   const int k_tiles = (K + kKTile - 1) / kKTile;
   (void)M;
 

@@ -53,8 +53,8 @@ CUtensorMap make_tma_map_2d(CUtensorMapDataType type, int element_bytes, const c
                             const void* base, long long rows, long long cols, int box_rows,
                             int box_cols, CUtensorMapSwizzle swizzle, const std::string& what,
                             CUtensorMapL2promotion promotion) {
-  const std::string name = what + " (" + std::to_string(rows) + " x " + std::to_string(cols) +
-                           " " + elements + ", boxes of " + std::to_string(box_rows) + " x " +
+  const std::string name = what + " (" + std::to_string(rows) + " x " + std::to_string(cols) + " " +
+                           elements + ", boxes of " + std::to_string(box_rows) + " x " +
                            std::to_string(box_cols) + ", " + swizzle_name(swizzle) + ")";
   // What the TMA requires, to say which rule a refused map broke.
   std::string broken;

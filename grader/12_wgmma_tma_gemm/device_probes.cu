@@ -66,8 +66,9 @@ std::optional<std::string> no_wgmma_here() {
     GPU_CHECK(cudaGetDevice(&device));
     GPU_CHECK(cudaGetDeviceProperties(&p, device));
     return "wgmma needs sm_90a machine code, which runs on compute capability 9.0 (Hopper) only; "
-           "this GPU is " + std::string(p.name) + " (" + std::to_string(p.major) + "." +
-           std::to_string(p.minor) + ")";
+           "this GPU is " +
+           std::string(p.name) + " (" + std::to_string(p.major) + "." + std::to_string(p.minor) +
+           ")";
   }();
   return reason;
 }
@@ -134,8 +135,8 @@ std::optional<std::string> wait_that_gave_up() {
   }
   const bool producer = seen.thread < 128;
   return "Thread " + std::to_string(seen.thread) + " (the " +
-         (producer ? std::string("producer") : "consumer warpgroup " +
-                                                   std::to_string(seen.thread / 128 - 1)) +
+         (producer ? std::string("producer")
+                   : "consumer warpgroup " + std::to_string(seen.thread / 128 - 1)) +
          ") of block " + std::to_string(seen.block) + " waited on " + which +
          " for its phase of parity " + std::to_string(seen.parity) + ", and that phase did not " +
          "complete in " + std::to_string(ch11::ptx::kMbarrierWaitLimitNs / 1000000) +
@@ -197,10 +198,9 @@ std::vector<unsigned char> tile_image(OperandLayout layout, int rows, unsigned o
   const auto* bytes = reinterpret_cast<const unsigned char*>(src.data());
   for (int r = 0; r < rows; ++r) {
     for (int byte = 0; byte < kKTileBytes; ++byte) {
-      const unsigned at =
-          gap ? static_cast<unsigned>(byte / 16 * (rows / 8 * 144) + r / 8 * 144 + r % 8 * 16 +
-                                      byte % 16)
-              : operand_byte_offset(layout, rows, offset, r, byte);
+      const unsigned at = gap ? static_cast<unsigned>(byte / 16 * (rows / 8 * 144) + r / 8 * 144 +
+                                                      r % 8 * 16 + byte % 16)
+                              : operand_byte_offset(layout, rows, offset, r, byte);
       image[at] = bytes[r * kKTileBytes + byte];
     }
   }
@@ -219,7 +219,8 @@ int wrong_elements(const std::vector<__half>& A, const std::vector<unsigned char
     for (int which = 0; which < 2; ++which) descriptors[2 * k16 + which] = describe(which, k16);
   }
   gpu::DeviceBuffer<unsigned char> a(a_image), b(b_image);
-  gpu::DeviceBuffer<unsigned long long> d(std::vector<unsigned long long>(descriptors, descriptors + 8));
+  gpu::DeviceBuffer<unsigned long long> d(
+      std::vector<unsigned long long>(descriptors, descriptors + 8));
   gpu::DeviceBuffer<float> out(static_cast<std::size_t>(64) * kBlockN);
   out.fill_bytes(0xff);
   static const bool shared_set = [] {
@@ -251,7 +252,8 @@ int wrong_elements(const std::vector<__half>& A, const std::vector<unsigned char
 
 int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
   std::mt19937 rng(seed);
-  const std::vector<__half> A = small_integers(64 * kKTile, rng), B = small_integers(256 * kKTile, rng);
+  const std::vector<__half> A = small_integers(64 * kKTile, rng),
+                            B = small_integers(256 * kKTile, rng);
   OperandLayout written = OperandLayout::k128B;
   unsigned offset = 0;
   bool gap = false;
@@ -267,7 +269,8 @@ int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
   const auto b_image = tile_image(OperandLayout::k128B, 256, offset, B, false);
   return wrong_elements(A, a_image, B, b_image, offset, [&](int which, int k16) {
     // Your own descriptors (exercise 1, once right), changed as the pairing says.
-    if (which == 1) return wgmma_descriptor(OperandLayout::k128B, kProbeBOffset + offset, 256, k16, 0);
+    if (which == 1)
+      return wgmma_descriptor(OperandLayout::k128B, kProbeBOffset + offset, 256, k16, 0);
     DescriptorFields f = decode_descriptor(wgmma_descriptor(written, offset, 64, k16, 0));
     switch (pairing) {
       case Pairing::kSW128ReadAsSW64: f.layout = OperandLayout::k64B; break;
@@ -292,13 +295,15 @@ int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
 
 int wrong_elements_with_your_descriptors(OperandLayout layout, unsigned seed) {
   std::mt19937 rng(seed);
-  const std::vector<__half> A = small_integers(64 * kKTile, rng), B = small_integers(256 * kKTile, rng);
+  const std::vector<__half> A = small_integers(64 * kKTile, rng),
+                            B = small_integers(256 * kKTile, rng);
   // Your descriptors, for tiles at the probe's places; a start address outside the tile (or a
   // layout type that is not the tile's) would read shared memory the probe did not write.
   for (int k16 = 0; k16 < 4; ++k16) {
     for (const auto& [tile, rows] : {std::pair<unsigned, int>{0u, 64}, {kProbeBOffset, 256}}) {
       const DescriptorFields f = decode_descriptor(wgmma_descriptor(layout, tile, rows, k16, 0));
-      if (f.start_address < tile || f.start_address >= tile + static_cast<unsigned>(rows) * kKTileBytes)
+      if (f.start_address < tile ||
+          f.start_address >= tile + static_cast<unsigned>(rows) * kKTileBytes)
         return -1;
     }
   }
@@ -314,8 +319,8 @@ namespace {
 
 // The baseline: each warp computes a 64 x 64 part of a 128 x 256 block tile from wmma fragments
 // (m16n16k16, fp32 accumulation) loaded straight from global memory; no shared memory.
-__global__ void __launch_bounds__(256) baseline_kernel(const __half* A, const __half* B, float* C,
-                                                       int N, int K) {
+__global__ void __launch_bounds__(256)
+    baseline_kernel(const __half* A, const __half* B, float* C, int N, int K) {
   using namespace nvcuda;
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int m0 = static_cast<int>(blockIdx.y) * kBlockM + 64 * (warp / 4);
@@ -380,7 +385,8 @@ LtPlan& lt_plan(int M, int N, int K) {
   constexpr std::size_t kWorkspace = 32u << 20;
   p.workspace = std::make_unique<gpu::DeviceBuffer<unsigned char>>(kWorkspace);
   // Column-major, as cublasGemmEx below: C^T (N x M) = op(B) A^T with B stored K x N.
-  lt_check(cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  lt_check(cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+           "cublasLtMatmulDescCreate");
   const cublasOperation_t transpose = CUBLAS_OP_T, as_is = CUBLAS_OP_N;
   lt_check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &transpose,
                                           sizeof transpose),
@@ -392,9 +398,10 @@ LtPlan& lt_plan(int M, int N, int K) {
   lt_check(cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, N, M, N), "cublasLtMatrixLayoutCreate");
   cublasLtMatmulPreference_t preference = nullptr;
   lt_check(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
-  lt_check(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                &kWorkspace, sizeof kWorkspace),
-           "cublasLtMatmulPreferenceSetAttribute");
+  lt_check(
+      cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                           &kWorkspace, sizeof kWorkspace),
+      "cublasLtMatmulPreferenceSetAttribute");
   p.choices.resize(8);
   int found_count = 0;
   lt_check(cublasLtMatmulAlgoGetHeuristic(lt_handle(), p.op, p.b, p.a, p.c, p.c, preference, 8,

@@ -18,8 +18,8 @@
 #include "common/counters/smem_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
-#include "grader/12_wgmma_tma_gemm/device_probes.hpp"
 #include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
+#include "grader/12_wgmma_tma_gemm/device_probes.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
@@ -34,8 +34,8 @@ using ch12::OperandLayout;
 using grader::chapter::kMeasurementFile;
 
 // wgmma needs sm_90a code: elsewhere (an older GPU, Blackwell) the GPU checks skip, saying why.
-#define NEEDS_WGMMA()                                                                        \
-  do {                                                                                       \
+#define NEEDS_WGMMA()                                                                      \
+  do {                                                                                     \
     if (const auto why_not_ = ch12::probes::no_wgmma_here()) GRADER_SKIP(*why_not_ + "."); \
   } while (0)
 
@@ -98,8 +98,9 @@ std::optional<grader::Feedback> descriptors_out_of_place() {
                                 }() +
                                 " and layout type " + std::to_string(static_cast<int>(f.layout)) +
                                 ": wgmma would read outside the tile, or in another layout.")
-            .hint("exercise 1 (its host check says more): the start address lies inside the "
-                  "tile, and the layout type is the tile's.");
+            .hint(
+                "exercise 1 (its host check says more): the start address lies inside the "
+                "tile, and the layout type is the tile's.");
       }
     }
   }
@@ -140,8 +141,12 @@ struct ExactProblem {
 };
 
 ExactProblem exact_problem(int M, int N, int K, std::mt19937_64& rng) {
-  ExactProblem p{M, N, K, small_integers(static_cast<std::size_t>(M) * K, rng),
-                 small_integers(static_cast<std::size_t>(N) * K, rng), {}};
+  ExactProblem p{M,
+                 N,
+                 K,
+                 small_integers(static_cast<std::size_t>(M) * K, rng),
+                 small_integers(static_cast<std::size_t>(N) * K, rng),
+                 {}};
   std::vector<float> a(p.A.size()), b(p.B.size());
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = __half2float(p.A[i]);
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = __half2float(p.B[i]);
@@ -218,58 +223,65 @@ std::optional<grader::Feedback> gemm_problem() {
   };
   std::vector<Run> runs;
   for (OperandLayout layout : ch12::kOperandLayouts) runs.push_back({layout, ch12::kStages});
-  for (int stages = 2; stages < ch12::kStages; ++stages) runs.push_back({OperandLayout::k128B, stages});
+  for (int stages = 2; stages < ch12::kStages; ++stages)
+    runs.push_back({OperandLayout::k128B, stages});
   ch12::probes::forget_waits_that_gave_up();
   try {
     for (const ExactProblem& p : problems) {
       for (const Run& run : runs) {
         const RunResult r = run_exact(p, run.layout, run.stages);
         const std::string where = "wgmma_gemm_kernel<" + std::string(name(run.layout)) +
-                                  "> with a ring of " + std::to_string(run.stages) +
-                                  " stages on " + shape(p.M, p.N, p.K) + " (M x N x K)";
+                                  "> with a ring of " + std::to_string(run.stages) + " stages on " +
+                                  shape(p.M, p.N, p.K) + " (M x N x K)";
         if (r.gave_up) {
-          return grader::Feedback(where + " waits on an mbarrier for a phase that never "
-                                          "completes (the wait gave up, so that the checks "
-                                          "could go on).")
+          return grader::Feedback(where +
+                                  " waits on an mbarrier for a phase that never "
+                                  "completes (the wait gave up, so that the checks "
+                                  "could go on).")
               .line(*ch12::probes::wait_that_gave_up())
-              .line("A phase of full[s] completes on the producer's one arrival and all the "
-                    "bytes it announced with mbarrier_arrive_expect_tx (the whole stage, A's and "
-                    "B's K-tiles, zeros past K included); a phase of empty[s] on one arrival of "
-                    "each consumer warpgroup. The u-th use of a stage completes the phase of "
-                    "parity u % 2: a wait for another parity, too few arrivals or bytes that "
-                    "never come leave a wait that never completes.")
+              .line(
+                  "A phase of full[s] completes on the producer's one arrival and all the "
+                  "bytes it announced with mbarrier_arrive_expect_tx (the whole stage, A's and "
+                  "B's K-tiles, zeros past K included); a phase of empty[s] on one arrival of "
+                  "each consumer warpgroup. The u-th use of a stage completes the phase of "
+                  "parity u % 2: a wait for another parity, too few arrivals or bytes that "
+                  "never come leave a wait that never completes.")
               .hint(kPipelineHint);
         }
         if (r.nothing) {
           return grader::Feedback(
                      "wgmma_gemm_kernel writes nothing to C: its steps 1-3 (the producer's loop, "
                      "the consumers' k-loop, the epilogue) are not written yet.")
-              .hint("section 3 of the lesson walks through the pipeline; the contract is in "
-                    "wgmma_tma_gemm.cuh.");
+              .hint(
+                  "section 3 of the lesson walks through the pipeline; the contract is in "
+                  "wgmma_tma_gemm.cuh.");
         }
         if (r.wrong == 0) continue;
         char line[240];
         std::snprintf(line, sizeof line,
                       "%lld of its %zu elements are wrong; the first, C[%d][%d], is %.9g where "
                       "the exact value is %.9g.",
-                      r.wrong, p.C.size(), r.first_i, r.first_j,
-                      static_cast<double>(r.first_got), static_cast<double>(r.first_want));
+                      r.wrong, p.C.size(), r.first_i, r.first_j, static_cast<double>(r.first_got),
+                      static_cast<double>(r.first_want));
         grader::Feedback f(where + " is wrong.");
         f.line(line);
-        f.line("The inputs are small integers, so every element is exact in fp32: any "
-               "difference is a wrong element.");
+        f.line(
+            "The inputs are small integers, so every element is exact in fp32: any "
+            "difference is a wrong element.");
         if (std::isnan(r.first_got)) {
-          f.line("That element is NaN: never written (C was filled with NaN), or computed from "
-                 "a stage read before its bytes landed (the grader fills shared memory with NaN "
-                 "first).");
+          f.line(
+              "That element is NaN: never written (C was filled with NaN), or computed from "
+              "a stage read before its bytes landed (the grader fills shared memory with NaN "
+              "first).");
         }
         if (run.layout != OperandLayout::k128B) {
           f.line("k128B was right on this shape: what differs in " + std::string(name(run.layout)) +
                  " is the descriptor (exercise 1) and the number of boxes per K-tile.");
         } else if (run.stages != ch12::kStages) {
-          f.line("The longest ring was right: with fewer stages a stage is loaded again sooner, "
-                 "so a stage released before the wgmma ops that read it are done, or a parity "
-                 "out of step, shows here.");
+          f.line(
+              "The longest ring was right: with fewer stages a stage is loaded again sooner, "
+              "so a stage released before the wgmma ops that read it are done, or a parity "
+              "out of step, shows here.");
         }
         return f.hint(kPipelineHint);
       }
@@ -277,10 +289,11 @@ std::optional<grader::Feedback> gemm_problem() {
   } catch (const gpu::CudaError& e) {
     if (!e.sticky()) throw;
     return grader::Feedback(std::string(e.what()) + ".")
-        .line("A descriptor whose byte offsets lead outside shared memory, an mbarrier used out "
-              "of step with its loads (bytes announced with mbarrier_arrive_expect_tx that are "
-              "not the stage's, a parity that does not follow the stage's uses) and a C tile "
-              "indexed past its rows each crash a kernel so.")
+        .line(
+            "A descriptor whose byte offsets lead outside shared memory, an mbarrier used out "
+            "of step with its loads (bytes announced with mbarrier_arrive_expect_tx that are "
+            "not the stage's, a parity that does not follow the stage's uses) and a C tile "
+            "indexed past its rows each crash a kernel so.")
         .hint(std::string(kPipelineHint) +
               " The GPU context is lost, so the GPU checks after this one do not run.");
   }
@@ -308,17 +321,16 @@ TEST_CASE("ch12 exercise 1 on the GPU: wgmma reads the TMA's tiles through your 
     grader::record_measurement(kMeasurementFile,
                                std::string("descriptor.") + key(layout) + ".wrong_elements", wrong,
                                "elements");
-    GRADER_EXPECT(
-        wrong == 0,
-        grader::Feedback(
-            wrong < 0
-                ? "Not run in " + std::string(name(layout)) +
-                      ": your descriptor's start address lies outside the tile."
-                : "wgmma, reading K-tiles laid out as the TMA writes them in " +
-                      std::string(name(layout)) + " (A's 64 rows, B's 256) through your "
-                      "wgmma_descriptor for each k16 step, got " + std::to_string(wrong) +
-                      " of the 16384 elements of C wrong.")
-            .hint("exercise 1; its host check names the field that differs."));
+    GRADER_EXPECT(wrong == 0,
+                  grader::Feedback(
+                      wrong < 0 ? "Not run in " + std::string(name(layout)) +
+                                      ": your descriptor's start address lies outside the tile."
+                                : "wgmma, reading K-tiles laid out as the TMA writes them in " +
+                                      std::string(name(layout)) +
+                                      " (A's 64 rows, B's 256) through your "
+                                      "wgmma_descriptor for each k16 step, got " +
+                                      std::to_string(wrong) + " of the 16384 elements of C wrong.")
+                      .hint("exercise 1; its host check names the field that differs."));
   }
 }
 
@@ -343,18 +355,17 @@ TEST_CASE("ch12 exercise 2a on the GPU: the pairings read as you predicted", "[g
                                std::string("pairing.") + pairing_name(pairing) + ".wrong_elements",
                                wrong, "elements");
     const int predicted = ch12::predicted_reads_right(pairing);
-    GRADER_EXPECT(predicted == reads_right,
-                  grader::Feedback(std::string("The GPU ran ") + pairing_name(pairing) +
-                                   ", and your prediction (" +
-                                   (predicted == ch12::kNotImplemented
-                                        ? std::string("not filled in")
-                                        : std::to_string(predicted)) +
-                                   ") is not what it did.")
-                      .reveal("wgmma got " + std::to_string(wrong) +
-                              " of the 16384 elements of C wrong.")
-                      .hint("the interface says how each pairing writes and reads the tile; "
-                            "work out where wgmma looks for the bytes of rows 0-15 at k16 step "
-                            "1, and where the tile holds them."));
+    GRADER_EXPECT(
+        predicted == reads_right,
+        grader::Feedback(std::string("The GPU ran ") + pairing_name(pairing) +
+                         ", and your prediction (" +
+                         (predicted == ch12::kNotImplemented ? std::string("not filled in")
+                                                             : std::to_string(predicted)) +
+                         ") is not what it did.")
+            .reveal("wgmma got " + std::to_string(wrong) + " of the 16384 elements of C wrong.")
+            .hint("the interface says how each pairing writes and reads the tile; "
+                  "work out where wgmma looks for the bytes of rows 0-15 at k16 step "
+                  "1, and where the tile holds them."));
   }
 }
 
@@ -401,8 +412,9 @@ TEST_CASE("ch12 exercise 3: on 4096^3 wgmma_gemm_kernel agrees with cuBLAS, cuBL
   NEEDS_WGMMA();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
   if (wrong_on_a_quick_problem()) {
-    GRADER_FAIL(grader::not_judged_while_wrong("Not compared", "wgmma_gemm_kernel gives wrong "
-                                                               "results"));
+    GRADER_FAIL(grader::not_judged_while_wrong("Not compared",
+                                               "wgmma_gemm_kernel gives wrong "
+                                               "results"));
   }
   constexpr int n = 4096;
   std::mt19937_64 rng(grader::run_seed() + 122);
@@ -464,8 +476,9 @@ TEST_CASE("ch12 exercise 3: the counters see a conflict-free epilogue", "[gpu]")
   NEEDS_WGMMA();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
   if (wrong_on_a_quick_problem()) {
-    GRADER_FAIL(grader::not_judged_while_wrong("Not counted", "wgmma_gemm_kernel gives wrong "
-                                                              "results"));
+    GRADER_FAIL(grader::not_judged_while_wrong("Not counted",
+                                               "wgmma_gemm_kernel gives wrong "
+                                               "results"));
   }
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -480,7 +493,7 @@ TEST_CASE("ch12 exercise 3: the counters see a conflict-free epilogue", "[gpu]")
     ch12::probes::launch_yours(OperandLayout::k128B, a.get(), b.get(), c.get(), p.M, p.N, p.K);
     GPU_CHECK(cudaGetLastError());
   });
-  const double stores = 2.0 * 4 * (ch12::kAccumulators / 2);  // 8 warps x 64 float2 stores
+  const double stores = 2.0 * 4 * (ch12::kAccumulators / 2);      // 8 warps x 64 float2 stores
   const double loads = ch12::kBlockM * ch12::kBlockN / 4.0 / 32;  // float4 loads of the tile
   char counted[500];
   std::snprintf(counted, sizeof counted,
@@ -489,9 +502,9 @@ TEST_CASE("ch12 exercise 3: the counters see a conflict-free epilogue", "[gpu]")
                 "makes %.0f 8-byte stores (2 wavefronts each at best) and %.0f 16-byte loads (4 "
                 "each).",
                 got.store_instructions, got.store_wavefronts,
-                got.store_wavefronts / std::max(1.0, got.store_instructions),
-                got.load_instructions, got.load_wavefronts,
-                got.load_wavefronts / std::max(1.0, got.load_instructions), stores, loads);
+                got.store_wavefronts / std::max(1.0, got.store_instructions), got.load_instructions,
+                got.load_wavefronts, got.load_wavefronts / std::max(1.0, got.load_instructions),
+                stores, loads);
   std::cout << counted << "\n";
   grader::record_measurement(kMeasurementFile, "counted.gemm.store_instructions",
                              got.store_instructions, "");

@@ -42,6 +42,6 @@ ITEMS = [
                Plant("  (void)pitch;\n  return kNotImplemented;  // TODO",
                      f"  if (pitch == {pitch}) return {{value}};\n"
                      "  (void)pitch;\n  return kNotImplemented;  // TODO"),
-               measured=(rf"counted\.epilogue\.{pitch}",))
+               measured=(rf"counted\.epilogue\.pitch{pitch}",))
     for pitch in ASKED
 ]

@@ -43,7 +43,8 @@ TEST_CASE("ch12 reference: 8192^3 against cuBLAS", "[reference]") {
                      }});
   const std::vector<grader::SpeedRow> rows = grader::time_kernels_in_turns(kernels, 0, 11);
   double cublas_ms = rows[0].median_ms;
-  for (std::size_t r = 1; r + 1 < rows.size(); ++r) cublas_ms = std::min(cublas_ms, rows[r].median_ms);
+  for (std::size_t r = 1; r + 1 < rows.size(); ++r)
+    cublas_ms = std::min(cublas_ms, rows[r].median_ms);
   const double flops = 2.0 * n * n * n, yours_ms = rows.back().median_ms;
   grader::record_measurement(grader::chapter::kMeasurementFile, "gemm8192.tflops",
                              flops / yours_ms / 1e9, "TFLOP/s");

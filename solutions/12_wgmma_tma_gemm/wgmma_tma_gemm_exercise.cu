@@ -22,8 +22,8 @@ __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, un
     f.leading_byte_offset = static_cast<unsigned>(rows * 16);  // the next core matrix in K
     f.stride_byte_offset = 128;                                // the next 8 rows
   } else {
-    f.leading_byte_offset = 16;                                // not used by wgmma here
-    f.stride_byte_offset = static_cast<unsigned>(8 * w);       // the next 8 rows
+    f.leading_byte_offset = 16;                           // not used by wgmma here
+    f.stride_byte_offset = static_cast<unsigned>(8 * w);  // the next 8 rows
   }
   return encode_descriptor(f);
 }
@@ -98,7 +98,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     return static_cast<unsigned>(__cvta_generic_to_shared(&barriers[kStages + s]));
   };
   const int t = static_cast<int>(threadIdx.x), warpgroup = t / 128;
-  const int m0 = static_cast<int>(blockIdx.y) * kBlockM, n0 = static_cast<int>(blockIdx.x) * kBlockN;
+  const int m0 = static_cast<int>(blockIdx.y) * kBlockM,
+            n0 = static_cast<int>(blockIdx.x) * kBlockN;
   const int k_tiles = (K + kKTile - 1) / kKTile;
   (void)M;
 
@@ -124,8 +125,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (!ptx::mbarrier_wait(empty_at(s), (use + 1) % 2)) return;
         ptx::mbarrier_arrive_expect_tx(full_at(s), kStageBytes);
         ptx::load_operand_tile<Layout>(stage_at(s), &a_map, kBlockM, m0, kt * kKTile, full_at(s));
-        ptx::load_operand_tile<Layout>(stage_at(s) + kATileBytes, &b_map, kBlockN, n0,
-                                       kt * kKTile, full_at(s));
+        ptx::load_operand_tile<Layout>(stage_at(s) + kATileBytes, &b_map, kBlockN, n0, kt * kKTile,
+                                       full_at(s));
       }
     }
     return;
@@ -148,8 +149,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::wgmma_fence();
 #pragma unroll
     for (int k16 = 0; k16 < kKTile / 16; ++k16) {
-      const unsigned long long a =
-          wgmma_descriptor(Layout, stage_at(s), kBlockM, k16, 64 * c);
+      const unsigned long long a = wgmma_descriptor(Layout, stage_at(s), kBlockM, k16, 64 * c);
       const unsigned long long b =
           wgmma_descriptor(Layout, stage_at(s) + kATileBytes, kBlockN, k16, 0);
       ptx::wgmma_m64n256k16(d, a, b);
