@@ -9,7 +9,10 @@ namespace {
 
 std::string addresses(const std::string& first, int stride) {
   std::string text = first;
-  for (int t = 1; t < 32; ++t) text += " " + std::to_string(stride * t);
+  for (int t = 1; t < 32; ++t) {
+    text += ' ';
+    text += std::to_string(stride * t);  // not " " + ...: gcc 12 -Wrestrict misfires on it
+  }
   return text;
 }
 
