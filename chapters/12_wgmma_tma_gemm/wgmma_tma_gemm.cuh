@@ -221,6 +221,7 @@ inline CUtensorMap make_operand_map(OperandLayout layout, const __half* base, in
 /// compiled for anything else these trap, and the chapter's GPU checks skip.
 namespace ptx {
 
+/// @cond INTERNAL
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define CH12_WGMMA 1
 #define CH12_PTX(...) asm volatile(__VA_ARGS__)
@@ -228,6 +229,7 @@ namespace ptx {
 #define CH12_WGMMA 0
 #define CH12_PTX(...) __trap()
 #endif
+/// @endcond
 
 /// 1 where this code was compiled for sm_90a (wgmma available), 0 elsewhere.
 __device__ __forceinline__ int has_wgmma() {
