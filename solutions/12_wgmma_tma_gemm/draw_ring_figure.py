@@ -73,9 +73,6 @@ def main():
     x0 = LEFT
     out.append(arrow(180, TOP - 63, x3 + SW / 2, TOP - 30, "#1f4e9c"))
     out.append(text(x3 - 60, TOP - 62, "expect_tx on full[s], then TMA loads", 11, fill="#1f4e9c"))
-    out.append(arrow(x0 + 3 * SW / 4, TOP + SH + 34, x0 + 3 * SW / 4, TOP + SH + 64, "#2e7d32"))
-    out.append(text(x0 + 3 * SW / 4, TOP + SH + 80, "producer waits here", 11, fill="#2e7d32"))
-    out.append(text(x0 + 3 * SW / 4, TOP + SH + 94, "before refilling", 11, fill="#2e7d32"))
     cy = TOP + SH + 130
     out.append(f'<rect x="10" y="{cy}" width="170" height="66" fill="#fce5cd" stroke="black"/>')
     out.append(text(95, cy + 20, "2 consumer", 12, weight="bold"))
@@ -88,8 +85,10 @@ def main():
     out.append(arrow(180, cy + 50, x0 + 3 * SW / 4 + 10, TOP + SH + 36, "#2e7d32", dash=True))
     out.append(text(x1 + SW / 4 + 6, cy + 60, "wait_group 1: kt - 1's group is done,", 11,
                     "start", fill="#2e7d32"))
-    out.append(text(x1 + SW / 4 + 6, cy + 76, "so arrive on empty of kt - 1's stage", 11, "start",
-                    fill="#2e7d32"))
+    out.append(text(x1 + SW / 4 + 6, cy + 76, "so arrive on empty of kt - 1's stage, on which",
+                    11, "start", fill="#2e7d32"))
+    out.append(text(x1 + SW / 4 + 6, cy + 92, "the producer waits before it refills the stage", 11,
+                    "start", fill="#2e7d32"))
     out.append("</svg>")
     print("\n".join(out))
 
