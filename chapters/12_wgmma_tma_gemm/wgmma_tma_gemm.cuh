@@ -195,6 +195,38 @@ constexpr int kSharedBytes = kStages * kStageBytes + 1024;
 /// Accumulators per consumer thread: 64 x 256 floats over 128 threads.
 constexpr int kAccumulators = 64 * kBlockN / 128;
 
+/// How many M-tiles (kBlockM rows of C each) a group of consecutive blocks covers: see
+/// block_tile.
+constexpr int kTileGroup = 8;
+
+/// The first row (m0) and column (n0) of the C tile a block computes.
+struct BlockTile {
+  int m0;
+  int n0;
+};
+
+/// The C tile of block `block` of the kernel's one-dimensional grid of (M / kBlockM) (N /
+/// kBlockN) blocks, M and N multiples of kBlockM and kBlockN. Blocks take the tiles group by
+/// group, a group being kTileGroup M-tiles (the last group may have fewer), column by column
+/// within a group. The plain loops this numbering follows:
+///
+///     for (first = 0; first < M / kBlockM; first += kTileGroup)   // groups of M-tiles
+///       for (n = 0; n < N / kBlockN; ++n)                          // N-tiles
+///         for (m = first; m < min(first + kTileGroup, M / kBlockM); ++m)
+///           block_tile(block++) == {m * kBlockM, n * kBlockN}
+///
+/// So the blocks that run at the same time read a few A tiles and a few B tiles many times each,
+/// from L2, instead of every B tile once per row of blocks (measured on the H200: 1% faster at
+/// 4096^3 and 2.4% at 8192^3 than a row of N-tiles after another).
+__host__ __device__ constexpr BlockTile block_tile(int block, int M, int N) {
+  const int tiles_m = M / kBlockM, tiles_n = N / kBlockN;
+  const int per_group = kTileGroup * tiles_n;
+  const int first = block / per_group * kTileGroup;
+  const int rows = tiles_m - first < kTileGroup ? tiles_m - first : kTileGroup;
+  const int in_group = block % per_group;
+  return BlockTile{(first + in_group % rows) * kBlockM, in_group / rows * kBlockN};
+}
+
 /// Where accumulator `reg` (0 .. kAccumulators - 1) of thread `t` (0 .. 127) of a consumer
 /// warpgroup sits in its 64 x kBlockN part of C (PTX ISA, "wgmma register fragment" of D for
 /// .m64nNk16 with an f32 accumulator): warp t / 32 holds rows 16 (t / 32) .. + 15; of each 8
@@ -349,15 +381,18 @@ __device__ __forceinline__ void consumer_barrier() {
 
 /// Exercise 3. C = A B^T: A M x K, B N x K halves, both row-major (K-major); C M x N floats,
 /// row-major, fp32 accumulation. M a multiple of kBlockM, N of kBlockN, K of 8 (the TMA reads
-/// zeros past K). Block (x, y) computes C's kBlockM x kBlockN tile at rows kBlockM y, columns
-/// kBlockN x, with kThreads threads and kSharedBytes of dynamic shared memory, keeping a ring
-/// of `stages` K-tiles (1 <= stages <= kStages; the grader runs shorter rings too):
+/// zeros past K). A one-dimensional grid of (M / kBlockM) (N / kBlockN) blocks; block b computes
+/// C's kBlockM x kBlockN tile at block_tile(b, M, N), with kThreads threads and kSharedBytes of
+/// dynamic shared memory, keeping a ring of `Stages` K-tiles (2 <= Stages <= kStages; the grader
+/// runs rings of 2 and 3 too). The ring's length is a template parameter because a length known
+/// only at run time turns each K-tile's stage and parity into divisions in the consumers' loop:
+/// measured on the H200, that made the whole kernel 8% slower.
 /// - the given part lays out the stages (stage s: A's K-tile of kBlockM rows, then B's of
 ///   kBlockN rows, in Layout, from 1024-byte aligned `stage_at(s)`) and two mbarriers per stage:
 ///   full[s] (one arrival and the stage's bytes complete a phase) and empty[s] (one arrival per
 ///   consumer warpgroup); `a_map` and `b_map` are make_operand_map's for Layout, with box_rows
 ///   kBlockM and kBlockN;
-/// - one thread of the producer warpgroup loads K-tile kt into stage kt % stages, after the
+/// - one thread of the producer warpgroup loads K-tile kt into stage kt % Stages, after the
 ///   consumers released that stage's previous K-tile, telling full[s] to expect the bytes;
 /// - each consumer warpgroup w waits for the stage, issues the 4 k16 steps of wgmma on its 64
 ///   rows of A (rows 64 w ..) and all of B, through your wgmma_descriptor, and releases the
@@ -366,10 +401,10 @@ __device__ __forceinline__ void consumer_barrier() {
 ///   c_tile_pitch() (8-byte stores, as the fragment holds them), then to C in coalesced 16-byte
 ///   stores.
 /// Every wait uses ptx::mbarrier_wait: a phase that never completes is reported, not hung.
-template <OperandLayout Layout>
+template <OperandLayout Layout, int Stages>
 __global__ void wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map,
                                   const __grid_constant__ CUtensorMap b_map, float* C, int M, int N,
-                                  int K, int stages);
+                                  int K);
 #endif  // __CUDACC__
 
 }  // namespace ch12

@@ -56,11 +56,11 @@ __device__ __forceinline__ unsigned char* aligned_stages(unsigned char* raw) {
 // lesson). Given: where everything sits in shared memory, the mbarriers, the register split and
 // the accumulators. Yours: the producer's loop (step 1), the consumers' k-loop (step 2) and the
 // epilogue (step 3). As shipped the kernel writes nothing.
-template <OperandLayout Layout>
+template <OperandLayout Layout, int Stages>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map,
-                      const __grid_constant__ CUtensorMap b_map, float* C, int M, int N, int K,
-                      int stages) {
+                      const __grid_constant__ CUtensorMap b_map, float* C, int M, int N, int K) {
+  static_assert(Stages >= 2 && Stages <= kStages, "a ring of 2 .. kStages stages");
   // Given: where everything sits in shared memory.
   // [stage 0: A's K-tile (kBlockM rows), B's K-tile (kBlockN rows)] [stage 1] ... ; after the
   // k-loop the same memory holds the C tile (kBlockM rows at pitch c_tile_pitch() floats).
@@ -77,10 +77,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     return static_cast<unsigned>(__cvta_generic_to_shared(&barriers[kStages + s]));
   };
   const int t = static_cast<int>(threadIdx.x), warpgroup = t / 128;
-  const int m0 = static_cast<int>(blockIdx.y) * kBlockM,
-            n0 = static_cast<int>(blockIdx.x) * kBlockN;
+  const BlockTile tile_of_c = block_tile(static_cast<int>(blockIdx.x), M, N);
+  const int m0 = tile_of_c.m0, n0 = tile_of_c.n0;
   const int k_tiles = (K + kKTile - 1) / kKTile;
-  (void)M;
 
   // Given: full[s] completes a phase on the producer's one arrival and the stage's bytes;
   // empty[s] on one arrival of each consumer warpgroup.
@@ -97,7 +96,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // The producer warpgroup: few registers; one thread issues every load.
     ptx::setmaxnreg_dec<40>();
     if (t == 0) {
-      // Step 1 (FILL ME IN, roughly 9 lines): for each K-tile kt, in stage s = kt % stages:
+      // Step 1 (FILL ME IN, roughly 9 lines): for each K-tile kt, in stage s = kt % Stages:
       // - wait until the consumers released the stage's previous K-tile (ptx::mbarrier_wait on
       //   empty_at(s); the stage's u-th release completes empty[s]'s phase of parity u % 2, and
       //   parity 1 before the first phase does not wait: which parity for kt's use of the
@@ -117,7 +116,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int i = 0; i < kAccumulators; ++i) d[i] = 0.0f;
   ptx::fence_accumulators(d);
-  // Step 2 (FILL ME IN, roughly 20 lines): for each K-tile kt, in stage s = kt % stages:
+  // Step 2 (FILL ME IN, roughly 20 lines): for each K-tile kt, in stage s = kt % Stages:
   // - wait for the stage's bytes (ptx::mbarrier_wait on full_at(s): the stage's u-th load
   //   completes full[s]'s phase of parity u % 2); stop the loop if the wait gave up;
   // - ptx::wgmma_fence(), then for each k16 step one ptx::wgmma_m64n256k16 on the descriptors

@@ -12,6 +12,7 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -36,17 +37,30 @@ __global__ void poison_shared_kernel(int bytes) {
   }
 }
 
-template <OperandLayout Layout>
-void launch_layout(const CUtensorMap& a, const CUtensorMap& b, float* C, int M, int N, int K,
-                   int stages) {
+template <OperandLayout Layout, int Stages>
+void launch_ring(const CUtensorMap& a, const CUtensorMap& b, float* C, int M, int N, int K) {
   static const bool shared_set = [] {
-    GPU_CHECK(cudaFuncSetAttribute(wgmma_gemm_kernel<Layout>,
+    GPU_CHECK(cudaFuncSetAttribute(wgmma_gemm_kernel<Layout, Stages>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
     return true;
   }();
   (void)shared_set;
-  wgmma_gemm_kernel<Layout>
-      <<<dim3(N / kBlockN, M / kBlockM), kThreads, kSharedBytes>>>(a, b, C, M, N, K, stages);
+  const unsigned blocks = static_cast<unsigned>((M / kBlockM) * (N / kBlockN));
+  wgmma_gemm_kernel<Layout, Stages><<<blocks, kThreads, kSharedBytes>>>(a, b, C, M, N, K);
+}
+
+template <OperandLayout Layout>
+void launch_layout(const CUtensorMap& a, const CUtensorMap& b, float* C, int M, int N, int K,
+                   int stages) {
+  static_assert(kStages == 4, "launch_layout instantiates rings of 2, 3 and 4 stages");
+  switch (stages) {
+    case 2: launch_ring<Layout, 2>(a, b, C, M, N, K); break;
+    case 3: launch_ring<Layout, 3>(a, b, C, M, N, K); break;
+    case 4: launch_ring<Layout, 4>(a, b, C, M, N, K); break;
+    default:
+      throw std::invalid_argument("launch_yours: a ring of " + std::to_string(stages) +
+                                  " stages; the kernel takes 2 .. " + std::to_string(kStages));
+  }
 }
 
 }  // namespace

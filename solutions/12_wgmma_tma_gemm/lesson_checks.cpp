@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
@@ -54,6 +55,18 @@ TEST_CASE("ch12 lesson: its numbers", "[lesson]") {
         lesson::h200(kMeasurementFile, "layouts.sw64.fraction_of_cublas"));
   CHECK(lesson::h200(kMeasurementFile, "layouts.interleave.fraction_of_cublas") <
         lesson::h200(kMeasurementFile, "layouts.sw32.fraction_of_cublas"));
+  // Section 3: the given design choices, each timed against the kernel with it undone
+  // (tools/maintainer/bench/ch12_design_choices.py).
+  const std::string design = std::string(kMeasurementFile) + "/h200-design-choices";
+  figures.measured_about("design.runtime_ring", design, "runtime_ring.4096.time_over_reference",
+                         0.01);
+  figures.measured_about("design.row_order_4096", design, "row_order.4096.time_over_reference",
+                         0.01);
+  figures.measured_about("design.row_order_8192", design, "row_order.8192.time_over_reference",
+                         0.01);
+  // "turns ... into divisions ...: took longer"; the groups help most where B outgrows L2.
+  CHECK(lesson::h200(design, "runtime_ring.4096.time_over_reference") > 1.02);
+  CHECK(lesson::h200(design, "row_order.8192.time_over_reference") > 1.0);
   // Sections 2 and 4: the hardware reference's measurements, quoted as its own.
   figures.add("padded.layout_types", 4, kReference);
   figures.add("padded.largest_offset", 4096, kReference);
@@ -149,6 +162,31 @@ TEST_CASE("ch12 lesson: its picture, figure and tables", "[lesson]") {
             "the base offset, 62-63 the layout type")) != std::string::npos);
 }
 
+TEST_CASE("ch12 interface: block_tile gives each C tile to one block", "[lesson]") {
+  // Shapes with whole groups of M-tiles, a short last group, and fewer M-tiles than a group.
+  for (const auto& [m_tiles, n_tiles] : std::vector<std::pair<int, int>>{
+           {32, 16}, {64, 32}, {2, 2}, {3, 5}, {ch12::kTileGroup + 3, 4}, {1, 1}}) {
+    const int M = m_tiles * ch12::kBlockM, N = n_tiles * ch12::kBlockN;
+    INFO(M << " x " << N);
+    std::vector<int> taken(static_cast<size_t>(m_tiles) * n_tiles, 0);
+    for (int b = 0; b < m_tiles * n_tiles; ++b) {
+      const ch12::BlockTile t = ch12::block_tile(b, M, N);
+      REQUIRE(t.m0 % ch12::kBlockM == 0);
+      REQUIRE(t.n0 % ch12::kBlockN == 0);
+      REQUIRE(t.m0 >= 0);
+      REQUIRE(t.m0 < M);
+      REQUIRE(t.n0 >= 0);
+      REQUIRE(t.n0 < N);
+      ++taken[static_cast<size_t>(t.m0 / ch12::kBlockM) * n_tiles + t.n0 / ch12::kBlockN];
+    }
+    for (int count : taken) REQUIRE(count == 1);
+  }
+  // Consecutive blocks walk down a group's M-tiles first.
+  CHECK(ch12::block_tile(1, 4096, 4096).m0 == ch12::kBlockM);
+  CHECK(ch12::block_tile(1, 4096, 4096).n0 == 0);
+  CHECK(ch12::block_tile(ch12::kTileGroup, 4096, 4096).n0 == ch12::kBlockN);
+}
+
 TEST_CASE("ch12 lesson: it leaves the graded answers to the student", "[lesson]") {
   std::vector<lesson::Graded> graded;
   // Exercise 1: the descriptor's offsets and start, as the reference computes them, and the
@@ -200,8 +238,8 @@ TEST_CASE("ch12 lesson: it leaves the graded answers to the student", "[lesson]"
   graded.push_back({"predicted_epilogue_wavefronts (exercise 2c)", {}, asked});
   // Exercise 3: the pipeline's answers, as the reference writes them.
   graded.push_back({"wgmma_gemm_kernel's pipeline (exercise 3)",
-                    {"wgmma_wait<1>", "(use+1)%2", "(kt/stages)%2", "mbarrier_wait(empty_at(s),",
-                     "expect_tx(full_at(s),kStageBytes)", "empty_at((kt-1)%stages)"},
+                    {"wgmma_wait<1>", "(use+1)%2", "(kt/Stages)%2", "mbarrier_wait(empty_at(s),",
+                     "expect_tx(full_at(s),kStageBytes)", "empty_at((kt-1)%Stages)"},
                     {}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }

@@ -77,11 +77,11 @@ __device__ __forceinline__ unsigned char* aligned_stages(unsigned char* raw) {
 
 // Exercise 3: the GEMM (the contract is in wgmma_tma_gemm.cuh, the pipeline in section 3 of the
 // lesson).
-template <OperandLayout Layout>
+template <OperandLayout Layout, int Stages>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map,
-                      const __grid_constant__ CUtensorMap b_map, float* C, int M, int N, int K,
-                      int stages) {
+                      const __grid_constant__ CUtensorMap b_map, float* C, int M, int N, int K) {
+  static_assert(Stages >= 2 && Stages <= kStages, "a ring of 2 .. kStages stages");
   // Given: where everything sits in shared memory.
   // [stage 0: A's K-tile (kBlockM rows), B's K-tile (kBlockN rows)] [stage 1] ... ; after the
   // k-loop the same memory holds the C tile (kBlockM rows at pitch c_tile_pitch() floats).
@@ -98,10 +98,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     return static_cast<unsigned>(__cvta_generic_to_shared(&barriers[kStages + s]));
   };
   const int t = static_cast<int>(threadIdx.x), warpgroup = t / 128;
-  const int m0 = static_cast<int>(blockIdx.y) * kBlockM,
-            n0 = static_cast<int>(blockIdx.x) * kBlockN;
+  const BlockTile tile_of_c = block_tile(static_cast<int>(blockIdx.x), M, N);
+  const int m0 = tile_of_c.m0, n0 = tile_of_c.n0;
   const int k_tiles = (K + kKTile - 1) / kKTile;
-  (void)M;
 
   // Given: full[s] completes a phase on the producer's one arrival and the stage's bytes;
   // empty[s] on one arrival of each consumer warpgroup.
@@ -119,7 +118,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     ptx::setmaxnreg_dec<40>();
     if (t == 0) {
       for (int kt = 0; kt < k_tiles; ++kt) {
-        const int s = kt % stages, use = kt / stages;
+        const int s = kt % Stages, use = kt / Stages;
         // Wait for the consumers to release the stage's previous K-tile (for the first use,
         // parity 1 asks for the phase before the first: no wait).
         if (!ptx::mbarrier_wait(empty_at(s), (use + 1) % 2)) return;
@@ -141,8 +140,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   ptx::fence_accumulators(d);
   bool waited = true;
   for (int kt = 0; kt < k_tiles; ++kt) {
-    const int s = kt % stages;
-    if (!ptx::mbarrier_wait(full_at(s), (kt / stages) % 2)) {
+    const int s = kt % Stages;
+    if (!ptx::mbarrier_wait(full_at(s), (kt / Stages) % 2)) {
       waited = false;
       break;
     }
@@ -158,7 +157,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // The group of the K-tile before this one has completed: its stage may be loaded again.
     ptx::wgmma_wait<1>();
     ptx::fence_accumulators(d);
-    if (kt > 0 && tc == 0) ptx::mbarrier_arrive(empty_at((kt - 1) % stages));
+    if (kt > 0 && tc == 0) ptx::mbarrier_arrive(empty_at((kt - 1) % Stages));
   }
   ptx::wgmma_wait<0>();
   ptx::fence_accumulators(d);
