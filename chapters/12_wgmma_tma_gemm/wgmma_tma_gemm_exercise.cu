@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       // - arrive on full_at(s) expecting the stage's bytes (ptx::mbarrier_arrive_expect_tx);
       // - load A's K-tile (kBlockM rows from row m0) to stage_at(s) and B's (kBlockN rows from
       //   row n0) right after it, both at K halves kt * kKTile (ptx::load_operand_tile<Layout>).
-      (void)a_map, (void)b_map, (void)n0, (void)k_tiles, (void)stage_at, (void)empty_at;
+      (void)a_map, (void)b_map, (void)m0, (void)n0, (void)k_tiles, (void)stage_at, (void)empty_at;
     }
     return;
   }
