@@ -56,7 +56,7 @@ TEST_CASE("ch12 lesson: its numbers", "[lesson]") {
   CHECK(lesson::h200(kMeasurementFile, "layouts.interleave.fraction_of_cublas") <
         lesson::h200(kMeasurementFile, "layouts.sw32.fraction_of_cublas"));
   // Section 3: the given design choices, each timed against the kernel with it undone
-  // (tools/maintainer/bench/ch12_design_choices.py).
+  // (design_choices_bench.py).
   const std::string design = std::string(kMeasurementFile) + "/h200-design-choices";
   figures.measured_about("design.runtime_ring", design, "runtime_ring.4096.time_over_reference",
                          0.01);

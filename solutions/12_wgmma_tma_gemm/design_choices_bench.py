@@ -7,11 +7,11 @@
   groups of kTileGroup M-tiles.
 
 Each variant is the reference solution's own source with one text change, compiled in its own
-namespace (-Dch12=ch12_<variant>) and linked with ch12_design_choices_main.cu, which times them in
+namespace (-Dch12=ch12_<variant>) and linked with design_choices_bench_main.cu, which times them in
 turns and writes the ratios to solutions/12_wgmma_tma_gemm/measurements/<name>-design-choices.tsv
 (the lesson's section 3 quotes them; its checks read that file).
 
-    tools/maintainer/bench/ch12_design_choices.py [--name h200] [--work DIR]
+    solutions/12_wgmma_tma_gemm/design_choices_bench.py [--name h200] [--work DIR]
 """
 import argparse
 import datetime
@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOLUTION = ROOT / "solutions/12_wgmma_tma_gemm/wgmma_tma_gemm_exercise.cu"
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -61,7 +61,7 @@ def variant_source(name: str) -> str:
     text = SOLUTION.read_text()
     for old, new in VARIANTS[name]:
         if text.count(old) != 1:
-            sys.exit(f"ch12_design_choices: {SOLUTION.relative_to(ROOT)} holds {text.count(old)} "
+            sys.exit(f"design_choices_bench: {SOLUTION.relative_to(ROOT)} holds {text.count(old)} "
                      f"copies of the text variant {name} changes (want 1): {old!r}")
         text = text.replace(old, new)
     return PRELUDE.get(name, "") + text + LAUNCHER
@@ -83,8 +83,8 @@ def main() -> int:
         objects.append(work / f"{name}.o")
         subprocess.run([nvcc, *flags, f"-Dch12=ch12_{name}", "-c", str(source), "-o",
                         str(objects[-1])], check=True)
-    program = work / "ch12_design_choices"
-    subprocess.run([nvcc, *flags, str(HERE / "ch12_design_choices_main.cu"),
+    program = work / "design_choices_bench"
+    subprocess.run([nvcc, *flags, str(HERE / "design_choices_bench_main.cu"),
                     str(ROOT / "common/cuda/tma_map.cpp"), *map(str, objects), "-lcuda", "-o",
                     str(program)], check=True)
     out = ROOT / f"solutions/12_wgmma_tma_gemm/measurements/{args.name}-design-choices.tsv"

@@ -1,6 +1,6 @@
 // Times chapter 12's reference kernel against variants that each undo one of the two design
 // choices the lesson (section 3) and the interface explain, in turns in one process, and writes
-// the ratios as a measurement file. Built and run by ch12_design_choices.py, which compiles each
+// the ratios as a measurement file. Built and run by design_choices_bench.py, which compiles each
 // variant from the reference solution's own source (one text change each) in its own namespace.
 #include <cuda_fp16.h>
 
@@ -25,7 +25,7 @@ namespace {
 
 void check(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return;
-  std::fprintf(stderr, "ch12_design_choices: %s: %s\n", what, cudaGetErrorString(e));
+  std::fprintf(stderr, "design_choices_bench: %s: %s\n", what, cudaGetErrorString(e));
   std::exit(1);
 }
 
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp p{};
   check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
   if (p.major != 9) {
-    std::fprintf(stderr, "ch12_design_choices: needs a compute capability 9.0 GPU, not %s\n",
+    std::fprintf(stderr, "design_choices_bench: needs a compute capability 9.0 GPU, not %s\n",
                  p.name);
     return 1;
   }
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
       check(cudaMemcpy(results.back().data(), out, count * sizeof(float), cudaMemcpyDeviceToHost),
             "cudaMemcpy");
       if (results.back() != results.front()) {
-        std::fprintf(stderr, "ch12_design_choices: %s's C differs from the reference's at %d^3\n",
+        std::fprintf(stderr, "design_choices_bench: %s's C differs from the reference's at %d^3\n",
                      kVariants[v].key, n);
         return 1;
       }
@@ -128,11 +128,11 @@ int main(int argc, char** argv) {
   }
   FILE* out = std::fopen(argv[1], "w");
   if (out == nullptr) {
-    std::fprintf(stderr, "ch12_design_choices: cannot write %s\n", argv[1]);
+    std::fprintf(stderr, "design_choices_bench: cannot write %s\n", argv[1]);
     return 1;
   }
   std::fprintf(out,
-               "# Written by tools/maintainer/bench/ch12_design_choices.py; do not edit by hand.\n"
+               "# Written by solutions/12_wgmma_tma_gemm/design_choices_bench.py; do not edit by hand.\n"
                "# GPU: %s (sm_%d%d, %d SMs)\n# quantity\tvalue\tunit\n%s",
                p.name, p.major, p.minor, p.multiProcessorCount, lines.c_str());
   std::fclose(out);
