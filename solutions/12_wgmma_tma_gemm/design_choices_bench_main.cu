@@ -131,10 +131,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "design_choices_bench: cannot write %s\n", argv[1]);
     return 1;
   }
-  std::fprintf(out,
-               "# Written by solutions/12_wgmma_tma_gemm/design_choices_bench.py; do not edit by hand.\n"
-               "# GPU: %s (sm_%d%d, %d SMs)\n# quantity\tvalue\tunit\n%s",
-               p.name, p.major, p.minor, p.multiProcessorCount, lines.c_str());
+  std::fprintf(
+      out,
+      "# Written by solutions/12_wgmma_tma_gemm/design_choices_bench.py; do not edit by hand.\n"
+      "# GPU: %s (sm_%d%d, %d SMs)\n# quantity\tvalue\tunit\n%s",
+      p.name, p.major, p.minor, p.multiProcessorCount, lines.c_str());
   std::fclose(out);
   std::fputs(lines.c_str(), stdout);
   return 0;
