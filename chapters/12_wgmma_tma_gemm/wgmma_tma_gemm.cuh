@@ -133,8 +133,9 @@ __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, un
 // ---------------------------------------------------------------------------------------------
 
 /// Tiles read with a descriptor that is not (or may not be) the one of exercise 1. Each names
-/// how A's K-tile (64 rows) was written and how it is read; the grader runs each on the GPU
-/// (wgmma m64n256k16 over the K-tile, B's 256 rows written in k128B and read right).
+/// how A's K-tile (64 rows) was written and how it is read, B's 256 rows being written in k128B
+/// and read right; but the last, where it is B's tile that is written and read otherwise, and
+/// A's that is read right. The grader runs each on the GPU (wgmma m64n256k16 over the K-tile).
 enum class Pairing : int {
   kSW128ReadAsSW64 = 0,      ///< written k128B; read with layout type k64B, SBO 1024
   kSW128WithSbo128,          ///< written k128B; read as k128B with SBO 128
@@ -147,6 +148,11 @@ enum class Pairing : int {
   kInterleaveLboSboSwapped,  ///< written kInterleave; read with its LBO and SBO swapped
   kInterleaveGapOf16Bytes,   ///< written kInterleave with 16 bytes left free after each core
                              ///< matrix (8 rows take 144 bytes); read with SBO 144
+  kPaddedBRowsAsInterleave,  ///< B's K-tile written row-major at a pitch of 160 bytes (each
+                             ///< row's 128 bytes, then 32 free: a padded tile); read as
+                             ///< kInterleave with LBO 16 (the next 16 bytes of K sit 16 bytes
+                             ///< on) and SBO 1280 (the next 8 rows, 8 pitches on), the start
+                             ///< 32 k16 bytes into the tile
 };
 /// Every pairing, in order.
 constexpr Pairing kPairings[] = {
@@ -154,6 +160,7 @@ constexpr Pairing kPairings[] = {
     Pairing::kSW128StepOf32Bytes,      Pairing::kSW128At128BaseOffset0,
     Pairing::kSW64WithSbo1024,         Pairing::kSW32StepOf32Bytes,
     Pairing::kInterleaveLboSboSwapped, Pairing::kInterleaveGapOf16Bytes,
+    Pairing::kPaddedBRowsAsInterleave,
 };
 
 /// Exercise 2a. Your prediction: does wgmma read the tile right in `pairing` (every element of C

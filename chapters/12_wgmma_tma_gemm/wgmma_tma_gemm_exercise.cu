@@ -29,6 +29,7 @@ int predicted_reads_right(Pairing pairing) {
     case Pairing::kSW32StepOf32Bytes: return kNotImplemented;        // TODO
     case Pairing::kInterleaveLboSboSwapped: return kNotImplemented;  // TODO
     case Pairing::kInterleaveGapOf16Bytes: return kNotImplemented;   // TODO
+    case Pairing::kPaddedBRowsAsInterleave: return kNotImplemented;  // TODO
   }
   return kNotImplemented;
 }

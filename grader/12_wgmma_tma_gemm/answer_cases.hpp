@@ -37,6 +37,7 @@ inline const char* name(Pairing pairing) {
     case Pairing::kSW32StepOf32Bytes: return "kSW32StepOf32Bytes";
     case Pairing::kInterleaveLboSboSwapped: return "kInterleaveLboSboSwapped";
     case Pairing::kInterleaveGapOf16Bytes: return "kInterleaveGapOf16Bytes";
+    case Pairing::kPaddedBRowsAsInterleave: return "kPaddedBRowsAsInterleave";
   }
   return "(not a pairing)";
 }

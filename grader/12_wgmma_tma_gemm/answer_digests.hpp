@@ -32,6 +32,7 @@ inline const std::vector<AnswerDigest> kAnswerDigests = {
     {"predicted_reads_right(kSW32StepOf32Bytes)", 0x7a050fdcaccc193aull},
     {"predicted_reads_right(kInterleaveLboSboSwapped)", 0x10026115fb2694d8ull},
     {"predicted_reads_right(kInterleaveGapOf16Bytes)", 0x3ca5ff4c8c376785ull},
+    {"predicted_reads_right(kPaddedBRowsAsInterleave)", 0x46b1e42df6a95492ull},
     {"wgmma_descriptor(k128B, 64 rows)#sbo_of_one_row", 0xbeda3b6e7830f44aull},
     {"wgmma_descriptor(k128B, 64 rows)#step_of_16_bytes", 0x0e0be9bdd41b31f6ull},
     {"wgmma_descriptor(k128B, 64 rows)#lbo_not_16", 0xe211640ac04efaeaull},

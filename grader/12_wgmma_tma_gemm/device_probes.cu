@@ -204,16 +204,24 @@ std::vector<__half> small_integers(std::size_t n, std::mt19937& rng) {
   return v;
 }
 
-// The image of a K-tile of `rows` x kKTile halves `src`, in `layout` at `offset` past a 1024-byte
-// boundary; with `gap`, kInterleave's core matrices 144 bytes apart instead of 128.
+// How a probe's K-tile image is written: as the TMA writes `layout`; kInterleave with 16 bytes
+// free after each core matrix; or row-major at a padded pitch of kPaddedPitch bytes.
+enum class Written { kAsLayout, kGapAfterCoreMatrix, kPaddedRows };
+constexpr int kPaddedPitch = 160;
+
+// The image of a K-tile of `rows` x kKTile halves `src`, written as `how` (in `layout` at
+// `offset` past a 1024-byte boundary).
 std::vector<unsigned char> tile_image(OperandLayout layout, int rows, unsigned offset,
-                                      const std::vector<__half>& src, bool gap) {
-  std::vector<unsigned char> image(static_cast<std::size_t>(rows) / 8 * 144 * 8, 0);
+                                      const std::vector<__half>& src, Written how) {
+  std::vector<unsigned char> image(static_cast<std::size_t>(rows) * kPaddedPitch, 0);
   const auto* bytes = reinterpret_cast<const unsigned char*>(src.data());
   for (int r = 0; r < rows; ++r) {
     for (int byte = 0; byte < kKTileBytes; ++byte) {
-      const unsigned at = gap ? static_cast<unsigned>(byte / 16 * (rows / 8 * 144) + r / 8 * 144 +
+      const unsigned at = how == Written::kGapAfterCoreMatrix
+                              ? static_cast<unsigned>(byte / 16 * (rows / 8 * 144) + r / 8 * 144 +
                                                       r % 8 * 16 + byte % 16)
+                          : how == Written::kPaddedRows
+                              ? static_cast<unsigned>(r * kPaddedPitch + byte)
                               : operand_byte_offset(layout, rows, offset, r, byte);
       image[at] = bytes[r * kKTileBytes + byte];
     }
@@ -270,19 +278,32 @@ int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
                             B = small_integers(256 * kKTile, rng);
   OperandLayout written = OperandLayout::k128B;
   unsigned offset = 0;
-  bool gap = false;
+  Written how = Written::kAsLayout;
   switch (pairing) {
     case Pairing::kSW64WithSbo1024: written = OperandLayout::k64B; break;
     case Pairing::kSW32StepOf32Bytes: written = OperandLayout::k32B; break;
     case Pairing::kInterleaveLboSboSwapped: written = OperandLayout::kInterleave; break;
-    case Pairing::kInterleaveGapOf16Bytes: written = OperandLayout::kInterleave, gap = true; break;
+    case Pairing::kInterleaveGapOf16Bytes:
+      written = OperandLayout::kInterleave, how = Written::kGapAfterCoreMatrix;
+      break;
     case Pairing::kSW128At128BaseOffset0: offset = 128; break;
     default: break;
   }
-  const auto a_image = tile_image(written, 64, offset, A, gap);
-  const auto b_image = tile_image(OperandLayout::k128B, 256, offset, B, false);
+  const bool padded_b = pairing == Pairing::kPaddedBRowsAsInterleave;
+  const auto a_image = tile_image(written, 64, offset, A, how);
+  const auto b_image = tile_image(OperandLayout::k128B, 256, offset, B,
+                                  padded_b ? Written::kPaddedRows : Written::kAsLayout);
   return wrong_elements(A, a_image, B, b_image, offset, [&](int which, int k16) {
     // Your own descriptors (exercise 1, once right), changed as the pairing says.
+    if (which == 1 && padded_b) {
+      // The padded tile described as kInterleave from your descriptor of an interleaved B.
+      DescriptorFields f = decode_descriptor(
+          wgmma_descriptor(OperandLayout::kInterleave, kProbeBOffset + offset, 256, k16, 0));
+      f.start_address = kProbeBOffset + offset + 32u * static_cast<unsigned>(k16);
+      f.leading_byte_offset = 16;
+      f.stride_byte_offset = 8 * kPaddedPitch;
+      return encode_descriptor(f);
+    }
     if (which == 1)
       return wgmma_descriptor(OperandLayout::k128B, kProbeBOffset + offset, 256, k16, 0);
     DescriptorFields f = decode_descriptor(wgmma_descriptor(written, offset, 64, k16, 0));
@@ -321,8 +342,8 @@ int wrong_elements_with_your_descriptors(OperandLayout layout, unsigned seed) {
         return -1;
     }
   }
-  const auto a_image = tile_image(layout, 64, 0, A, false);
-  const auto b_image = tile_image(layout, 256, 0, B, false);
+  const auto a_image = tile_image(layout, 64, 0, A, Written::kAsLayout);
+  const auto b_image = tile_image(layout, 256, 0, B, Written::kAsLayout);
   return wrong_elements(A, a_image, B, b_image, 0, [&](int which, int k16) {
     return which == 0 ? wgmma_descriptor(layout, 0, 64, k16, 0)
                       : wgmma_descriptor(layout, kProbeBOffset, 256, k16, 0);

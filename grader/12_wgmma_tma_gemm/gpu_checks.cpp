@@ -70,6 +70,7 @@ const char* pairing_name(ch12::Pairing p) {
     case ch12::Pairing::kSW32StepOf32Bytes: return "kSW32StepOf32Bytes";
     case ch12::Pairing::kInterleaveLboSboSwapped: return "kInterleaveLboSboSwapped";
     case ch12::Pairing::kInterleaveGapOf16Bytes: return "kInterleaveGapOf16Bytes";
+    case ch12::Pairing::kPaddedBRowsAsInterleave: return "kPaddedBRowsAsInterleave";
   }
   return "?";
 }

@@ -164,6 +164,9 @@ std::string pairing_hint(ch12::Pairing pairing) {
     case Pairing::kInterleaveGapOf16Bytes:
       return "SBO is only the distance from one 8-row group to the next: do the groups have to "
              "be packed?";
+    case Pairing::kPaddedBRowsAsInterleave:
+      return "LBO and SBO place core matrices; where does a descriptor say how far apart the 8 "
+             "rows inside one core matrix are, and how far apart are they in this tile?";
   }
   return "";
 }

@@ -222,11 +222,12 @@ TEST_CASE("ch12 lesson: it leaves the graded answers to the student", "[lesson]"
                      "strideoffsetof1024"},
                     {}});
   // Exercise 2a: the pairings' outcomes, as the hardware reference states them.
-  graded.push_back({"predicted_reads_right (exercise 2a)",
-                    {"toleratesa16-bytegap", "gapof16bytesisread", "readscorrectlywithbaseoffset0",
-                     "withbaseoffset0readsright", "SBO128allgivewrong", "SBO144reads",
-                     "readasSW64givewrong", "32bytesperk16step", "32k16bytesreadsright"},
-                    {}});
+  graded.push_back(
+      {"predicted_reads_right (exercise 2a)",
+       {"toleratesa16-bytegap", "gapof16bytesisread", "readscorrectlywithbaseoffset0",
+        "withbaseoffset0readsright", "SBO128allgivewrong", "SBO144reads", "readasSW64givewrong",
+        "32bytesperk16step", "32k16bytesreadsright", "pitchof160", "160-bytepitch"},
+       {}});
   // Exercise 2b: the pitch, in every spelling; and its store.
   const int pitch = ch12::c_tile_pitch();
   graded.push_back({"c_tile_pitch (exercise 2b)",

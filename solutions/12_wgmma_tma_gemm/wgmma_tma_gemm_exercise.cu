@@ -39,6 +39,7 @@ int predicted_reads_right(Pairing pairing) {
     case Pairing::kSW32StepOf32Bytes: return 0;
     case Pairing::kInterleaveLboSboSwapped: return 0;
     case Pairing::kInterleaveGapOf16Bytes: return 1;
+    case Pairing::kPaddedBRowsAsInterleave: return 0;
   }
   return kNotImplemented;
 }
