@@ -383,6 +383,11 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+__global__ void random_halves_kernel(__half* x, long long n, unsigned long long seed) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = random_half(seed, static_cast<unsigned long long>(i));
+}
+
 __global__ void absolute_kernel(__half* x, long long n) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) x[i] = __habs(x[i]);
@@ -480,6 +485,11 @@ void cublaslt_gemm(int algo, const __half* A, const __half* B, float* C, int M, 
 
 void absolute_values(__half* x, long long n) {
   absolute_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n);
+  GPU_CHECK(cudaGetLastError());
+}
+
+void random_halves(__half* x, long long n, unsigned long long seed) {
+  random_halves_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n, seed);
   GPU_CHECK(cudaGetLastError());
 }
 

@@ -418,13 +418,13 @@ TEST_CASE("ch12 exercise 3: on 4096^3 wgmma_gemm_kernel agrees with cuBLAS, cuBL
                                                "results"));
   }
   constexpr int n = 4096;
+  constexpr std::size_t count = static_cast<std::size_t>(n) * n;
   std::mt19937_64 rng(grader::run_seed() + 122);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<__half> A(static_cast<std::size_t>(n) * n), B(A.size());
-  for (__half& x : A) x = __float2half(uniform(rng));
-  for (__half& x : B) x = __float2half(uniform(rng));
-  gpu::DeviceBuffer<__half> a(A), b(B);
-  gpu::DeviceBuffer<float> yours(A.size()), cublas(A.size()), magnitude(A.size());
+  const unsigned long long a_seed = rng(), b_seed = rng();
+  gpu::DeviceBuffer<__half> a(count), b(count);
+  ch12::probes::random_halves(a.get(), n * static_cast<long long>(n), a_seed);
+  ch12::probes::random_halves(b.get(), n * static_cast<long long>(n), b_seed);
+  gpu::DeviceBuffer<float> yours(count), cublas(count), magnitude(count);
   yours.fill_bytes(0xff);
   ch12::probes::forget_waits_that_gave_up();
   ch12::probes::launch_yours(OperandLayout::k128B, a.get(), b.get(), yours.get(), n, n, n);
@@ -444,9 +444,10 @@ TEST_CASE("ch12 exercise 3: on 4096^3 wgmma_gemm_kernel agrees with cuBLAS, cuBL
     const int i = index(rng), j = index(rng);
     double exact = 0, mag = 0;
     for (int k = 0; k < n; ++k) {
-      const double product =
-          static_cast<double>(__half2float(A[static_cast<std::size_t>(i) * n + k])) *
-          __half2float(B[static_cast<std::size_t>(j) * n + k]);
+      const double product = static_cast<double>(__half2float(ch12::probes::random_half(
+                                 a_seed, static_cast<unsigned long long>(i) * n + k))) *
+                             __half2float(ch12::probes::random_half(
+                                 b_seed, static_cast<unsigned long long>(j) * n + k));
       exact += product, mag += std::fabs(product);
     }
     const double got = c[static_cast<std::size_t>(i) * n + j];
@@ -536,13 +537,11 @@ TEST_CASE("ch12 exercise 3: wgmma_gemm_kernel is fast, against the grader's base
         grader::not_judged_while_wrong("Not timed", "wgmma_gemm_kernel gives wrong results"));
   }
   constexpr int n = 4096;
-  std::mt19937_64 rng(5);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<__half> A(static_cast<std::size_t>(n) * n), B(A.size());
-  for (__half& x : A) x = __float2half(uniform(rng));
-  for (__half& x : B) x = __float2half(uniform(rng));
-  gpu::DeviceBuffer<__half> a(A), b(B);
-  gpu::DeviceBuffer<float> c(A.size());
+  constexpr std::size_t count = static_cast<std::size_t>(n) * n;
+  gpu::DeviceBuffer<__half> a(count), b(count);
+  ch12::probes::random_halves(a.get(), n * static_cast<long long>(n), 5);
+  ch12::probes::random_halves(b.get(), n * static_cast<long long>(n), 6);
+  gpu::DeviceBuffer<float> c(count);
   const double flops = 2.0 * n * n * n;
   std::vector<grader::TimedKernel> kernels = {
       {"cublasGemmEx", [&] { ch12::probes::cublas_gemm(a.get(), b.get(), c.get(), n, n, n); }}};

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -22,13 +21,11 @@ TEST_CASE("ch12 reference: 8192^3 against cuBLAS", "[reference]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto why = ch12::probes::no_wgmma_here()) GRADER_SKIP(*why + ".");
   constexpr int n = 8192;
-  std::mt19937_64 rng(6);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<__half> A(static_cast<std::size_t>(n) * n), B(A.size());
-  for (__half& x : A) x = __float2half(uniform(rng));
-  for (__half& x : B) x = __float2half(uniform(rng));
-  gpu::DeviceBuffer<__half> a(A), b(B);
-  gpu::DeviceBuffer<float> c(A.size());
+  const std::size_t count = static_cast<std::size_t>(n) * n;
+  gpu::DeviceBuffer<__half> a(count), b(count);
+  ch12::probes::random_halves(a.get(), n * static_cast<long long>(n), 7);
+  ch12::probes::random_halves(b.get(), n * static_cast<long long>(n), 8);
+  gpu::DeviceBuffer<float> c(count);
   std::vector<grader::TimedKernel> kernels = {
       {"cublasGemmEx", [&] { ch12::probes::cublas_gemm(a.get(), b.get(), c.get(), n, n, n); }}};
   const int lt = std::min(4, ch12::probes::lt_algos(n, n, n));
