@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""What `-Dgpu_targets` means, for meson.build: prints the architectures to build machine code
+for (compute capability without the dot, newest last) and, on a second line, why those.
+
+    gpu_targets.py SUPPORTED_ARCHS_COMMA_SEPARATED VALUE [VALUE ...]
+
+VALUE: `auto` (the default) builds for the GPUs of this machine only (nvidia-smi), or for one
+architecture where there is none (the host checks need no more); `portable` builds sm_75 to
+sm_90, for a hand-out or an instructor's build that runs anywhere; anything else is a list of
+architectures such as 80 90, checked against what this nvcc builds.
+"""
+import subprocess
+import sys
+
+PORTABLE = ["75", "80", "86", "89", "90"]
+
+
+def fail(message: str) -> None:
+    print(f"gpu_targets: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def local_gpus() -> list:
+    """The compute capabilities of this machine's GPUs (["90"]), or [] where there is none."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if out.returncode != 0:
+        return []
+    found = []
+    for line in out.stdout.split():
+        digits = line.strip().replace(".", "")
+        if digits.isdigit() and digits not in found:
+            found.append(digits)
+    return found
+
+
+def main() -> None:
+    if len(sys.argv) < 3:
+        fail(__doc__)
+    supported = [a for a in sys.argv[1].split(",") if a.isdigit()]
+    values = sys.argv[2:]
+    if not supported:
+        fail("this nvcc lists no architecture (nvcc --list-gpu-arch)")
+    if values == ["portable"]:
+        targets = [a for a in PORTABLE if a in supported] or [supported[-1]]
+        why = "portable: every architecture from sm_75 to sm_90 this nvcc builds"
+    elif values == ["auto"]:
+        gpus = local_gpus()
+        targets = []
+        for gpu in gpus:
+            # A GPU newer than this nvcc knows runs the newest PTX it can write.
+            known = [a for a in supported if int(a) <= int(gpu)]
+            arch = gpu if gpu in supported else (known[-1] if known else supported[0])
+            if arch not in targets:
+                targets.append(arch)
+        if targets:
+            why = "auto: this machine's GPU" + ("s" if len(gpus) > 1 else "") + " (" + \
+                  ", ".join("sm_" + g for g in gpus) + "); -Dgpu_targets=portable builds for any"
+        else:
+            targets = ["75"] if "75" in supported else [supported[0]]
+            why = "auto: no GPU found, one architecture (the host checks need no more); " \
+                  "-Dgpu_targets=portable builds for any"
+    else:
+        for value in values:
+            if value in ("auto", "portable"):
+                fail(f'"{value}" stands alone: -Dgpu_targets={value}')
+            if value not in supported:
+                fail(f'"{value}" is not an architecture this nvcc builds; it supports '
+                     f'{" ".join(supported)} (or say auto, or portable)')
+        targets = values
+        why = "as given"
+    targets.sort(key=int)
+    print(" ".join(targets))
+    print(why)
+
+
+if __name__ == "__main__":
+    main()
