@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """What `-Dgpu_targets` means, for meson.build: prints the architectures to build machine code
-for (compute capability without the dot, newest last) and, on a second line, why those.
+for (compute capability without the dot, newest last); on a second line, why those; on a third,
+which of the architectures a chapter asks for besides (its also_build_for: sm_90 for the TMA,
+sm_90a for wgmma) to build too: `any` where the targets were named, else the local GPUs'
+architectures (`none` without a GPU: no code for a GPU that is not there).
 
     gpu_targets.py SUPPORTED_ARCHS_COMMA_SEPARATED VALUE [VALUE ...]
 
@@ -44,11 +47,13 @@ def main() -> None:
     values = sys.argv[2:]
     if not supported:
         fail("this nvcc lists no architecture (nvcc --list-gpu-arch)")
+    extras = "any"
     if values == ["portable"]:
         targets = [a for a in PORTABLE if a in supported] or [supported[-1]]
         why = "portable: every architecture from sm_75 to sm_90 this nvcc builds"
     elif values == ["auto"]:
         gpus = local_gpus()
+        extras = " ".join(gpus) or "none"
         targets = []
         for gpu in gpus:
             # A GPU newer than this nvcc knows runs the newest PTX it can write.
@@ -75,6 +80,7 @@ def main() -> None:
     targets.sort(key=int)
     print(" ".join(targets))
     print(why)
+    print(extras)
 
 
 if __name__ == "__main__":
