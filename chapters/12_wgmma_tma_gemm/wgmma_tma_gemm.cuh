@@ -208,8 +208,8 @@ constexpr int kTileGroup = 8;
 
 /// The first row (m0) and column (n0) of the C tile a block computes.
 struct BlockTile {
-  int m0;
-  int n0;
+  int m0;  ///< the tile's first row of C, a multiple of kBlockM
+  int n0;  ///< the tile's first column of C, a multiple of kBlockN
 };
 
 /// The C tile of block `block` of the kernel's one-dimensional grid of (M / kBlockM) (N /
