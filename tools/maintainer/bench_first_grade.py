@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Times what a student waits for, on this machine: the self-study hand-out of the committed
+workbook, unpacked fresh, and the README's commands run on it.
+
+- `meson setup build` and the first `meson test -C build --suite ch01` (nothing built yet);
+- for every chapter, once its grader is built: its exercise file touched (an edit) and
+  `meson test -C build --suite chNN` again;
+- `meson test -C build --suite host`, everything built, and how many lines it prints.
+
+Writes tools/maintainer/measurements/<name>/first-grade.tsv (medians of --repeats runs for the
+edit-and-rerun). Run it alone on the machine: it times builds. Not a test: nothing in the
+suite times the build.
+
+    tools/maintainer/bench_first_grade.py [--name 2cores-nogpu] [--repeats 3] [--keep DIR]
+"""
+import argparse
+import datetime
+import os
+import pathlib
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def timed(command, cwd):
+    start = time.monotonic()
+    run = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    return time.monotonic() - start, run
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--name", default="2cores-nogpu")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--keep", help="unpack and build here (default: a temporary folder)")
+    args = parser.parse_args()
+    work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="first-grade-"))
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    archive = work / "handout.tar.gz"
+    subprocess.run([sys.executable, str(ROOT / "tools/instructor/make_handout.py"), str(ROOT),
+                    str(archive)], check=True, capture_output=True)
+    with tarfile.open(archive) as t:
+        t.extractall(work)
+    book = work / "workbook"
+    rows = []
+
+    setup, run = timed(["meson", "setup", "build"], book)
+    if run.returncode != 0:
+        sys.exit("meson setup failed:\n" + run.stdout[-3000:] + run.stderr[-3000:])
+    targets = next((l.split(":", 1)[1].strip() for l in run.stdout.splitlines()
+                    if "GPU targets" in l), "?")
+    first, run = timed(["meson", "test", "-C", "build", "--suite", "ch01"], book)
+    if "Fail:" not in run.stdout:
+        sys.exit("the first meson test did not run:\n" + run.stdout[-3000:] + run.stderr[-3000:])
+    rows.append(("first.setup_seconds", setup, "s"))
+    rows.append(("first.ch01_test_seconds", first, "s"))
+    rows.append(("first.total_seconds", setup + first, "s"))
+
+    chapters = sorted(p.name for p in (book / "chapters").iterdir() if p.is_dir()
+                      and p.name[:2].isdigit())
+    for chapter in chapters:
+        suite = "ch" + chapter[:2]
+        exercise = next((book / "chapters" / chapter).glob("*_exercise.cu"))
+        timed(["meson", "test", "-C", "build", "--suite", suite], book)  # build it once
+        times = []
+        for _ in range(args.repeats):
+            os.utime(exercise)  # an edit: the file is newer than what was built from it
+            seconds, run = timed(["meson", "test", "-C", "build", "--suite", suite], book)
+            if "Fail:" not in run.stdout:
+                sys.exit(f"{suite}: meson test did not run:\n" + run.stdout[-3000:])
+            times.append(seconds)
+        rows.append((f"rerun.{suite}_seconds", statistics.median(times), "s"))
+    worst = max(v for k, v, _ in rows if k.startswith("rerun."))
+    rows.append(("rerun.worst_seconds", worst, "s"))
+
+    seconds, run = timed(["meson", "test", "-C", "build", "--suite", "host"], book)
+    rows.append(("host_suite.seconds", seconds, "s"))
+    rows.append(("host_suite.lines", len(run.stdout.splitlines()), "lines"))
+    rows.append(("host_suite.tests", sum(1 for l in run.stdout.splitlines()
+                                         if " host checks" in l and ("FAIL" in l or " OK " in l)),
+                 "tests"))
+
+    out = ROOT / "tools/maintainer/measurements" / args.name / "first-grade.tsv"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cores = os.cpu_count()
+    text = ["# Written by tools/maintainer/bench_first_grade.py; do not edit by hand.",
+            f"# machine: {cores} cores, {platform.machine()}, GPU targets {targets}",
+            f"# date: {datetime.date.today().isoformat()}",
+            "# quantity\tvalue\tunit"]
+    text += [f"{k}\t{v:.1f}\t{u}" if u == "s" else f"{k}\t{v}\t{u}" for k, v, u in rows]
+    out.write_text("\n".join(text) + "\n")
+    print("\n".join(text))
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
