@@ -2,7 +2,7 @@
 /// @brief What `analyze_smem_access`'s arguments say: one warp request, and how to show it.
 ///
 /// The analyser and the lessons' checks read the same arguments the same way: a lesson's
-/// example `analyze_smem_access --width 16 't*128'` is the request the student draws.
+/// example ``analyze_smem_access --width 16 't*128'`` is the request the student draws.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,7 @@ struct AccessArguments {
 };
 
 /// Reads analyze_smem_access's arguments (without the program's name): `--width N`, `--op OP`,
-/// `--store`, `--active LANES`, `--shared-bytes N`, `--addresses 'a0 ... a31'`, `--svg FILE`,
+/// `--store`, `--active LANES`, `--shared-bytes N`, ``--addresses 'a0 ... a31'``, `--svg FILE`,
 /// `--json`, `--colour`, `--no-colour`, `--batch FILE`, and one expression of `t`. Builds and
 /// validates the request. Throws ArgumentError for arguments that make no request,
 /// ExpressionError for a malformed expression and InvalidRequest for a request that cannot be

@@ -68,10 +68,10 @@ struct AnalyserExample {
 };
 
 /// Every analyser example of a lesson: each `analyze_smem_access ARGUMENTS` (in a code span or
-/// a code block; a span that goes on with more arguments, `--width 1 't*128'`, or that is a
-/// quoted expression alone, `'(t%16)*32'`, is one too), and
+/// a code block; a span that goes on with more arguments, ``--width 1 't*128'``, or that is a
+/// quoted expression alone, ``'(t%16)*32'``, is one too), and
 /// each request of its figure list `figures_tsv` (chapters/NN_slug/figures/figures.tsv). An
-/// example written with a placeholder (`'(t%16)*ROW'`) is not drawn, and says so.
+/// example written with a placeholder (``'(t%16)*ROW'``) is not drawn, and says so.
 std::vector<AnalyserExample> analyser_examples(const std::string& lesson_text,
                                                const std::string& figures_tsv);
 

@@ -17,21 +17,27 @@ from html.parser import HTMLParser
 
 
 class Site(HTMLParser):
-    """The text of every <code> element, and the text shown outside <code> and <pre>."""
+    """The text of every <code> element, and the text shown outside code (<code>, <pre>, and
+    Doxygen's code blocks, <div class="fragment">)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.codes, self.outside = [], []
         self.depth = {"code": 0, "pre": 0, "script": 0, "style": 0}
+        self.divs = []  # for each open <div>: whether it is a code block
         self.current = []
 
     def handle_starttag(self, tag, attrs):
+        if tag == "div":
+            self.divs.append("fragment" in (dict(attrs).get("class") or "").split())
         if tag in self.depth:
             self.depth[tag] += 1
             if tag == "code" and self.depth["code"] == 1:
                 self.current = []
 
     def handle_endtag(self, tag):
+        if tag == "div" and self.divs:
+            self.divs.pop()
         if tag in self.depth and self.depth[tag] > 0:
             self.depth[tag] -= 1
             if tag == "code" and self.depth["code"] == 0:
@@ -40,24 +46,28 @@ class Site(HTMLParser):
     def handle_data(self, data):
         if self.depth["code"]:
             self.current.append(data)
-        elif not any(self.depth[t] for t in ("pre", "script", "style")):
+        elif not any(self.depth[t] for t in ("pre", "script", "style")) and not any(self.divs):
             self.outside.append(data)
 
 
 def spans(markdown_text):
-    """(line number, span) for each inline code span outside fenced blocks."""
-    found, fenced = [], False
-    for number, line in enumerate(markdown_text.splitlines(), 1):
-        if line.lstrip().startswith("```"):
+    """(line number, span) for each inline code span outside code blocks (fenced or indented,
+    in a block quote or not); a span may go on over a line break."""
+    kept, fenced = [], False
+    for line in markdown_text.splitlines():
+        body = re.sub(r"^(\s*>)+ ?", "", line)  # the text of a block quote's line
+        if body.lstrip().startswith("```"):
             fenced = not fenced
+            kept.append("")
             continue
-        if fenced or line.startswith("    "):
-            continue
-        for match in re.finditer(r"(`+)(.+?)\1", line):
-            text = match.group(2)
-            if text.startswith(" ") and text.endswith(" ") and text.strip():
-                text = text[1:-1]
-            found.append((number, text))
+        kept.append("" if fenced or body.startswith("    ") else body)
+    text = "\n".join(kept)
+    found = []
+    for match in re.finditer(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", text, re.S):
+        inner = " ".join(match.group(2).split("\n"))
+        if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+            inner = inner[1:-1]
+        found.append((text.count("\n", 0, match.start()) + 1, inner))
     return found
 
 
