@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs docs/colab.ipynb top to bottom as a student would, on this machine: the self-study
-hand-out (built here, or given) uploaded next to it, chapter 01 graded untouched (it must fail,
+hand-out (built here, or given) uploaded next to it, the first chapter graded untouched (it must fail,
 saying why), then the chapter's exercise replaced by the reference solution (a student's edit)
 and the notebook run again (it must keep the edit and pass). The GPU checks run where this
 machine has a GPU and skip, saying why, where it has none.
@@ -25,7 +25,6 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "colab.ipynb"
-SOLUTION = ROOT / "solutions" / "01_bank_indexing" / "bank_indexing_exercise.cu"
 problems = []
 
 
@@ -100,7 +99,10 @@ def main():
                         str(archive)], check=True, capture_output=True)
     env_before = dict(os.environ)
     os.environ.pop("WORKBOOK_HANDOUT_URL", None)
-    os.environ["WORKBOOK_CHAPTER"] = "ch01"
+    chapters = sorted(p.name for p in (ROOT / "chapters").iterdir()
+                      if p.is_dir() and p.name[:2].isdigit())
+    first_chapter, suite = chapters[0], "ch" + chapters[0][:2]
+    os.environ["WORKBOOK_CHAPTER"] = suite
     runner = run_nbclient if args.runner == "nbclient" else run_plain
     gpu = subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0 \
         if shutil.which("nvidia-smi") else False
@@ -111,23 +113,25 @@ def main():
     expect("CELL FAILED" not in first, "the first run stopped in a cell: " +
            first[first.find("CELL FAILED"):][:300])
     expect("unpacked workbook-handout.tar.gz" in first, "the hand-out was not unpacked")
-    expect("ch01: not done yet" in first, "untouched ch01 did not fail in the notebook")
-    expect("bank_of(0) returned -1" in first, "the failure does not say what is missing")
-    expect("ch12 wgmma_tma_gemm" in first, "the table of chapters lacks chapter 12")
+    expect(f"{suite}: not done yet" in first, f"untouched {suite} did not fail in the notebook")
+    expect("FAILED" in first and "Hint:" in first, "the failure does not say what is missing")
+    for chapter in chapters:
+        expect(f"ch{chapter[:2]} {chapter[3:]}" in first, f"the table of chapters lacks {chapter}")
     if not gpu:
         expect("GPU checks not run" in first, "without a GPU the GPU checks did not say why they "
                "skipped")
         expect("host checks only (no GPU)" in first, "the table does not say host checks only")
 
     # 2. The student's edit: the exercise filled in; the notebook run again keeps it and passes.
-    exercise = next((folder / "workbook" / "chapters" / "01_bank_indexing").glob("*_exercise.cu"))
-    shutil.copy(SOLUTION, exercise)
+    exercise = next((folder / "workbook" / "chapters" / first_chapter).glob("*_exercise.cu"))
+    shutil.copy(ROOT / "solutions" / first_chapter / exercise.name, exercise)
     second = runner(folder)
     (folder / "second-run.txt").write_text(second)
     expect("CELL FAILED" not in second, "the second run stopped in a cell: " +
            second[second.find("CELL FAILED"):][:300])
     expect("kept as it is, with your edits" in second, "the second run did not keep the edit")
-    expect("ch01: every check passed" in second, "the filled-in ch01 did not pass in the notebook")
+    expect(f"{suite}: every check passed" in second,
+           f"the filled-in {suite} did not pass in the notebook")
     os.environ.clear()
     os.environ.update(env_before)
     print(f"notebook ({args.runner}, {'GPU' if gpu else 'no GPU'}): "

@@ -72,7 +72,7 @@ def main():
         problems.append("the student's meson was not the venv's")
     if f"\n{oldest}\n" not in out:
         problems.append(f"the venv's meson is not {oldest}")
-    if "bank_of(0) returned -1" not in out or "Fail:" not in out:
+    if "FAILED" not in out or "Hint:" not in out or "Fail:" not in out:
         problems.append("the untouched chapter did not build and fail, saying why")
     for p in problems:
         print("PROBLEM: " + p)
