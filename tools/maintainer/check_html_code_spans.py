@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Checks that the built documentation shows every inline code span of its Markdown pages as
 written: each `span` of the README, the lessons and the docs pages must appear, character for
-character, as the text of a <code> element of the site, and no page may show a backtick or a
-curly quote outside code (Doxygen 1.9 turns a span ending in ' into a quotation: the student
-then copies a command with a curly quote in it).
+character, as the text of a <code> element of the site, and no page may show a backtick, a
+curly quote or a `**` outside code (Doxygen 1.9 turns a span ending in ' into a quotation, and
+leaves `**` before a code span as two stars: the student then copies a command with a curly
+quote in it, or reads stars for bold).
 
     tools/maintainer/check_html_code_spans.py HTML_FOLDER MARKDOWN [MARKDOWN ...]
 
@@ -84,7 +85,7 @@ def main():
             site.feed(f.read())
         codes.update(" ".join(c.split()) for c in site.codes)
         outside = "".join(site.outside)
-        for bad in ("`", "\u2018", "\u2019", "\u201c", "\u201d"):
+        for bad in ("`", "**", "\u2018", "\u2019", "\u201c", "\u201d"):
             at = outside.find(bad)
             if at >= 0:
                 problems.append(f"{name}: shows {bad!r} outside code: "
