@@ -131,15 +131,7 @@ void launch_baseline(const __half* A, const __half* B, float* C, int M, int N, i
 }
 
 void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K) {
-  // Row-major C (M x N) is column-major C^T (N x M) = B A^T. B row-major N x K is column-major
-  // K x N (B^T): transpose it; A row-major M x K is column-major K x M (A^T): as it is.
-  const float one = 1.0f, zero = 0.0f;
-  const cublasStatus_t s = cublasGemmEx(gpu::cublas_handle(), CUBLAS_OP_T, CUBLAS_OP_N, N, M, K,
-                                        &one, B, CUDA_R_16F, K, A, CUDA_R_16F, K, &zero, C,
-                                        CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-  if (s != CUBLAS_STATUS_SUCCESS) {
-    throw std::runtime_error(std::string("cublasGemmEx failed: ") + cublasGetStatusString(s));
-  }
+  gpu::cublas_gemm_half_abt(A, B, C, M, N, K);
 }
 
 int lt_algos(int M, int N, int K) {

@@ -26,9 +26,9 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
+
+from scratch_handout import fresh_folder, unpacked_handout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -46,16 +46,8 @@ def main() -> int:
     parser.add_argument("--chapters", help="the chapters to time an edit of (default: all)")
     parser.add_argument("--keep", help="unpack and build here (default: a temporary folder)")
     args = parser.parse_args()
-    work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="first-grade-"))
-    if work.exists():
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
-    archive = work / "handout.tar.gz"
-    subprocess.run([sys.executable, str(ROOT / "tools/instructor/make_handout.py"), str(ROOT),
-                    str(archive)], check=True, capture_output=True)
-    with tarfile.open(archive) as t:
-        t.extractall(work)
-    book = work / "workbook"
+    work = fresh_folder(args.keep, "first-grade-")
+    book = unpacked_handout(ROOT, work)
     rows = []
 
     setup, run = timed(["meson", "setup", "build"], book)

@@ -21,7 +21,8 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import tempfile
+
+from scratch_handout import fresh_folder, write_handout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "colab.ipynb"
@@ -87,16 +88,12 @@ def main():
     parser.add_argument("--handout", help="a hand-out archive (default: make one of git HEAD)")
     parser.add_argument("--keep", help="work here (default: a temporary folder)")
     args = parser.parse_args()
-    folder = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="colab-"))
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    folder = fresh_folder(args.keep, "colab-")
     archive = folder / "workbook-handout.tar.gz"
     if args.handout:
         shutil.copy(args.handout, archive)
     else:
-        subprocess.run([sys.executable, str(ROOT / "tools/instructor/make_handout.py"), str(ROOT),
-                        str(archive)], check=True, capture_output=True)
+        write_handout(ROOT, archive)
     env_before = dict(os.environ)
     os.environ.pop("WORKBOOK_HANDOUT_URL", None)
     chapters = sorted(p.name for p in (ROOT / "chapters").iterdir()

@@ -16,8 +16,8 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
-import tempfile
+
+from scratch_handout import fresh_folder, unpacked_handout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -33,10 +33,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep")
     args = parser.parse_args()
-    work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="install-path-"))
-    if work.exists():
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
+    work = fresh_folder(args.keep, "install-path-")
     readme = (ROOT / "README.md").read_text()
     oldest = re.search(r"meson_version:\s*'>=\s*([0-9.]+)'", (ROOT / "meson.build").read_text())[1]
     install = fenced_block_after(readme, "On Ubuntu 22.04")
@@ -48,14 +45,10 @@ def main():
     env = dict(os.environ, HOME=str(work / "home"))
     (work / "home").mkdir()
     # The README's line, in a shell, then the student's commands in the same shell.
-    archive = work / "handout.tar.gz"
-    subprocess.run([sys.executable, str(ROOT / "tools/instructor/make_handout.py"), str(ROOT),
-                    str(archive)], check=True, capture_output=True)
-    with tarfile.open(archive) as t:
-        t.extractall(work)
+    book = unpacked_handout(ROOT, work)
     script = "set -e\n" + venv_line + "\n" + "command -v meson\nmeson --version\n" + \
         "\n".join(l + (" || true" if l.startswith("meson test") else "") for l in student) + "\n"
-    run = subprocess.run(["bash", "-c", script], cwd=work / "workbook", env=env,
+    run = subprocess.run(["bash", "-c", script], cwd=book, env=env,
                          capture_output=True, text=True)
     out = run.stdout + run.stderr
     (work / "log.txt").write_text(script + "\n----\n" + out)

@@ -1,0 +1,32 @@
+"""Scratch folders and self-study hand-outs for the maintainers' scripts that act as a student
+would (bench_first_grade.py, check_colab_notebook.py, check_install_path.py)."""
+import pathlib
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+
+def fresh_folder(keep, prefix):
+    """An empty folder: `keep` (emptied first) where given, else a new temporary one."""
+    folder = pathlib.Path(keep or tempfile.mkdtemp(prefix=prefix))
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def write_handout(root, archive):
+    """Writes the self-study hand-out of `root`'s committed workbook to `archive`."""
+    subprocess.run([sys.executable, str(pathlib.Path(root) / "tools/instructor/make_handout.py"),
+                    str(root), str(archive)], check=True, capture_output=True)
+
+
+def unpacked_handout(root, folder):
+    """The hand-out written to folder/handout.tar.gz and unpacked there: its workbook/ folder."""
+    archive = pathlib.Path(folder) / "handout.tar.gz"
+    write_handout(root, archive)
+    with tarfile.open(archive) as t:
+        t.extractall(folder)
+    return pathlib.Path(folder) / "workbook"
