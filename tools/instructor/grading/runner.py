@@ -24,9 +24,11 @@ from . import catch_xml, sandbox, scoring, submission, variants
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # Official grading adds each chapter's hidden checks to the pristine workbook: other cases of the
-# same functions and kernels, which a hand-out never runs (solutions/NN_slug/). Their source is
-# never in a submission's view: the build there sees a stand-in of the same age.
-HIDDEN_FILES = ("hidden_checks.cpp", "hidden_points.tsv")
+# same functions and kernels, which a hand-out never runs: every file solutions/NN_slug/hidden_*
+# (hidden_checks.cpp, hidden_points.tsv, and any header of theirs, such as chapter 09's
+# hidden_tile.hpp). Their source is never in a submission's view: the build there sees a
+# stand-in of the same age.
+HIDDEN_PREFIX = "hidden_"
 SRC, BUILD, TOOL = "/grading/src", "/grading/build", "/grading/tool"
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 # A build that failed with one of these failed for want of something the machine lacked.
@@ -144,6 +146,13 @@ def committed_file(source_root, path):
     return shown.stdout if shown.returncode == 0 else None
 
 
+def committed_names(source_root, folder):
+    """The names of the files in `folder` at the committed HEAD of `source_root`."""
+    listed = subprocess.run(["git", "-C", source_root, "ls-tree", "--name-only", f"HEAD:{folder}"],
+                            capture_output=True, text=True)
+    return listed.stdout.split() if listed.returncode == 0 else []
+
+
 def chown_tree(path, box):
     """Makes `path` the sandbox user's (it writes there) when the tool runs as root."""
     if not box.as_root:
@@ -195,10 +204,11 @@ class Workbook:
             available = [c for c in available if c in chapters]
         self.chapters = available
         self.points = {c: scoring.load_points(self.tree, c) for c in self.chapters}
-        self.hidden_sources = [os.path.join("solutions", c, "hidden_checks.cpp")
-                               for c in self.chapters
-                               if os.path.isfile(os.path.join(self.tree, "solutions", c,
-                                                              "hidden_checks.cpp"))]
+        self.hidden_sources = sorted(
+            os.path.join("solutions", c, name) for c in self.chapters
+            if os.path.isdir(os.path.join(self.tree, "solutions", c))
+            for name in os.listdir(os.path.join(self.tree, "solutions", c))
+            if name.startswith(HIDDEN_PREFIX) and not name.endswith(".tsv"))
         key = hashlib.sha256(f"{options.gpu_targets} {','.join(self.chapters)}".encode())
         self.build_root = os.path.join(os.path.abspath(cache),
                                        f"build-{self.commit[:12]}-{key.hexdigest()[:10]}")
@@ -222,7 +232,9 @@ class Workbook:
         os.remove(archive)
         tree = os.path.join(temporary, "workbook")
         for chapter in os.listdir(os.path.join(tree, "chapters")):
-            for name in HIDDEN_FILES:
+            for name in committed_names(source_root, f"solutions/{chapter}"):
+                if not name.startswith(HIDDEN_PREFIX):
+                    continue
                 data = committed_file(source_root, f"solutions/{chapter}/{name}")
                 if data is not None:
                     os.makedirs(os.path.join(tree, "solutions", chapter), exist_ok=True)
