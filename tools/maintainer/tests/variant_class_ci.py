@@ -225,6 +225,8 @@ shutil.copytree(os.path.join(classroom, "ada"), os.path.join(renamed, "ada"))
 by_file = os.path.join(here, "roster-by-file.csv")
 with open(by_file, "w") as f:
     f.write("SIS User ID,Name,Submission\nada,Ada L.,\nbo,Bo P.,p_bo_817_final\ncy,Cy Q.,\n")
+os.makedirs(os.path.join(here, "keyed"))  # the pristine workbook of the class run, shared
+os.symlink(os.path.join(out, ".workbook"), os.path.join(here, "keyed", ".workbook"))
 keyed = run([sys.executable, tool, "--class", renamed, "--out", os.path.join(here, "keyed"),
              "--roster", by_file, "--secret-file", secret_file, "--assignment", "Workbook"]
             + common, timeout=3600)
