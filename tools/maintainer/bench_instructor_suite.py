@@ -11,7 +11,7 @@ tests passed, failed and skipped. Writes tools/maintainer/measurements/<name>/
 instructor-suite[-<label>].tsv. Run it alone on the machine: it times builds. Not a test.
 
     tools/maintainer/bench_instructor_suite.py [--name 2cores-nogpu] [--label one-chapter]
-                                               [--chapters 01_bank_indexing] [--gpu-targets T]
+                                               [--chapters NN_slug,MM_slug] [--gpu-targets T]
                                                [--keep DIR]
 """
 import argparse
