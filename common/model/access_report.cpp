@@ -10,8 +10,8 @@ namespace smem {
 std::string json_report(const WarpRequest& r) {
   const Analysis a = analyze(r);
   std::ostringstream out;
-  out << "{\n  \"width\": " << r.width_bytes << ",\n  \"op\": \""
-      << (r.op == Op::kLdmatrix ? r.describe() : to_string(r.op)) << "\",\n  \"addresses\": [";
+  out << "{\n  \"width\": " << r.width_bytes << ",\n  \"op\": \"" << op_text(r)
+      << "\",\n  \"addresses\": [";
   for (int t = 0; t < kWarpSize; ++t) {
     out << (t ? ", " : "") << (r.active(t) ? r.address[t] : -1);
   }

@@ -15,9 +15,10 @@
 namespace smem {
 
 /// What `analyze_smem_access --json` prints for `request` (validated; throws InvalidRequest if it
-/// is malformed): width, op, the 32 addresses (-1 for an
-/// inactive lane), merged_pairs, groups, wavefronts, ideal, conflicts, ways and, for each group
-/// with an active lane, the words each bank serves and the lanes that touch them.
+/// is malformed): width, op (as `--op` takes it: "load", "ldmatrix.x4", "cp.async.g128"), the 32
+/// addresses (-1 for an inactive lane), merged_pairs, groups, wavefronts, ideal, conflicts, ways
+/// and, for each group with an active lane, the words each bank serves and the lanes that touch
+/// them.
 std::string json_report(const WarpRequest& request);
 
 /// What `analyze_smem_access` prints for `request` without `--json`: the line of numbers

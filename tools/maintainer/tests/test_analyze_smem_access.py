@@ -68,6 +68,12 @@ check(analysis("--width", "8", "--store", "64").get("merged_pairs") is False,
 check(analysis("--width", "16", "--active", "0,2,4,6", "t*8").get("merged_pairs") is True,
       "16-byte load, odd lanes off: every active lane's partner t ^ 1 is off, so pairs merge")
 
+# The JSON names the operation as --op takes it, so that a tool can run the request again: a
+# cp.async request keeps its global rows (it once read "cp.async" for every one of them).
+for op in ("load", "store", "ldmatrix.x1", "ldmatrix.x4", "cp.async.g16", "cp.async.g128",
+           "cp.async.g512"):
+    check(analysis("--op", op, "t*16").get("op") == op, f"--json names --op {op} otherwise")
+
 # The text picture: one row per wavefront, the busiest bank marked, colour only when asked.
 r = run("--no-colour", "t*32*4 + 5*4")
 lines = r.stdout.splitlines()
