@@ -6,6 +6,7 @@ errors it gives for bad input.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -82,6 +83,15 @@ marks = [line for line in lines if line.strip() == "^"]
 check(len(marks) == 1 and marks[0].index("^") == 5 + 3 * 5 + 1, "32-way column: ^ not under bank 5")
 check("\x1b[" not in r.stdout, "--no-colour printed colours")
 check("\x1b[" in run("--colour", "t*8").stdout, "--colour printed no colours")
+# A coloured picture is the plain one with colour codes added, and nothing else (the bank model
+# in the browser turns the codes into colours and shows the rest as the terminal does).
+# Banks 31 hold a conflicting lane at the end of a row in the second and third.
+for args in (["t*8"], ["t*8 + 4"], ["t*128 + 124"], ["t*32*4 + 5*4"],
+             ["--width", "16", "(t%8)*128"], ["t%4*4"], ["--op", "ldmatrix.x4", "(t%8)*128 + (t/8)*16"]):
+    plain = run("--no-colour", *args).stdout
+    coloured = run("--colour", *args).stdout
+    check("\x1b[" in coloured and re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain,
+          f"{args}: the coloured picture, less its colour codes, is not the plain one")
 
 # The documentation's text example is what the tool prints.
 doc = open(os.path.join(root, "docs", "analyzer.md")).read()
