@@ -85,7 +85,7 @@ check("\x1b[" not in r.stdout, "--no-colour printed colours")
 check("\x1b[" in run("--colour", "t*8").stdout, "--colour printed no colours")
 # A coloured picture is the plain one with colour codes added, and nothing else (the bank model
 # in the browser turns the codes into colours and shows the rest as the terminal does).
-# Banks 31 hold a conflicting lane at the end of a row in the second and third.
+# In the second and third, bank 31 holds a conflicting lane at the end of each row.
 for args in (["t*8"], ["t*8 + 4"], ["t*128 + 124"], ["t*32*4 + 5*4"],
              ["--width", "16", "(t%8)*128"], ["t%4*4"], ["--op", "ldmatrix.x4", "(t%8)*128 + (t/8)*16"]):
     plain = run("--no-colour", *args).stdout
