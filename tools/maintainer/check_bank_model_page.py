@@ -215,14 +215,16 @@ def analyser_commands(root):
 
 # --- The page ------------------------------------------------------------------------------
 
-# Fills in the form as typing and picking would leave it, then reads what the page shows.
+# Fills in the form as a student would, field by field, each with the event it sends (the
+# operation first: it decides whether the width can be picked), then reads what the page shows.
 FILL_AND_READ = r"""
 (async (c) => {
   const $ = (id) => document.getElementById(id);
   const form = $("request");
-  for (const radio of form.elements.given) radio.checked = radio.value === c.given;
   $("op").value = c.op;
-  $("width").value = String(c.width);
+  $("op").dispatchEvent(new Event("change", {bubbles: true}));
+  for (const radio of form.elements.given) radio.checked = radio.value === c.given;
+  if (!$("width").disabled) $("width").value = String(c.width);
   $("active").value = c.active;
   $("shared-bytes").value = c.shared;
   $(c.given === "addresses" ? "addresses" : "expression").value = c.text;
@@ -415,6 +417,18 @@ def main():
                 checker.fill("random", case)
             for case in bad_input():
                 checker.fill("bad input", case)
+            # The width an operation fixes: 16 shown and not to be changed for ldmatrix, and the
+            # width chosen before back for a load.
+            checker.fill("edge", form("t*16", width=8))
+            for op, width_shown, disabled in (("ldmatrix.x4", "16", True), ("load", "8", False)):
+                shown = checker.pick("op", op)
+                checker.compare("edge", arguments(form("t*16", op=op, width=8)), shown)
+                state = page.evaluate("[document.getElementById('width').value, "
+                                      "document.getElementById('width').disabled]")
+                if state != [width_shown, disabled]:
+                    checker.differ("edge", f"--op {op} after --width 8 --op load",
+                                   f"the width field shows {state[0]} (disabled: {state[1]}), not "
+                                   f"{width_shown} (disabled: {disabled})")
             # Cases of the counted file: typed in, and picked from the page's menu.
             keys = sorted(counted)
             for width, op, lanes in rng.sample(keys, min(40, len(keys))):

@@ -132,11 +132,11 @@
   }
 
   function update(model) {
+    const op = field("op").value;
+    showWidth(op);
+    field("async-note").hidden = !op.startsWith("cp.async");
     const args = argumentsOfForm();
     field("command").textContent = ["analyze_smem_access"].concat(args.map(shellWord)).join(" ");
-    const op = field("op").value;
-    field("width").disabled = fixedWidth(op);
-    field("async-note").hidden = !op.startsWith("cp.async");
     const printed = analyse(model, args);
     const ok = printed.status === 0;
     field("answer").hidden = !ok;
@@ -159,9 +159,25 @@
     showCounted(data);
   }
 
+  // ldmatrix and cp.async move 16 bytes per lane whatever the width says: the field shows 16,
+  // unchangeable, and the width chosen for loads and stores comes back with them.
+  let chosenWidth = null;
+  function showWidth(op) {
+    const width = field("width");
+    if (fixedWidth(op) && !width.disabled) {
+      chosenWidth = width.value;
+      width.value = "16";
+      width.disabled = true;
+    } else if (!fixedWidth(op) && width.disabled) {
+      width.disabled = false;
+      if (chosenWidth !== null) width.value = chosenWidth;
+    }
+  }
+
   function fill(values) {
     form.elements.given.value = values.addresses !== undefined ? "addresses" : "expression";
     field("op").value = values.op || "load";
+    field("width").disabled = false;
     field("width").value = String(values.width || 4);
     field("active").value = values.active || "";
     field("shared-bytes").value = values.sharedBytes || "";
