@@ -29,6 +29,7 @@ exit 1 when anything differs, 77 (skipped) where there is no Chromium.
 import argparse
 import json
 import os
+import pathlib
 import random
 import re
 import shlex
@@ -405,7 +406,7 @@ def main():
     rng = random.Random(args.seed)
     try:
         with Chromium() as browser:
-            page = browser.open("file://" + page_path)
+            page = browser.open(pathlib.Path(page_path).as_uri())
             page.wait_for("document.getElementById('request').dataset.ready === 'true'")
             page.evaluate(READ_PAGE)
             checker = Checker(page, analyzer, counted)

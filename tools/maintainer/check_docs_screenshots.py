@@ -14,6 +14,7 @@ shown on the page about the browser): to renew them, run this with OUT_DIR docs/
 look at each before committing. Prints one line per problem; exit 1 when there is one.
 """
 import os
+import pathlib
 import struct
 import sys
 
@@ -118,7 +119,8 @@ def main():
                 if not os.path.isfile(path):
                     problems.append(f"{page_file}: the site has no such page")
                     continue
-                page = browser.open("file://" + os.path.join(site, page_file), WIDTH, HEIGHT)
+                query = page_file[len(page_file.split("?")[0]):]
+                page = browser.open(pathlib.Path(path).as_uri() + query, WIDTH, HEIGHT)
                 page.wait_for(ready)
                 page.wait_for("[...document.images].every((i) => i.complete)")
                 for problem in page.evaluate(FIND_CUT_OFF):
