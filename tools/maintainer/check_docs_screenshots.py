@@ -8,13 +8,14 @@ and checks that docs/screenshots holds one of each, 1,280 pixels wide.
 
     check_docs_screenshots.py HTML_FOLDER OUT_DIR
 
-OUT_DIR gets lesson.png, analyzer.png, bank_model_in_browser.png and bank_model.png (the top
+OUT_DIR gets lesson.png (the first chapter's), analyzer.png, bank_model_in_browser.png and bank_model.png (the top
 of each page, up to 2,400 pixels). The committed ones are docs/screenshots/ (the last two are
 shown on the page about the browser): to renew them, run this with OUT_DIR docs/screenshots and
 look at each before committing. Prints one line per problem; exit 1 when there is one.
 """
 import os
 import pathlib
+import re
 import struct
 import sys
 
@@ -22,8 +23,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from headless_chromium import Chromium, ChromiumError  # noqa: E402
 
 WIDTH, HEIGHT, LONGEST = 1280, 900, 2400
-COMMITTED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "docs", "screenshots")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+COMMITTED = os.path.join(ROOT, "docs", "screenshots")
+# The lesson shown is the first chapter's (Doxygen names a page after its file's path).
+FIRST_CHAPTER = sorted(d for d in os.listdir(os.path.join(ROOT, "chapters"))
+                       if re.fullmatch(r"\d\d_[a-z0-9_]+", d))[0]
 
 
 def png_width(path):
@@ -38,7 +42,7 @@ def png_width(path):
 # page opens on a 16-byte load with the odd lanes off (validator case w16_inactive_odd): merged
 # pairs, a picture per group, and the H200's count beside the model's.
 PAGES = [
-    ("lesson.png", "md_chapters_01_bank_indexing_README.html", "true"),
+    ("lesson.png", f"md_chapters_{FIRST_CHAPTER}_README.html", "true"),
     ("analyzer.png", "md_docs_analyzer.html", "true"),
     ("bank_model_in_browser.png", "md_docs_bank_model_in_browser.html", "true"),
     ("bank_model.png", "bank_model.html?width=16&active=0x55555555&expression=t*16",
