@@ -10,7 +10,8 @@ events typing sends), reads what the page shows, and runs the analyser on the ar
 fields stand for (the script's own reading of the form, written here and not taken from the
 page). The page must show:
 
-- the analyser's exit status: an answer, or bad input;
+- the analyser's exit status: an answer, or bad input, and for screen readers the analyser's
+  line of numbers or the error's first line;
 - for an answer: its `--json` output, character for character; the same groups, wavefronts,
   ideal, conflicts, ways and merged pairs in its table; its bank picture as `--no-colour` prints
   it, and coloured where `--colour` colours it; its `--svg -` picture, byte for byte; the command
@@ -254,7 +255,8 @@ window.readPage = async () => {
   const $ = (id) => document.getElementById(id);
   const shown = (id) => !$(id).hidden && $(id).getClientRects().length > 0;
   const out = {status: document.getElementById("request").dataset.status,
-               command: $("command").textContent, answer: shown("answer"), error_shown: shown("error")};
+               command: $("command").textContent, answer: shown("answer"), error_shown: shown("error"),
+               spoken: $("spoken").textContent};
   if (out.answer) {
     for (const id of ["groups", "wavefronts", "ideal", "conflicts", "ways", "merged-pairs"]) {
       out[id] = $(id).textContent;
@@ -335,6 +337,8 @@ class Checker:
                                         f"from the character it points at")
             if re.search(r"\n *\^\n$", expected) and "caret_offset_px" not in shown:
                 self.differ(kind, what, "the analyser draws a caret and the page does not")
+            if shown["spoken"] != expected.split("\n")[0]:
+                self.differ(kind, what, f"a screen reader hears {shown['spoken']!r}, not the error")
             return
         data = json.loads(json_text)
         if shown["json"] != json_text:
@@ -351,6 +355,9 @@ class Checker:
         coloured = self.run_analyser("--colour", *args)[1]
         if shown["picture"] != plain:
             self.differ(kind, what, "the page's picture is not the analyser's text picture")
+        if shown["spoken"] != plain.split("\n")[0]:
+            self.differ(kind, what, f"a screen reader hears {shown['spoken']!r}, not the "
+                                    f"analyser's line of numbers")
         if shown["coloured"] != coloured:
             self.differ(kind, what, "the page colours other cells than the analyser does")
         if shown["svg"] != self.run_analyser("--svg", "-", *args)[1]:

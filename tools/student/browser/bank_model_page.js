@@ -142,6 +142,8 @@
     field("answer").hidden = !ok;
     field("error").hidden = ok;
     form.dataset.status = String(printed.status);
+    // What a screen reader says after each change: the error, or the analyser's line of numbers.
+    field("spoken").textContent = (ok ? printed.picture : printed.error).split("\n")[0];
     if (!ok) {
       field("error").textContent = printed.error;
       return;
