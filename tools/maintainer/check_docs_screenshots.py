@@ -8,10 +8,11 @@ and checks that docs/screenshots holds one of each, 1,280 pixels wide.
 
     check_docs_screenshots.py HTML_FOLDER OUT_DIR
 
-OUT_DIR gets lesson.png (the first chapter's), analyzer.png, bank_model_in_browser.png and bank_model.png (the top
-of each page, up to 2,400 pixels). The committed ones are docs/screenshots/ (the last two are
-shown on the page about the browser): to renew them, run this with OUT_DIR docs/screenshots and
-look at each before committing. Prints one line per problem; exit 1 when there is one.
+OUT_DIR gets lesson.png (the first chapter's), analyzer.png, bank_model_in_browser.png and
+bank_model.png (the top of each page, up to 2,400 pixels). The committed ones are
+docs/screenshots/ (the page about the browser shows bank_model.png): to renew them, run this with
+OUT_DIR docs/screenshots and look at each before committing. Prints one line per problem; exit 1
+when there is one.
 """
 import os
 import pathlib
@@ -57,12 +58,14 @@ FIND_CUT_OFF = r"""
   const problems = [];
   const html = document.documentElement;
   if (html.scrollWidth > html.clientWidth + 1) {
-    problems.push(`the page scrolls sideways: ${html.scrollWidth} px wide in a ${html.clientWidth} px window`);
+    problems.push(`the page scrolls sideways: ${html.scrollWidth} px wide in a ` +
+                  `${html.clientWidth} px window`);
   }
   // Doxygen's pages scroll inside #doc-content, beside the navigation tree.
   const content = document.getElementById("doc-content") || document.body;
   if (content.scrollWidth > content.clientWidth + 1) {
-    problems.push(`the content scrolls sideways: ${content.scrollWidth} px in a ${content.clientWidth} px box`);
+    problems.push(`the content scrolls sideways: ${content.scrollWidth} px in a ` +
+                  `${content.clientWidth} px box`);
   }
   const right = content.getBoundingClientRect().left + content.clientWidth;
   const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
@@ -82,11 +85,13 @@ FIND_CUT_OFF = r"""
     const box = e.getBoundingClientRect();
     if (box.width === 0 || getComputedStyle(e).visibility === "hidden") continue;
     if (box.right > right + 1 && !inScroller(e)) {
-      problems.push(`${name(e)} sticks out ${Math.round(box.right - right)} px past the content: ${text(e)}`);
+      problems.push(`${name(e)} sticks out ${Math.round(box.right - right)} px past the ` +
+                    `content: ${text(e)}`);
     }
     if (e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 && !scrolls(e) &&
         !["img", "svg", "object", "input", "select", "code"].includes(e.tagName.toLowerCase())) {
-      problems.push(`${name(e)} is cut off: ${e.scrollWidth} px of content in a ${e.clientWidth} px box that does not scroll: ${text(e)}`);
+      problems.push(`${name(e)} is cut off: ${e.scrollWidth} px of content in a ` +
+                    `${e.clientWidth} px box that does not scroll: ${text(e)}`);
     }
     if (e.tagName.toLowerCase() === "img" && e.complete && e.naturalWidth === 0) {
       problems.push(`${name(e)} shows no picture: ${text(e)}`);

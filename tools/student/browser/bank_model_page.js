@@ -260,7 +260,8 @@
   }
 
   if (typeof WebAssembly !== "object") {
-    field("status").textContent = "This browser cannot run WebAssembly, which the bank model needs.";
+    field("status").textContent =
+      "This browser cannot run WebAssembly, which the bank model needs.";
     return;
   }
   createBankModel()
