@@ -200,17 +200,26 @@
       const option = new Option(`${what}: ${expression}`, String(i));
       worked.appendChild(option);
     });
-    // The measured cases by operation and width, in the file's order within each group.
+    // The measured cases by operation (in the order of the operation menu) and width, in the
+    // file's order within each group.
+    const operations = [...field("op").options].map((o) => [o.value, o.textContent]);
     const groups = new Map();
+    for (const [op, label] of operations) {
+      for (const width of op === "load" || op === "store" ? [1, 2, 4, 8, 16] : [16]) {
+        groups.set(`${width} ${op}`, {
+          label: op === "load" || op === "store" ? `${width}-byte ${op}s` : label,
+          cases: [],
+        });
+      }
+    }
     counted.cases.forEach((c, i) => {
-      const kind = c.op.startsWith("ldmatrix") || c.op.startsWith("cp.async")
-        ? c.op : `${c.width}-byte ${c.op}s`;
-      if (!groups.has(kind)) groups.set(kind, []);
-      groups.get(kind).push([c, i]);
+      const group = groups.get(`${c.width} ${c.op}`);
+      if (group) group.cases.push([c, i]);
     });
-    for (const [kind, cases] of groups) {
+    for (const { label, cases } of groups.values()) {
+      if (cases.length === 0) continue;
       const group = document.createElement("optgroup");
-      group.label = `${kind} (${cases.length})`;
+      group.label = `${label} (${cases.length})`;
       for (const [c, i] of cases) group.appendChild(new Option(c.name, String(i)));
       field("measured").appendChild(group);
     }
