@@ -84,6 +84,7 @@ FIND_CUT_OFF = r"""
     if (e.closest("svg") && e.tagName.toLowerCase() !== "svg") continue;
     const box = e.getBoundingClientRect();
     if (box.width === 0 || getComputedStyle(e).visibility === "hidden") continue;
+    if (box.width <= 1 && box.height <= 1) continue;  // shown to screen readers only
     if (box.right > right + 1 && !inScroller(e)) {
       problems.push(`${name(e)} sticks out ${Math.round(box.right - right)} px past the ` +
                     `content: ${text(e)}`);
