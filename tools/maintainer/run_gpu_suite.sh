@@ -112,6 +112,10 @@ elif build build-gpu-student student; then
   cp build-gpu-student/meson-logs/testlog.txt "$out/testlog-student.txt"
   # Every chapter's host and GPU checks must fail in student mode.
   python3 tools/maintainer/check_student_mode.py build-gpu-student/meson-logs/testlog.json || status=1
+  # ... and score no GPU points: class grading does not run an untouched chapter's GPU checks.
+  python3 tools/maintainer/check_skeleton_points.py build-gpu-student --mode gpu \
+    >"$out/skeleton-points.log" 2>&1 || status=1
+  tail -n 1 "$out/skeleton-points.log"
 else
   echo "student build failed"; tail -n 40 "$out/build-student.log"; status=1
 fi

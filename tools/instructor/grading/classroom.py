@@ -1,15 +1,21 @@
 """A whole class: every submission of a folder, one after another on one GPU (while the next ones
-build on the CPU), or as a Slurm job array; resumable, into one class CSV."""
+build on the CPU), or on Slurm (builds and host checks as a job array on CPU nodes, the GPU
+checks as a job array on GPU nodes); resumable, into one class CSV and, with a roster, a
+gradebook keyed by student id."""
 import collections
 import concurrent.futures
 import json
 import os
 import shlex
+import socket
 import subprocess
 import sys
+import threading
 import time
 
 from . import runner, scoring, submission
+
+PROGRESS = "progress.json"  # a submission's phase and state, for whoever shows the class's
 
 
 def submissions_in(folder):
@@ -36,19 +42,30 @@ def key_of(workbook, path, options):
             f"refused={bool(variant['refused'])} {submission.fingerprint(exercises, ignored)}")
 
 
-def check_roster(paths, options):
+def shown(names, most=10):
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most
+                                      else "")
+
+
+def check_roster(paths, options, quiet=False):
     """With a roster, refuses before grading anything a class holding a submission that is on
-    no row of it (named, with the roster)."""
-    if options.roster is None:
+    no row of it (every one named, with the roster), and says which students of the roster
+    handed in nothing (they get an empty grade in the gradebook, not a zero)."""
+    roster = options.roster
+    if roster is None:
         return
-    strangers = [submission.submission_id(p) for p in paths
-                 if submission.submission_id(p) not in options.roster.variants]
+    idents = [submission.submission_id(p) for p in paths]
+    strangers = [i for i in idents if roster.entry_for(i) is None]
     if strangers:
-        shown = ", ".join(strangers[:10]) + (f" and {len(strangers) - 10} more"
-                                             if len(strangers) > 10 else "")
-        sys.exit(f"grade: {len(strangers)} submission(s) are not on the roster "
-                 f"{options.roster.path}: {shown}. A submission is named after its student id "
-                 f"(alice.tar.gz, alice/); nothing was graded")
+        sys.exit(f"grade: {len(strangers)} submission(s) are on no row of the roster "
+                 f"{roster.path}: {shown(strangers)}. A submission is named after its student "
+                 f"id (alice.tar.gz, alice/), or the roster's column `submission` names it; "
+                 f"nothing was graded")
+    handed_in = {roster.entry_for(i).student for i in idents}
+    missing = [e.student for e in roster.entries if e.student not in handed_in]
+    if missing and not quiet:
+        say(f"grade: {len(missing)} student(s) of the roster handed in nothing: "
+            f"{shown(missing)} (their grade is left empty in gradebook-import.csv)")
 
 
 def results_folder(out, path):
@@ -76,21 +93,56 @@ def finished(directory, key):
         return None
 
 
-def write_class(out, workbook, paths):
-    """class.csv from every finished result (unfinished submissions are left out), and returns
-    how many rows it holds."""
+def built(directory, key):
+    """Whether the build phase left this submission, graded the same way, for its GPU phase."""
+    try:
+        with open(os.path.join(directory, runner.BUILT, "state.json")) as f:
+            return json.load(f).get("key") == key
+    except (OSError, ValueError):
+        return False
+
+
+def write_class(out, workbook, paths, options=None):
+    """class.csv from every finished result (unfinished submissions are left out), and with a
+    roster the gradebook import (one row per student, keyed by id) and roster-check.csv (every
+    student and every submission, and what became of it); returns how many rows class.csv
+    holds."""
+    roster = options.roster if options is not None else None
     rows = [scoring.csv_header(workbook.chapters)]
+    by_student, status = {}, {}
     for path in paths:
+        ident = submission.submission_id(path)
         directory = results_folder(out, path)
+        entry = roster.entry_for(ident) if roster is not None else None
         try:
             with open(os.path.join(directory, "result.json")) as f:
                 result = json.load(f)
         except (OSError, ValueError):
-            continue
-        if not result.get("complete"):
+            result = None
+        if result is None or not result.get("complete"):
+            status[ident] = "not graded yet (or an error to retry)" if result is None else \
+                "not graded: " + (result.get("error") or "an error to retry")
             continue  # not graded: an error to retry
+        if entry is not None:  # the roster as it is now says whose it is
+            result = dict(result, student=entry.student, name=entry.name)
+            by_student[entry.student] = result
+        status[ident] = "graded"
         rows.append(scoring.csv_row(result, workbook.chapters))
     scoring.write_csv(os.path.join(out, "class.csv"), rows)
+    if roster is not None:
+        scoring.write_csv(os.path.join(out, "gradebook-import.csv"),
+                          scoring.lms_rows(roster, by_student, options.assignment))
+        handed = {}
+        for path in paths:
+            entry = roster.entry_for(submission.submission_id(path))
+            if entry is not None:
+                handed[entry.student] = submission.submission_id(path)
+        check = [["student", "name", "submission", "status"]]
+        for entry in roster.entries:
+            ident = handed.get(entry.student)
+            check.append([entry.student, scoring.spreadsheet_safe(entry.name), ident or "",
+                          status.get(ident, "no submission") if ident else "no submission"])
+        scoring.write_csv(os.path.join(out, "roster-check.csv"), check)
     return len(rows) - 1
 
 
@@ -98,6 +150,48 @@ def duration(seconds):
     seconds = int(seconds)
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m" if seconds >= 3600 \
         else f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+def mark(directory, phase, state, **details):
+    """Records a submission's phase ("build", "checks") and its state ("running", "done",
+    "error") in its results folder, with where it runs (a Slurm job's partition and id); the
+    record keeps the last of each phase under "phases"."""
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, PROGRESS)
+    try:
+        with open(path) as f:
+            phases = json.load(f).get("phases", {})
+    except (OSError, ValueError):
+        phases = {}
+    record = {"phase": phase, "state": state, "time": time.time(), "host": socket.gethostname(),
+              "partition": os.environ.get("SLURM_JOB_PARTITION"),
+              "job": os.environ.get("SLURM_JOB_ID")}
+    record.update(details)
+    phases[phase] = dict(record)  # where each phase last ran, and how it ended
+    record["phases"] = phases
+    scoring.write_atomically(path, json.dumps(record) + "\n")
+
+
+class Heartbeat:
+    """Says what the class run is doing whenever it has said nothing for `every` seconds."""
+
+    def __init__(self, describe, every=30.0):
+        self.describe, self.every = describe, every
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.beat, daemon=True)
+
+    def beat(self):
+        while not self.stop.wait(1.0):
+            if time.monotonic() - LAST_SAID[0] >= self.every:
+                say(self.describe())
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stop.set()
+        self.thread.join()
 
 
 def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
@@ -121,17 +215,42 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     start = time.monotonic()  # the estimates count from here, the pristine build done
     say(f"grade: {done} already graded, {len(todo)} to grade "
         f"(the pristine workbook is ready)")
-    write_class(out, workbook, paths)
+    write_class(out, workbook, paths, options)
     graded_now, errors = 0, []
+    now = {"building": {}, "checking": None}  # what runs: for the heartbeat
+    lock = threading.Lock()
+
+    def describe():
+        with lock:
+            parts = [f"{done} of {total} graded, {duration(time.monotonic() - start)} so far"]
+            if now["checking"]:
+                ident, since = now["checking"]
+                parts.append(f"checks of {ident} running for {time.monotonic() - since:.0f} s")
+            if now["building"]:
+                parts.append("building " + ", ".join(
+                    f"{i} ({time.monotonic() - s:.0f} s)" for i, s in now["building"].items()))
+        return "grade: " + "; ".join(parts)
 
     def prepare(item):
         path, directory, _ = item
+        ident = submission.submission_id(path)
+        with lock:
+            now["building"][ident] = time.monotonic()
         os.makedirs(directory, exist_ok=True)
-        return runner.prepare(workbook, path, directory, options)
+        mark(directory, "build", "running")
+        try:
+            prepared = runner.prepare(workbook, path, directory, options)
+            # The host checks need only the CPU: they run here, beside the GPU checks of the
+            # submission before.
+            return prepared, runner.run_checks(workbook, prepared, options, ["host"])
+        finally:
+            with lock:
+                now["building"].pop(ident, None)
 
     # Builds run ahead of the checks, but at most `build_jobs` + 1 submissions ahead: a large
     # class does not fill the disk with build directories waiting for the GPU.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, build_jobs)) as pool:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, build_jobs)) as pool, \
+            Heartbeat(describe):
         pending = collections.deque()
         upcoming = iter(enumerate(todo, done + 1))
 
@@ -145,13 +264,21 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
 
         fill()
         while pending:
-            (path, _, key), future = pending.popleft()
+            (path, directory, key), future = pending.popleft()
             fill()
-            prepared = future.result()
+            prepared, host_checked = future.result()
             say(f"[{done + 1}/{total}] {prepared.ident}: built in "
-                f"{prepared.build_seconds:.0f} s; checks running")
-            result = runner.finish(workbook, prepared, options, key, keep_work)
-            write_class(out, workbook, paths)
+                f"{prepared.build_seconds:.0f} s, host checks run in "
+                f"{host_checked.seconds:.0f} s" + ("; GPU checks running" if options.gpu else ""))
+            mark(directory, "checks", "running")
+            with lock:
+                now["checking"] = (prepared.ident, time.monotonic())
+            result = runner.finish(workbook, prepared, options, key, keep_work, host_checked)
+            with lock:
+                now["checking"] = None
+            mark(directory, "checks", "done" if result["complete"] else "error",
+                 error=result["error"])
+            write_class(out, workbook, paths, options)
             done += 1
             graded_now += 1
             elapsed = time.monotonic() - start
@@ -164,7 +291,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
                 errors.append((result["submission"], result["error"]))
             say(f"[{done}/{total}] {result['submission']}: {outcome}; "
                 f"elapsed {duration(elapsed)}, about {duration(left)} left")
-    rows = write_class(out, workbook, paths)
+    rows = write_class(out, workbook, paths, options)
     say(f"grade: class.csv holds {rows} of {total} submissions: "
         f"{os.path.join(out, 'class.csv')} ({len(todo)} graded in "
         f"{duration(time.monotonic() - start)})")
@@ -174,98 +301,261 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     return rows == total
 
 
+LAST_SAID = [time.monotonic()]
+
+
 def say(text):
+    LAST_SAID[0] = time.monotonic()
     print(text, file=sys.stderr, flush=True)
 
 
-def grade_task(workbook, folder, out, options, index):
-    """One task of a Slurm array: submission number `index` of the folder (sorted by name)."""
+def task_submission(folder, options, index):
+    """Submission number `index` of the folder (sorted by name), for a task of a job array."""
     paths = submissions_in(folder)
-    check_roster(paths, options)
+    check_roster(paths, options, quiet=True)
     if not 0 <= index < len(paths):
         sys.exit(f"grade: task {index}, but the folder holds {len(paths)} submissions")
-    path = paths[index]
+    return paths[index]
+
+
+def grade_task(workbook, folder, out, options, index, phase=None):
+    """One task of a Slurm job array: submission number `index` of the folder. `phase` "build"
+    prepares it and runs its host checks (on a CPU node; with --gpu its build is left for the
+    GPU phase), "checks" runs its GPU checks from that build (on a GPU node, building nothing),
+    None does both (one task grades the whole submission)."""
+    path = task_submission(folder, options, index)
     directory = results_folder(out, path)
     key = key_of(workbook, path, options)
     if finished(directory, key) is not None:
-        print(f"grade: {path} is already graded", file=sys.stderr)
+        say(f"grade: {path} is already graded")
         return True
-    workbook.ensure_built(progress=say)
-    check_gpu(workbook, options)
     os.makedirs(directory, exist_ok=True)
     try:
         with scoring.Lock(os.path.join(directory, ".lock"), wait=False):
-            result = runner.grade_one(workbook, path, directory, options, key)
+            if phase == "build" and options.gpu and built(directory, key):
+                say(f"grade: {path} is already built; its GPU checks follow")
+                return True
+            if phase == "checks":
+                return gpu_phase(workbook, path, directory, options, key)
+            workbook.ensure_built(progress=say)
+            if phase is None:
+                check_gpu(workbook, options)
+            mark(directory, "build", "running")
+            start = time.monotonic()
+            if phase == "build":
+                result = runner.build_phase(workbook, path, directory, options, key)
+            else:
+                result = runner.grade_one(workbook, path, directory, options, key)
+            if result is None:  # the GPU checks follow, in the GPU phase's task
+                mark(directory, "build", "done", seconds=time.monotonic() - start)
+                say(f"grade: {path} built and its host checks run in "
+                    f"{time.monotonic() - start:.0f} s; its GPU checks follow")
+                return True
     except scoring.Busy as e:
         say(f"grade: {path} is being graded by another task ({e})")
         return False
+    return reported(directory, path, result, "build" if phase else "checks")
+
+
+def gpu_phase(workbook, path, directory, options, key):
+    """The GPU checks of a submission whose build phase is done (this node builds nothing)."""
+    if not built(directory, key):
+        mark(directory, "checks", "error", error="no build: its build task has not run")
+        say(f"grade: {path} has no build for these options: run its build task first (the GPU "
+            f"phase builds nothing)")
+        return False
+    workbook.ensure_built(build=False)
+    reason = workbook.check_gpu()
+    if reason:
+        mark(directory, "checks", "error", error="the GPU checks cannot run here: " + reason)
+        say(f"grade: the GPU checks cannot run on {socket.gethostname()}, so {path} was not "
+            f"graded (its build is kept for a retry): {reason}")
+        return False
+    mark(directory, "checks", "running")
+    result = runner.check_phase(workbook, directory, options, key)
+    return reported(directory, path, result, "checks")
+
+
+def reported(directory, path, result, phase):
+    mark(directory, phase, "done" if result["complete"] else "error", error=result["error"],
+         score=result["score"], max_score=result["max_score"])
     if not result["complete"]:
         say(f"grade: {path} could not be graded ({result['error']}); run the task again")
     return result["complete"]
 
 
-def slurm_script(tool, folder, out, options, count, partition=None, extra=()):
-    """An sbatch script grading the class as a job array, one task per submission."""
-    common = ["--out", out, "--time-limit", str(options.time_limit),
-              "--gpu-targets", options.gpu_targets, "--visibility", options.visibility]
-    if options.chapters:
-        common += ["--chapters", ",".join(options.chapters)]
-    if options.gpu:
-        common += ["--gpu"]
-    common += options.variant_arguments()
-    minutes = (options.time_limit + options.build_time_limit) // 60 + 5
-    lines = ["#!/bin/bash", "#SBATCH --job-name=workbook-grade", f"#SBATCH --array=0-{count - 1}",
-             f"#SBATCH --output={os.path.join(out, 'slurm', 'task-%a.log')}",
-             f"#SBATCH --time={minutes}", "#SBATCH --cpus-per-task=2"]
-    if options.gpu:
-        # One GPU per task, and the node to itself: speed is graded.
-        lines += ["#SBATCH --gres=gpu:1", "#SBATCH --exclusive"]
-    if partition:
-        lines.append(f"#SBATCH --partition={partition}")
-    lines += [f"#SBATCH {e}" for e in extra]
-    lines += ["set -euo pipefail",
-              " ".join(shlex.quote(x) for x in [sys.executable, tool, "--class", folder] + common
-                       + ["--task"]) + ' "$SLURM_ARRAY_TASK_ID"']
-    return "\n".join(lines) + "\n"
+class Jobs:
+    """What the Slurm tasks of a class do: the options every task is given, and the sbatch
+    scripts of the pristine build, the build array, the GPU array and the gather job."""
+
+    def __init__(self, tool, folder, out, options, count, partitions, extra=()):
+        self.tool, self.folder, self.out, self.options = tool, folder, out, options
+        self.count, self.partitions, self.extra = count, partitions, list(extra)
+        common = ["--out", out, "--time-limit", str(options.time_limit),
+                  "--build-time-limit", str(options.build_time_limit),
+                  "--gpu-targets", options.gpu_targets, "--visibility", options.visibility]
+        if options.chapters:
+            common += ["--chapters", ",".join(options.chapters)]
+        if options.gpu:
+            common += ["--gpu"]
+        if options.assignment != runner.Options.ASSIGNMENT:
+            common += ["--assignment", options.assignment]
+        self.common = common + options.variant_arguments()
+
+    def command(self, *arguments):
+        return " ".join(shlex.quote(x) for x in [sys.executable, self.tool, "--class",
+                                                 self.folder] + self.common + list(arguments))
+
+    def script(self, name, partition, minutes, body, array=False, gpu=False):
+        lines = ["#!/bin/bash", f"#SBATCH --job-name=workbook-{name}",
+                 f"#SBATCH --output={os.path.join(self.out, 'slurm', name + ('-%a' if array else '') + '.log')}",
+                 f"#SBATCH --time={minutes}", "#SBATCH --cpus-per-task=2"]
+        if array:
+            lines.append(f"#SBATCH --array=0-{self.count - 1}")
+        if gpu:
+            # One GPU per task, and the node to itself: speed is graded.
+            lines += ["#SBATCH --gres=gpu:1", "#SBATCH --exclusive"]
+        if partition:
+            lines.append(f"#SBATCH --partition={partition}")
+        lines += [f"#SBATCH {e}" for e in self.extra]
+        lines += ["set -euo pipefail", body]
+        return "\n".join(lines) + "\n"
+
+    def scripts(self):
+        """{name: text}: pristine (the pristine workbook, once), build (an array: a submission's
+        build and host checks), checks (with --gpu, an array: its GPU checks) and gather."""
+        cpu, gpu = self.partitions
+        options = self.options
+        build_minutes = (options.build_time_limit + options.time_limit) // 60 + 5
+        scripts = {
+            "pristine": self.script("pristine", cpu, options.build_time_limit // 60 + 5,
+                                    self.command("--phase", "pristine")),
+            "build": self.script("build", cpu, build_minutes,
+                                 self.command("--phase", "build", "--task")
+                                 + ' "$SLURM_ARRAY_TASK_ID"', array=True),
+            "gather": self.script("gather", cpu, 30, self.command("--gather")),
+        }
+        if options.gpu:
+            scripts["checks"] = self.script("checks", gpu, options.time_limit // 60 + 5,
+                                            self.command("--phase", "checks", "--task")
+                                            + ' "$SLURM_ARRAY_TASK_ID"', array=True, gpu=True)
+        return scripts
 
 
-def grade_slurm(workbook, tool, folder, out, options, partition=None, wait=False, extra=()):
-    """Submits the class as a Slurm job array and a gather job after it; with `wait`, waits for
-    both and reports whether the class CSV holds every submission."""
+def submit(script_path, after=None, kind="afterok"):
+    """Submits an sbatch script (after the jobs `after`, by `kind` of dependency) and returns
+    the job's id; exits saying why when sbatch refuses it."""
+    command = ["sbatch", "--parsable"]
+    if after:
+        command += [f"--dependency={kind}:{':'.join(after)}", "--kill-on-invalid-dep=yes"]
+    submitted = subprocess.run(command + [script_path], capture_output=True, text=True)
+    if submitted.returncode != 0:
+        sys.exit(f"grade: sbatch refused {script_path}: " + submitted.stderr.strip())
+    return submitted.stdout.strip().split(";")[0]
+
+
+def grade_slurm(workbook, tool, folder, out, options, partitions=(None, None), wait=False,
+                extra=(), build_here=False, build_jobs=2):
+    """Grades the class on Slurm: the pristine workbook as a CPU job, then a CPU job array of
+    the submissions' builds and host checks, then (with --gpu) a GPU job array of their GPU
+    checks, task N after build task N (the GPU nodes build nothing), then a job that gathers
+    class.csv. With `build_here` the pristine workbook and the builds run here first, and only
+    the GPU checks and the gather are submitted. With `wait`, shows every submission's progress
+    until the class is done and reports whether class.csv holds every submission."""
     paths = submissions_in(folder)
     check_roster(paths, options)
     if not paths:
         sys.exit(f"grade: no submissions in {folder}")
-    workbook.ensure_built(progress=say)  # once, here: the tasks find it on the shared disk
-    os.makedirs(os.path.join(out, "slurm"), exist_ok=True)
-    script = os.path.join(out, "slurm", "grade-array.sbatch")
-    scoring.write_atomically(script, slurm_script(tool, folder, out, options, len(paths),
-                                                  partition, extra))
-    submitted = subprocess.run(["sbatch", "--parsable", script], capture_output=True, text=True)
-    if submitted.returncode != 0:
-        sys.exit("grade: sbatch refused the job array: " + submitted.stderr.strip())
-    job = submitted.stdout.strip().split(";")[0]
-    gather = [sys.executable, tool, "--class", folder, "--out", out, "--gather",
-              "--time-limit", str(options.time_limit), "--gpu-targets", options.gpu_targets,
-              "--visibility", options.visibility]
-    if options.chapters:
-        gather += ["--chapters", ",".join(options.chapters)]
+    slurm = os.path.join(out, "slurm")
+    os.makedirs(slurm, exist_ok=True)
+    jobs = Jobs(tool, folder, out, options, len(paths), partitions, extra)
+    scripts = jobs.scripts()
+    for name, text in scripts.items():
+        scoring.write_atomically(os.path.join(slurm, f"grade-{name}.sbatch"), text)
+    path_of = {name: os.path.join(slurm, f"grade-{name}.sbatch") for name in scripts}
+    submitted = {}
+    if build_here:
+        workbook.ensure_built(progress=say)
+        build_here_all(workbook, paths, out, options, build_jobs)
+    else:
+        submitted["pristine"] = submit(path_of["pristine"])
+        submitted["build"] = submit(path_of["build"], [submitted["pristine"]])
     if options.gpu:
-        gather += ["--gpu"]
-    gather += options.variant_arguments()
-    command = ["sbatch", "--parsable", f"--dependency=afterany:{job}", "--job-name=workbook-gather",
-               f"--output={os.path.join(out, 'slurm', 'gather.log')}"]
-    if partition:
-        command.append(f"--partition={partition}")
-    if wait:
-        command.append("--wait")
-    command += ["--wrap", " ".join(shlex.quote(x) for x in gather)]
-    print(f"grade: job array {job} submitted ({len(paths)} tasks); the class CSV follows in "
-          f"{os.path.join(out, 'class.csv')}", file=sys.stderr)
-    gathered = subprocess.run(command, capture_output=True, text=True)
-    if gathered.returncode != 0:
-        sys.exit("grade: the gather job failed: " + gathered.stderr.strip())
+        # Task N of the GPU array starts when task N of the build array has succeeded.
+        submitted["checks"] = submit(path_of["checks"],
+                                     [submitted["build"]] if "build" in submitted else None,
+                                     "aftercorr")
+    submitted["gather"] = submit(path_of["gather"], list(submitted.values()), "afterany")
+    say("grade: submitted to Slurm: " + ", ".join(f"{name} job {job}" for name, job in
+                                                  submitted.items())
+        + f" ({len(paths)} submissions); class.csv follows in {os.path.join(out, 'class.csv')}")
+    scoring.write_atomically(os.path.join(slurm, "jobs.json"), json.dumps(submitted) + "\n")
     if not wait:
         return True
-    rows = write_class(out, workbook, paths)
+    watch_slurm(workbook, paths, out, options, submitted)
+    rows = write_class(out, workbook, paths, options)
+    say(f"grade: class.csv holds {rows} of {len(paths)} submissions")
     return rows == len(paths)
+
+
+def build_here_all(workbook, paths, out, options, build_jobs):
+    """--build-here: every submission's build phase on this machine (`build_jobs` at a time),
+    before the GPU phase is submitted."""
+    todo = []
+    for path in paths:
+        directory = results_folder(out, path)
+        key = key_of(workbook, path, options)
+        if finished(directory, key) is None and not built(directory, key):
+            todo.append((path, directory, key))
+    say(f"grade: building {len(todo)} submission(s) here before the GPU checks are submitted "
+        f"({len(paths) - len(todo)} built or graded already)")
+
+    def one(item):
+        path, directory, key = item
+        mark(directory, "build", "running")
+        start = time.monotonic()
+        runner.build_phase(workbook, path, directory, options, key)
+        mark(directory, "build", "done", seconds=time.monotonic() - start)
+        return submission.submission_id(path), time.monotonic() - start
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, build_jobs)) as pool:
+        for number, (ident, seconds) in enumerate(pool.map(one, todo), 1):
+            say(f"[build {number}/{len(todo)}] {ident}: built, host checks run, {seconds:.0f} s")
+
+
+def watch_slurm(workbook, paths, out, options, submitted, every=10.0):
+    """Shows the class's progress while its Slurm jobs run: each submission's phase as it
+    changes, and a count of every phase every minute; returns when no job of the class is left
+    in Slurm's queue."""
+    idents = [submission.submission_id(p) for p in paths]
+    seen, last_count, start = {}, 0.0, time.monotonic()
+    while True:
+        queue = subprocess.run(["squeue", "-h", "-j", ",".join(submitted.values()), "-o",
+                                "%i %j %T"], capture_output=True, text=True)
+        waiting = [line.split() for line in queue.stdout.splitlines() if line.strip()]
+        for ident in idents:
+            try:
+                with open(os.path.join(out, "submissions", ident, PROGRESS)) as f:
+                    record = json.load(f)
+            except (OSError, ValueError):
+                continue
+            state = (record["phase"], record["state"])
+            if seen.get(ident) != state:
+                seen[ident] = state
+                where = record.get("partition") or record.get("host")
+                extra = f": {record['error']}" if record.get("error") else \
+                    f", {scoring.number(record['score'])}/{scoring.number(record['max_score'])}" \
+                    if record.get("max_score") is not None else ""
+                say(f"[{record['phase']}] {ident}: {record['state']}"
+                    + (f" on {where}" if where else "") + extra)
+        if time.monotonic() - last_count >= 60 or not waiting:
+            last_count = time.monotonic()
+            counts = collections.Counter(f"{p} {s}" for p, s in seen.values())
+            pristine = [w for w in waiting if w[1] == "workbook-pristine"]
+            say(f"grade: {duration(time.monotonic() - start)}: "
+                + (f"pristine workbook {pristine[0][2].lower()}; " if pristine else "")
+                + (", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "nothing started")
+                + f"; {len(waiting)} job(s) in the queue")
+        if not waiting:
+            return
+        time.sleep(every)

@@ -9,14 +9,17 @@ grader then runs with its report sent through a pipe the tool reads, read strict
 (catch_xml.py). What the sandbox could not do for want of disk, memory or a usable GPU is an
 error to retry, never a grade.
 """
+import concurrent.futures
 import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tarfile
+import threading
 import time
 
 from . import catch_xml, sandbox, scoring, submission, variants
@@ -45,13 +48,17 @@ GRADER_MEMORY = 16 << 30
 
 class Options:
     """How submissions are graded. `roster` (a variants.Roster) gives each submission, by its
-    id, the variant it is graded on; `variant` grades every submission on one variant;
-    `secret` (bytes) checks a submission's own VARIANT file where there is no roster. With none
-    of them a submission without a VARIANT file is graded on variant 0 (self-study)."""
+    id, its student and the variant it is graded on; `variant` grades every submission on one
+    variant; `secret` (bytes) checks a submission's own VARIANT file where there is no roster.
+    With none of them a submission without a VARIANT file is graded on variant 0 (self-study).
+    `assignment` names the grade's column in the gradebook import."""
+
+    ASSIGNMENT = "Shared-memory workbook"
 
     def __init__(self, gpu=False, chapters=None, gpu_targets="75", time_limit=600,
                  build_time_limit=1800, visibility="visible", roster=None, variant=None,
-                 secret=None, roster_path=None, secret_path=None):
+                 secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT):
+        self.assignment = assignment
         self.roster = roster
         self.roster_path, self.secret_path = roster_path, secret_path
         self.variant = variant
@@ -107,12 +114,20 @@ def decide_variant(ident, files, options):
         except variants.VariantError as e:
             damaged = f"its VARIANT file is damaged ({e})"
 
-    def decided(variant, student, source, refused):
-        return {"variant": variant, "student": student, "source": source, "refused": refused}
+    def decided(variant, student, source, refused, name=""):
+        return {"variant": variant, "student": student, "source": source, "refused": refused,
+                "name": name}
 
     if options.roster is not None:
-        variant, student, source = options.roster.variant_of(ident), ident, "roster"
-        given = f"the roster gives {ident}"
+        entry = options.roster.entry_for(ident)
+        if entry is None:
+            return decided(0, None, "roster", f"{ident} is on no row of the roster")
+        student = entry.student
+        variant, source = options.roster.variant_of(student), "roster"
+        given = f"the roster gives {student}"
+        if options.roster.secret is None:
+            given = (f"without the course secret (--secret-file) the roster gives every "
+                     f"student")
     elif options.variant is not None:
         variant, student, source, given = options.variant, None, "--variant", "--variant says"
     elif claimed is not None:
@@ -136,7 +151,8 @@ def decide_variant(ident, files, options):
     elif claimed is not None and claimed[1] != variant:
         refused = (f"its VARIANT file says variant {claimed[1]}, but {given} variant {variant}: "
                    f"the file was edited or copied")
-    return decided(variant, student, source, refused)
+    return decided(variant, student, source, refused,
+                   entry.name if options.roster is not None else "")
 
 
 def committed_file(source_root, path):
@@ -245,15 +261,19 @@ class Workbook:
         except OSError:  # another task made it first
             shutil.rmtree(temporary, ignore_errors=True)
 
-    def ensure_built(self, progress=None):
+    def ensure_built(self, progress=None, build=True):
         """Builds the pristine workbook once, sandboxed, and records what submissions are
-        compared with: each grader unit's files and the symbols of the rest of its link."""
+        compared with: each grader unit's files and the symbols of the rest of its link. With
+        build=False (a GPU node, which builds nothing) it must be built already."""
         info_path = os.path.join(self.build_root, "info.json")
         if self.info is None and os.path.isfile(info_path):
             with open(info_path) as f:
                 self.info = json.load(f)
         if self.info is not None:
             return
+        if not build:
+            raise GradingError(f"the pristine workbook is not built in {self.build_root} (its "
+                               f"build job has not run, or another --out is shared)")
         lock = scoring.Lock(self.build_root + ".lock")
         with lock:
             if os.path.isfile(info_path):
@@ -270,14 +290,16 @@ class Workbook:
             log = os.path.join(self.build_root, "build.log")
             script = (f"meson setup {BUILD} {SRC} -Dkernels=student "
                       f"-Dgpu_targets={self.options.gpu_targets} -Ddocs=disabled "
-                      f"-Dchapters={','.join(self.chapters)} && ninja -C {BUILD} && "
+                      f"-Dchapters={','.join(self.chapters)} && ninja -C {BUILD} "
+                      f"{' '.join(grader_name(c) for c in self.chapters)} && "
                       f"python3 {TOOL}/inspect_build.py pristine {BUILD} "
                       f"{' '.join(self.chapters)} --out {{report}}")
-            outcome = self.box.run(["sh", "-c", script], BUILD, log,
-                                   self.options.build_time_limit,
-                                   binds=[(self.tree, SRC, False), (self.build, BUILD, True),
-                                          (HERE, TOOL, False)],
-                                   report=True, memory_bytes=BUILD_MEMORY)
+            with BuildWatch(log, progress, "the pristine workbook"):
+                outcome = self.box.run(["sh", "-c", script], BUILD, log,
+                                       self.options.build_time_limit,
+                                       binds=[(self.tree, SRC, False), (self.build, BUILD, True),
+                                              (HERE, TOOL, False)],
+                                       report=True, memory_bytes=BUILD_MEMORY)
             try:
                 info = json.loads(outcome.report.decode()) if outcome.exit == 0 else None
             except ValueError:
@@ -289,6 +311,11 @@ class Workbook:
                                    f"see {log}:\n{tail}")
             scoring.write_atomically(info_path, json.dumps(info) + "\n")
             self.info = info
+
+    def skeleton(self, chapter):
+        """The bytes of the hand-out's exercise file of `chapter` (its skeleton)."""
+        with open(os.path.join(self.tree, exercise_path(chapter)), "rb") as f:
+            return f.read()
 
     def max_score(self, modes):
         return sum(check.points for c in self.chapters for check in self.points[c]
@@ -309,6 +336,40 @@ class Workbook:
         if outcome.exit == 0:
             return None
         return said or outcome.describe()
+
+
+class BuildWatch:
+    """While a build runs, says every `every` seconds how far it has got (ninja's last [n/m] in
+    its log), so that a long build is never silent."""
+
+    STEP = re.compile(rb"\[(\d+)/(\d+)\]")
+
+    def __init__(self, log, progress, what, every=15.0):
+        self.log, self.progress, self.what, self.every = log, progress, what, every
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.watch, daemon=True)
+
+    def watch(self):
+        start = time.monotonic()
+        while not self.stop.wait(self.every):
+            try:
+                with open(self.log, "rb") as f:
+                    f.seek(max(0, os.path.getsize(self.log) - 8192))
+                    steps = self.STEP.findall(f.read())
+            except OSError:
+                steps = []
+            where = f"step {int(steps[-1][0])} of {int(steps[-1][1])}" if steps else "configuring"
+            self.progress(f"{self.what}: {where}, {time.monotonic() - start:.0f} s so far")
+
+    def __enter__(self):
+        if self.progress:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join()
 
 
 def stop_everything(signum, _frame):
@@ -416,12 +477,20 @@ def prepare(workbook, path, directory, options):
         notes.append(reason + ".")
         refused = {chapter: reason for chapter in workbook.chapters}
         exercises = {}
-    submitted = []
+    submitted, untouched = [], {}
     for chapter in workbook.chapters:
         if chapter in refused:
             continue
         if chapter not in exercises:
             notes.append(f"{chapter}: no exercise file in the submission; its skeleton is graded.")
+            untouched[chapter] = "no exercise file was handed in for this chapter"
+            continue
+        if exercises[chapter][1] == workbook.skeleton(chapter):
+            # The hand-out's file, untouched: the pristine grader is its grader, nothing to
+            # build (a class hands in many untouched chapters).
+            notes.append(f"{chapter}: the exercise file is the hand-out's, untouched; its "
+                         f"skeleton is graded.")
+            untouched[chapter] = "the exercise file is the hand-out's skeleton, untouched"
             continue
         target = os.path.join(dirs["src-upper"], exercise_path(chapter))
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -515,7 +584,8 @@ def prepare(workbook, path, directory, options):
                                             "cannot be replaced (rename yours)")
                         notes.append(f"{chapter}: {refused[chapter]}.")
     return Prepared(ident=ident, path=path, directory=directory, work=work, dirs=dirs,
-                    notes=notes, refused=refused, variant=variant, failed_build=failed_build, ignored=ignored,
+                    notes=notes, refused=refused, variant=variant, failed_build=failed_build,
+                    ignored=ignored, untouched=untouched,
                     infrastructure=infrastructure,
                     fingerprint=submission.fingerprint(exercises, ignored),
                     build_seconds=time.monotonic() - start)
@@ -550,82 +620,153 @@ def demangle(symbols):
 EXIT_MARK = re.compile(r'workbook-grader: exit\(\) was called while the check "(.*)" ran')
 
 
-def run(workbook, prepared, options):
-    """Runs the graders of a prepared submission, each in the sandbox, and scores them."""
+class Checked:
+    """What the checks of a prepared submission gave so far: the tests scored, the notes, the
+    fault of the machine that stopped them (`infrastructure`), whether the time limit ran out,
+    and the seconds they took. A Slurm class runs the host checks with the build and the GPU
+    checks in a task of their own: the second phase goes on from the first's (to_json)."""
+
+    def __init__(self, tests=(), notes=(), infrastructure=None, timed_out=False, seconds=0.0):
+        self.tests, self.notes = list(tests), list(notes)
+        self.infrastructure, self.timed_out, self.seconds = infrastructure, timed_out, seconds
+
+    def to_json(self):
+        return {"tests": self.tests, "notes": self.notes, "infrastructure": self.infrastructure,
+                "timed_out": self.timed_out, "seconds": self.seconds}
+
+    @classmethod
+    def from_json(cls, data):
+        return cls(data["tests"], data["notes"], data["infrastructure"], data["timed_out"],
+                   data["seconds"])
+
+
+def run_grader(workbook, prepared, options, chapter, mode, deadline, log):
+    """Runs one chapter's grader in `mode`, sandboxed, its output appended to `log`: (what it
+    reported {check: (status, message)}, why the checks that did not report are missing, notes,
+    the fault of the machine it met, whether it ran out of time)."""
+    reported, reasons, notes = {}, {}, []
+    infrastructure, timed_out = None, False
+    with open(log, "a") as f:
+        f.write(f"\n==== {chapter} {mode} ====\n")
+    mark = os.path.getsize(log)
+    left = deadline - time.monotonic()
+    outcome = workbook.box.run(
+        [f"{BUILD}/{grader_name(chapter)}", mode, "-r", "xml", "-o", "{report}"],
+        "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False),
+        env={"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))),
+             "WORKBOOK_MEASUREMENTS_DIR": "/tmp",
+             "WORKBOOK_VARIANT": str(prepared.variant["variant"])},
+        report=True, report_bytes=catch_xml.REPORT_BYTES, gpu=mode == "gpu",
+        memory_bytes=None if mode == "gpu" else GRADER_MEMORY,
+        file_bytes=256 << 20)
+    with open(log, "rb") as f:
+        f.seek(mark)
+        said = f.read().decode("utf-8", "replace")
+    try:
+        reported = catch_xml.parse(outcome.report or b"")
+    except catch_xml.ReportRefused as e:
+        reported = {}
+        notes.append(f"{chapter} {mode}: the grader's report was refused: {e}; "
+                     f"none of its checks count.")
+        reasons[mode] = f"no result: the report was refused ({e})"
+    exited = EXIT_MARK.search(said)
+    if mode in reasons:
+        pass
+    elif outcome.setup_error:
+        infrastructure = "the sandbox failed: " + outcome.setup_error
+        reasons[mode] = "not graded: " + infrastructure
+    elif outcome.timed_out:
+        timed_out = True
+        reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
+                         f"the {mode} checks ran; the grader was stopped")
+    elif outcome.exit == 77 and mode == "gpu":
+        lines = said.strip().splitlines()
+        why = next((line for line in lines if "SKIP" in line), lines[0] if lines else "")
+        infrastructure = "the GPU checks could not use the GPU: " + (why[:200] or "no usable GPU")
+        reasons[mode] = "not graded: " + infrastructure
+    elif exited:
+        reasons[mode] = (f"your code called exit() while the check "
+                         f"\"{exited.group(1)}\" ran ({outcome.describe()} after it); "
+                         f"the checks after it did not run")
+    elif outcome.signal is not None:
+        reasons[mode] = (f"the grader was killed by signal {outcome.signal} before "
+                         f"this check reported (a crash in your code?)")
+    else:
+        reasons[mode] = (f"the grader exited (status {outcome.exit}) before this "
+                         f"check reported: something ended the process early")
+    points = {check.name for check in workbook.points[chapter] if check.mode == mode}
+    stray = sorted(set(reported) - points)
+    if stray:
+        notes.append(f"{chapter}: checks without points (not scored): " + "; ".join(stray))
+    return reported, reasons, notes, infrastructure, timed_out
+
+
+def run_checks(workbook, prepared, options, modes, checked=None):
+    """Runs the graders of a prepared submission in `modes`, each in the sandbox, after what
+    `checked` (a Checked) holds, and scores them. The host checks of the chapters run side by
+    side (they only use the CPU); the GPU checks one chapter at a time, the GPU to themselves.
+    The time limit bounds all the checks of the submission, those in `checked` included."""
+    checked = checked or Checked()
     start = time.monotonic()
-    box = workbook.box
+    deadline = start + options.time_limit - checked.seconds
     log = os.path.join(prepared.work, "run.log")
-    deadline = time.monotonic() + options.time_limit
-    notes = list(prepared.notes)
-    tests = []
-    timed_out = False
-    infrastructure = prepared.infrastructure
-    for mode in options.modes():
-        for chapter in workbook.chapters:
-            reported, reasons = {}, {}
+    if checked.infrastructure is None:
+        checked.infrastructure = prepared.infrastructure
+    for mode in modes:
+        def blocked(chapter):
+            """Why a chapter's grader is not run at all, or None."""
             if chapter in prepared.refused:
-                reasons[mode] = prepared.refused[chapter]
-            elif chapter in prepared.failed_build:
-                reasons[mode] = prepared.failed_build[chapter]
-            elif infrastructure:
-                reasons[mode] = "not graded: " + infrastructure
-            elif timed_out or time.monotonic() >= deadline:
-                reasons[mode] = f"not run: the time limit of {options.time_limit} s ran out"
-            else:
-                with open(log, "a") as f:
-                    f.write(f"\n==== {chapter} {mode} ====\n")
-                mark = os.path.getsize(log)
-                left = deadline - time.monotonic()
-                outcome = box.run(
-                    [f"{BUILD}/{grader_name(chapter)}", mode, "-r", "xml", "-o", "{report}"],
-                    "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False),
-                    env={"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))),
-                         "WORKBOOK_MEASUREMENTS_DIR": "/tmp",
-                         "WORKBOOK_VARIANT": str(prepared.variant["variant"])},
-                    report=True, report_bytes=catch_xml.REPORT_BYTES, gpu=mode == "gpu",
-                    memory_bytes=None if mode == "gpu" else GRADER_MEMORY,
-                    file_bytes=256 << 20)
-                with open(log, "rb") as f:
-                    f.seek(mark)
-                    said = f.read().decode("utf-8", "replace")
-                try:
-                    reported = catch_xml.parse(outcome.report or b"")
-                except catch_xml.ReportRefused as e:
-                    reported = {}
-                    notes.append(f"{chapter} {mode}: the grader's report was refused: {e}; "
-                                 f"none of its checks count.")
-                    reasons[mode] = f"no result: the report was refused ({e})"
-                exited = EXIT_MARK.search(said)
-                if mode in reasons:
-                    pass
-                elif outcome.setup_error:
-                    infrastructure = "the sandbox failed: " + outcome.setup_error
-                    reasons[mode] = "not graded: " + infrastructure
-                elif outcome.timed_out:
-                    timed_out = True
-                    reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
-                                     f"the {mode} checks ran; the grader was stopped")
-                elif outcome.exit == 77 and mode == "gpu":
-                    infrastructure = "the GPU checks could not use the GPU: " + \
-                        said.strip().splitlines()[0][:200] if said.strip() else "no usable GPU"
-                    reasons[mode] = "not graded: " + infrastructure
-                elif exited:
-                    reasons[mode] = (f"your code called exit() while the check "
-                                     f"\"{exited.group(1)}\" ran ({outcome.describe()} after it); "
-                                     f"the checks after it did not run")
-                elif outcome.signal is not None:
-                    reasons[mode] = (f"the grader was killed by signal {outcome.signal} before "
-                                     f"this check reported (a crash in your code?)")
-                else:
-                    reasons[mode] = (f"the grader exited (status {outcome.exit}) before this "
-                                     f"check reported: something ended the process early")
-                points = {check.name for check in workbook.points[chapter] if check.mode == mode}
-                stray = sorted(set(reported) - points)
-                if stray:
-                    notes.append(f"{chapter}: checks without points (not scored): "
-                                 + "; ".join(stray))
-            tests += scoring.score_chapter(chapter, workbook.points[chapter], [mode],
-                                           {mode: reported}, reasons)
+                return prepared.refused[chapter]
+            if chapter in prepared.failed_build:
+                return prepared.failed_build[chapter]
+            if mode == "gpu" and chapter in prepared.untouched:
+                # The GPU is the class's bottleneck, and a skeleton scores no GPU points
+                # (tools/maintainer/check_skeleton_points.py holds every chapter to that).
+                return (f"not run: {prepared.untouched[chapter]}, and a skeleton scores no GPU "
+                        f"points (its host checks say what is missing)")
+            if checked.infrastructure:
+                return "not graded: " + checked.infrastructure
+            if checked.timed_out or time.monotonic() >= deadline:
+                return f"not run: the time limit of {options.time_limit} s ran out"
+            return None
+
+        def one(chapter, chapter_log):
+            reason = blocked(chapter)
+            if reason:
+                return {}, {mode: reason}, [], None, False
+            return run_grader(workbook, prepared, options, chapter, mode, deadline, chapter_log)
+
+        if mode == "host":  # side by side, each into a log of its own, kept in chapter order
+            logs = [os.path.join(prepared.work, f"run-{c}-{mode}.log") for c in workbook.chapters]
+            with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                outcomes = list(pool.map(one, workbook.chapters, logs))
+            with open(log, "ab") as whole:
+                for part in logs:
+                    if os.path.exists(part):
+                        with open(part, "rb") as f:
+                            shutil.copyfileobj(f, whole)
+                        os.remove(part)
+        else:
+            outcomes = []
+            for chapter in workbook.chapters:
+                outcomes.append(one(chapter, log))
+                checked.infrastructure = checked.infrastructure or outcomes[-1][3]
+                checked.timed_out = checked.timed_out or outcomes[-1][4]
+        for chapter, (reported, reasons, notes, infrastructure, timed_out) in \
+                zip(workbook.chapters, outcomes):
+            checked.notes += notes
+            checked.infrastructure = checked.infrastructure or infrastructure
+            checked.timed_out = checked.timed_out or timed_out
+            checked.tests += scoring.score_chapter(chapter, workbook.points[chapter], [mode],
+                                                   {mode: reported}, reasons)
+    checked.seconds += time.monotonic() - start
+    return checked
+
+
+def result_of(workbook, prepared, options, checked):
+    """The submission's result (result.json) from what its checks gave."""
+    notes = list(prepared.notes) + checked.notes
+    tests = sorted(checked.tests, key=lambda t: (t["chapter"], t["mode"] != "host"))
     hidden = [t for t in tests if t["hidden"]]
     if hidden:
         notes.append(f"{len(hidden)} of the checks {'was' if len(hidden) == 1 else 'were'} "
@@ -634,46 +775,68 @@ def run(workbook, prepared, options):
                      f"({scoring.number(sum(t['score'] for t in hidden))} of "
                      f"{scoring.number(sum(t['max_score'] for t in hidden))} points).")
     unreported = sum(t["status"] == "not reported" and t["chapter"] not in prepared.refused
-                     and t["chapter"] not in prepared.failed_build for t in tests)
-    if timed_out:
+                     and t["chapter"] not in prepared.failed_build
+                     and not (t["mode"] == "gpu" and t["chapter"] in prepared.untouched)
+                     for t in tests)
+    infrastructure = checked.infrastructure
+    if checked.timed_out:
         notes.append(f"The time limit of {options.time_limit} s ran out; the checks that had "
                      f"not reported score zero.")
     elif unreported and not infrastructure:
         notes.append(f"{unreported} check(s) did not report and score zero (see the report).")
     if infrastructure:
         notes.append("Not graded, to be retried: " + infrastructure + ".")
-    tests.sort(key=lambda t: (t["chapter"], t["mode"] != "host"))
-    for name in ("build.log", "run.log"):  # kept beside the results; the work folder goes
-        if os.path.isfile(os.path.join(prepared.work, name)):
-            shutil.copyfile(os.path.join(prepared.work, name),
-                            os.path.join(prepared.directory, name))
     return {
         "submission": prepared.ident, "mode": "+".join(options.modes()),
         "variant": prepared.variant["variant"], "student": prepared.variant["student"],
-        "variant_source": prepared.variant["source"],
+        "name": prepared.variant.get("name", ""), "variant_source": prepared.variant["source"],
         "workbook": workbook.commit, "options": options.describe(),
         "fingerprint": prepared.fingerprint,
         "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
-        "seconds": prepared.build_seconds + time.monotonic() - start,
+        "seconds": prepared.build_seconds + checked.seconds,
         "build_seconds": round(prepared.build_seconds, 1),
-        "run_seconds": round(time.monotonic() - start, 1),
+        "run_seconds": round(checked.seconds, 1),
         "notes": notes, "ignored": prepared.ignored, "tests": tests,
         "complete": infrastructure is None, "error": infrastructure,
     }
 
 
-def finish(workbook, prepared, options, key=None, keep_work=False):
-    """Runs a prepared submission's checks, writes its outputs (with `key`, what a class run
-    compares to reuse it) and removes its work folder unless asked to keep it. A submission that
-    could not be graded for a fault of the machine gets only its result.json, marked to retry."""
-    result = run(workbook, prepared, options)
+def run(workbook, prepared, options, checked=None):
+    """Runs every check of a prepared submission (those of the modes after the host checks, when
+    `checked` holds the host checks' outcome already) and returns its result."""
+    modes = options.modes() if checked is None else [m for m in options.modes() if m != "host"]
+    checked = run_checks(workbook, prepared, options, modes, checked)
+    keep_logs(prepared)
+    return result_of(workbook, prepared, options, checked)
+
+
+def keep_logs(prepared):
+    """The build's and the checks' logs, kept beside the results (the work folder goes)."""
+    for name in ("build.log", "run.log"):
+        if os.path.isfile(os.path.join(prepared.work, name)):
+            shutil.copyfile(os.path.join(prepared.work, name),
+                            os.path.join(prepared.directory, name))
+
+
+def write_result(workbook, directory, result, key=None):
+    """Writes a result's outputs (with `key`, what a class run compares to reuse it). A
+    submission that could not be graded for a fault of the machine gets only its result.json,
+    marked to retry."""
     if key is not None:
         result["key"] = key
     if result["complete"]:
-        scoring.write_outputs(prepared.directory, result, workbook.chapters)
+        scoring.write_outputs(directory, result, workbook.chapters)
     else:
-        scoring.write_atomically(os.path.join(prepared.directory, "result.json"),
+        scoring.write_atomically(os.path.join(directory, "result.json"),
                                  json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def finish(workbook, prepared, options, key=None, keep_work=False, checked=None):
+    """Runs a prepared submission's checks (after the host checks, when `checked` holds them),
+    writes its outputs and removes its work folder unless asked to keep it."""
+    result = write_result(workbook, prepared.directory,
+                          run(workbook, prepared, options, checked), key)
     if not keep_work:
         shutil.rmtree(prepared.work, ignore_errors=True)
     return result
@@ -682,3 +845,108 @@ def finish(workbook, prepared, options, key=None, keep_work=False):
 def grade_one(workbook, path, directory, options, key=None, keep_work=False):
     os.makedirs(directory, exist_ok=True)
     return finish(workbook, prepare(workbook, path, directory, options), options, key, keep_work)
+
+
+# A class graded in two phases (tools/instructor/grade --phase, which Slurm's job arrays run):
+# the build phase, on a CPU, prepares a submission and runs its host checks, then leaves what
+# the GPU phase needs in the submission's results folder (BUILT): the submission's own files
+# of the build (its exercise files and the graders they rebuilt) and what the phase found. The
+# GPU phase, on a GPU node, lays them over the pristine workbook again and runs only the GPU
+# checks.
+BUILT = "built"
+PREPARED_FIELDS = ("ident", "path", "notes", "refused", "variant", "failed_build", "ignored",
+                   "untouched", "infrastructure", "fingerprint", "build_seconds")
+
+
+def build_phase(workbook, path, directory, options, key):
+    """Prepares the submission at `path` and runs its host checks. Without the GPU checks the
+    submission is then graded (its outputs written); with them, its build is left in
+    directory/BUILT for check_phase. Returns the result, or None when the GPU phase follows."""
+    os.makedirs(directory, exist_ok=True)
+    prepared = prepare(workbook, path, directory, options)
+    try:
+        checked = run_checks(workbook, prepared, options, ["host"])
+        if not options.gpu:
+            keep_logs(prepared)
+            return write_result(workbook, directory, result_of(workbook, prepared, options,
+                                                               checked), key)
+        keep_logs(prepared)
+        pack(prepared, checked, key, os.path.join(directory, BUILT))
+        return None
+    finally:
+        shutil.rmtree(prepared.work, ignore_errors=True)
+
+
+def check_phase(workbook, directory, options, key):
+    """Runs the GPU checks of a submission the build phase left in directory/BUILT and writes
+    its outputs; returns its result, or None when there is no build of it with this `key`."""
+    unpacked = unpack(workbook, os.path.join(directory, BUILT), directory, key)
+    if unpacked is None:
+        return None
+    prepared, checked = unpacked
+    try:
+        checked = run_checks(workbook, prepared, options, ["gpu"], checked)
+        for name in ("build.log", "run.log"):  # the build phase's logs, then this phase's
+            if name == "run.log" and os.path.isfile(os.path.join(directory, name)):
+                with open(os.path.join(directory, name), "ab") as whole, \
+                        open(os.path.join(prepared.work, name), "rb") as part:
+                    shutil.copyfileobj(part, whole)
+        result = write_result(workbook, directory,
+                              result_of(workbook, prepared, options, checked), key)
+        if result["complete"]:
+            shutil.rmtree(os.path.join(directory, BUILT), ignore_errors=True)
+        return result
+    finally:
+        shutil.rmtree(prepared.work, ignore_errors=True)
+
+
+def pack(prepared, checked, key, folder):
+    """Leaves a prepared submission's own files of the build (the upper layers of its
+    overlays: regular files and folders only) and what its phase found in `folder`."""
+    temporary = folder + ".partial"
+    shutil.rmtree(temporary, ignore_errors=True)
+    os.makedirs(temporary)
+    with tarfile.open(os.path.join(temporary, "layers.tar.gz"), "w:gz", compresslevel=1) as t:
+        for layer in ("src-upper", "build-upper"):
+            t.add(prepared.dirs[layer], arcname=layer, recursive=False)
+            for root, dirs, files in os.walk(prepared.dirs[layer]):
+                for name in sorted(dirs) + sorted(files):
+                    full = os.path.join(root, name)
+                    mode = os.lstat(full).st_mode
+                    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):  # no links, no whiteouts
+                        t.add(full, arcname=os.path.join(layer, os.path.relpath(
+                            full, prepared.dirs[layer])), recursive=False)
+    state = {field: getattr(prepared, field) for field in PREPARED_FIELDS}
+    state.update({"key": key, "checked": checked.to_json()})
+    scoring.write_atomically(os.path.join(temporary, "state.json"), json.dumps(state) + "\n")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.rename(temporary, folder)
+
+
+def unpack(workbook, folder, directory, key):
+    """The Prepared and Checked a build phase left in `folder` for the same `key`, its layers
+    laid out in a fresh work folder; None when there is none."""
+    try:
+        with open(os.path.join(folder, "state.json")) as f:
+            state = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if state.get("key") != key:
+        return None
+    work = os.path.join(SCRATCH[0], f"{state['ident']}-{os.getpid()}-{time.time_ns()}")
+    dirs = overlay_dirs(work)
+    for d in dirs.values():
+        os.makedirs(d)
+    with tarfile.open(os.path.join(folder, "layers.tar.gz")) as t:
+        members = t.getmembers()
+        for m in members:  # what pack wrote: files and folders inside the two layers
+            parts = m.name.split("/")
+            if not (m.isreg() or m.isdir()) or parts[0] not in ("src-upper", "build-upper") \
+                    or ".." in parts or m.name.startswith("/"):
+                raise GradingError(f"{folder}: the build phase's layers hold {m.name!r}, which "
+                                   f"it never writes; grade the submission again")
+        t.extractall(work, members=members)
+    chown_tree(work, workbook.box)
+    prepared = Prepared(work=work, dirs=dirs, directory=directory,
+                        **{field: state[field] for field in PREPARED_FIELDS})
+    return prepared, Checked.from_json(state["checked"])

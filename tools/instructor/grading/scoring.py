@@ -110,15 +110,39 @@ def chapter_scores(result, chapters):
 
 
 def csv_header(chapters):
-    return ["submission", "score", "max_score"] + [f"ch{c[:2]}" for c in chapters] + \
-        ["variant", "notes"]
+    return ["submission", "student", "name", "score", "max_score"] + \
+        [f"ch{c[:2]}" for c in chapters] + ["variant", "notes"]
 
 
 def csv_row(result, chapters):
+    """A submission's row of class.csv: `student` is the student id the roster gives (or the
+    submission's VARIANT file names), so that a gradebook can be joined on it."""
     scores = chapter_scores(result, chapters)
     notes = "; ".join(result["notes"])
-    return [result["submission"], number(result["score"]), number(result["max_score"])] + \
-        [number(scores[c]) for c in chapters] + [str(result.get("variant", 0)), notes]
+    return [result["submission"], spreadsheet_safe(result.get("student") or ""),
+            spreadsheet_safe(result.get("name") or ""), number(result["score"]),
+            number(result["max_score"])] + [number(scores[c]) for c in chapters] + \
+        [str(result.get("variant", 0)), spreadsheet_safe(notes)]
+
+
+def spreadsheet_safe(text):
+    """`text` as a CSV cell a spreadsheet shows as text: a leading = + - @ (a formula) gets a
+    quote mark before it."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def lms_rows(roster, results, assignment):
+    """A gradebook import for a course platform (Canvas's column names, which Moodle's CSV
+    import maps too): one row per student of the roster, in roster order, keyed by the student
+    id (SIS User ID); a student without a graded submission has an empty grade cell (the
+    platform leaves it as it was), never a zero. `results` maps student id to its result."""
+    rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", assignment]]
+    for entry in roster.entries:
+        result = results.get(entry.student)
+        grade = number(result["score"]) if result is not None else ""
+        rows.append([spreadsheet_safe(entry.name or entry.student), "", entry.student, "", "",
+                     grade])
+    return rows
 
 
 def write_csv(path, rows):

@@ -19,9 +19,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "grader", "tools"))
 import read_variant  # noqa: E402
 
+from . import submission  # noqa: E402
+
 LARGEST = read_variant.LARGEST
 STUDENT = read_variant.STUDENT
-HEADER_NAMES = {"student", "student_id", "id", "sis_id", "login"}
+# A roster's header names its columns: the student id (needed), the name and the submission.
+COLUMNS = {"student": {"student", "student_id", "student id", "id", "sis_id", "sis user id",
+                       "sid", "login"},
+           "name": {"name", "student name", "full name"},
+           "submission": {"submission", "file", "filename", "file name"}}
 MIN_SECRET_BYTES = 16
 DOMAIN = b"smem-bank-conflicts-workbook variant\0"
 
@@ -61,29 +67,54 @@ def check_student(student, where):
     return student
 
 
+class RosterEntry:
+    """One student of a roster: `student` (the id), `name` (may be empty), `submission` (the
+    name their submission has in the class folder, where the roster says; else None: it is named
+    after the id) and the roster's `row`."""
+
+    def __init__(self, student, name, submission, row):
+        self.student, self.name, self.submission, self.row = student, name, submission, row
+
+
+def roster_column(names, kind):
+    """The column of a header row (`names`, lower case, stripped) that holds `kind`, or None."""
+    found = [i for i, name in enumerate(names) if name in COLUMNS[kind]]
+    return found[0] if found else None
+
+
 def read_roster(path):
-    """The student ids of the roster CSV at `path`, in order: one per row, in the column named
-    student (or student_id, id, sis_id, login) when the first row is a header, else the first
-    column. A blank row is skipped; an empty id, a bad id or a second row for one id is an error
-    naming the row."""
+    """The students of the roster CSV at `path`, in order (RosterEntry). With a header row, the
+    columns named student (or student_id, id, sis_id, sis user id, sid, login), name (or student
+    name, full name) and submission (or file, filename, file name) are read, and only the first
+    is needed; without one, the first column is the id (and there are no names or submission
+    names). A blank row is skipped; an empty id, a bad id, a second row for one
+    id or for one submission is an error naming the row."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as f:
             text = f.read(16 << 20)
     except (OSError, UnicodeDecodeError) as e:
         raise VariantError(f"--roster {path}: {getattr(e, 'strerror', None) or e}") from None
     rows = list(csv.reader(io.StringIO(text)))
-    column, start = 0, 0
+    columns, start = {"student": 0, "name": None, "submission": None}, 0
     if rows:
         names = [cell.strip().lower() for cell in rows[0]]
-        header = [i for i, name in enumerate(names) if name in HEADER_NAMES]
-        if header:
-            column, start = header[0], 1
-    students, first_row = [], {}
+        if roster_column(names, "student") is not None:
+            columns = {kind: roster_column(names, kind) for kind in COLUMNS}
+            start = 1
+        elif any(roster_column(names, kind) is not None for kind in ("name", "submission")):
+            raise VariantError(f"--roster {path}: its header names no column of student ids "
+                               f"(one of: {', '.join(sorted(COLUMNS['student']))})")
+
+    def cell(row, kind):
+        column = columns[kind]
+        return row[column].strip() if column is not None and column < len(row) else ""
+
+    entries, first_row, first_submission = [], {}, {}
     for number, row in enumerate(rows[start:], start + 1):
-        if not any(cell.strip() for cell in row):
+        if not any(c.strip() for c in row):
             continue
         where = f"--roster {path}, row {number}"
-        student = row[column].strip() if column < len(row) else ""
+        student = cell(row, "student")
         if not student:
             raise VariantError(f"{where}: no student id")
         check_student(student, where)
@@ -91,20 +122,40 @@ def read_roster(path):
             raise VariantError(f"{where}: student {student} is listed twice (first on row "
                                f"{first_row[student]})")
         first_row[student] = number
-        students.append(student)
-    if not students:
+        submission = cell(row, "submission") or None
+        if submission is not None:
+            if submission in first_submission:
+                raise VariantError(f"{where}: submission {submission!r} is listed twice (first "
+                                   f"on row {first_submission[submission]})")
+            first_submission[submission] = number
+        entries.append(RosterEntry(student, cell(row, "name"), submission, number))
+    if not entries:
         raise VariantError(f"--roster {path}: no student in it")
-    return students
+    return entries
 
 
 class Roster:
-    """A roster and the course secret: every student's variant."""
+    """A roster, and with the course secret every student's variant (without it, every student
+    is on variant 0: the roster then only keys the gradebook by student id)."""
 
-    def __init__(self, roster_path, secret_path):
+    def __init__(self, roster_path, secret_path=None):
         self.path = roster_path
-        self.students = read_roster(roster_path)
-        self.secret = read_secret(secret_path)
-        self.variants = {s: derive(self.secret, s) for s in self.students}
+        self.entries = read_roster(roster_path)
+        self.students = [e.student for e in self.entries]
+        self.secret = read_secret(secret_path) if secret_path else None
+        self.variants = {s: derive(self.secret, s) if self.secret else 0 for s in self.students}
+        self.by_student = {e.student: e for e in self.entries}
+
+    def entry_for(self, ident):
+        """The roster's entry for the submission named `ident` (submission.submission_id of its
+        path), or None: the entry whose submission column names it (the file or folder name,
+        with or without its archive suffix), else the student whose id it is and whose row
+        names no submission."""
+        for e in self.entries:
+            if e.submission is not None and submission.submission_id(e.submission) == ident:
+                return e
+        e = self.by_student.get(ident)
+        return e if e is not None and e.submission is None else None
 
     def variant_of(self, student):
         if student not in self.variants:

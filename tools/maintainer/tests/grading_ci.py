@@ -88,9 +88,9 @@ expect("3 already graded, 0 to grade" in again.stderr, "a re-run grades nothing 
 
 with open(os.path.join(out, "class.csv")) as f:
     rows = list(csv.reader(f))
-expect(rows[0] == ["submission", "score", "max_score"] + [f"ch{c[:2]}" for c in chapters]
-       + ["variant", "notes"], f"class.csv header: {rows[0]}")
-scores = {r[0]: float(r[1]) for r in rows[1:]}
+expect(rows[0] == ["submission", "student", "name", "score", "max_score"]
+       + [f"ch{c[:2]}" for c in chapters] + ["variant", "notes"], f"class.csv header: {rows[0]}")
+scores = {r[0]: float(r[3]) for r in rows[1:]}
 expect(scores == expected, f"class scores {scores}, expected {expected}")
 for name, score in expected.items():
     directory = os.path.join(out, "submissions", name)
@@ -103,7 +103,7 @@ for name, score in expected.items():
            f"{name}: results.json max scores")
     with open(os.path.join(directory, "gradebook.csv")) as f:
         row = list(csv.reader(f))
-    expect(len(row) == 2 and float(row[1][1]) == score, f"{name}: gradebook.csv {row}")
+    expect(len(row) == 2 and float(row[1][3]) == score, f"{name}: gradebook.csv {row}")
     suite = ElementTree.parse(os.path.join(directory, "junit.xml")).getroot().find("testsuite")
     cases = suite.findall("testcase")
     passed = [c for c in cases if c.find("failure") is None and c.find("skipped") is None]
@@ -117,20 +117,69 @@ for name, score in expected.items():
 with open(os.path.join(out, "submissions", "reference", "report.md")) as f:
     expect("notes.txt" in f.read(), "a file outside the exercise files is listed as ignored")
 
-# The same class as a Slurm job array: the same class.csv.
+# The same class on Slurm (tools/maintainer/tests/start_slurm.sh: partitions cpu and gpu, the
+# latter without a GPU): as job arrays, the same class.csv; and with --gpu, the phases split:
+# the builds and host checks run as CPU jobs, the GPU checks as GPU jobs that build nothing
+# (here they find no GPU, which is an error to retry with the builds kept).
 if use_slurm:
     slurm_out = os.path.join(work, "slurm")
     run = subprocess.run([sys.executable, tool, "--class", folder, "--out", slurm_out, "--slurm",
                           "--wait"] + common, capture_output=True, text=True, timeout=1500)
     print(run.stderr, flush=True)
     expect(run.returncode == 0, f"Slurm grading failed: {run.stdout}{run.stderr}")
-    with open(os.path.join(slurm_out, "slurm", "grade-array.sbatch")) as f:
+    with open(os.path.join(slurm_out, "slurm", "grade-build.sbatch")) as f:
         script = f.read()
     expect("--array=0-2" in script and "--gres" not in script,
            "one task per submission; no GPU asked for host checks")
+    expect(not os.path.exists(os.path.join(slurm_out, "slurm", "grade-checks.sbatch")),
+           "no GPU job without --gpu")
     with open(os.path.join(out, "class.csv")) as a, open(os.path.join(slurm_out,
                                                                       "class.csv")) as b:
         expect(a.read() == b.read(), "Slurm's class.csv equals the one-machine one")
+    expect(re.search(r"\[build\] reference: done on ", run.stderr) is not None,
+           "--wait shows each submission's progress")
+
+    split_out = os.path.join(work, "slurm-gpu")
+    os.makedirs(split_out)  # the pristine workbook of the run above, not built a third time
+    os.symlink(os.path.join(slurm_out, ".workbook"), os.path.join(split_out, ".workbook"))
+    split = subprocess.run([sys.executable, tool, "--class", folder, "--out", split_out,
+                            "--slurm", "--gpu", "--cpu-partition", "cpu", "--gpu-partition",
+                            "gpu", "--wait"] + common, capture_output=True, text=True,
+                           timeout=1500)
+    print(split.stderr, flush=True)
+    expect(split.returncode != 0 and "class.csv holds 0 of 3" in split.stderr,
+           f"without a GPU on the gpu partition nothing is graded: {split.stderr[-600:]}")
+    with open(os.path.join(split_out, "slurm", "grade-build.sbatch")) as f:
+        build_script = f.read()
+    with open(os.path.join(split_out, "slurm", "grade-checks.sbatch")) as f:
+        checks_script = f.read()
+    expect("--partition=cpu" in build_script and "--gres" not in build_script
+           and "--phase build" in build_script, "the builds are CPU jobs")
+    expect("--partition=gpu" in checks_script and "--gres=gpu:1" in checks_script
+           and "--phase checks" in checks_script, "the GPU checks are GPU jobs")
+    for name in expected:
+        directory = os.path.join(split_out, "submissions", name)
+        try:
+            with open(os.path.join(directory, "progress.json")) as f:
+                phases = json.load(f)["phases"]
+            with open(os.path.join(directory, "built", "state.json")) as f:
+                state = json.load(f)
+        except (OSError, ValueError, KeyError) as e:
+            expect(False, f"{name}: no record of the two phases: {e}")
+            continue
+        expect(phases["build"]["state"] == "done" and phases["build"]["partition"] == "cpu"
+               and phases["checks"]["state"] == "error" and phases["checks"]["partition"] == "gpu"
+               and "GPU checks cannot run" in phases["checks"]["error"],
+               f"{name}: built on the CPU partition, its GPU checks tried on the GPU one: {phases}")
+        host_tests = state["checked"]["tests"]
+        expect(host_tests and all(t["mode"] == "host" for t in host_tests)
+               and sum(t["score"] for t in host_tests) == expected[name],
+               f"{name}: the build job ran the host checks ({len(host_tests)} checks)")
+    compiled = [n for n in os.listdir(os.path.join(split_out, "slurm"))
+                if n.startswith("checks-") and re.search(r"Compiling|nvcc|ninja",
+                                                         open(os.path.join(split_out, "slurm",
+                                                                           n)).read())]
+    expect(not compiled, f"a GPU job built something: {compiled}")
 
 # A hostile class on the first chapter (hostile_class.py): every way a submission once took
 # marks, took them from classmates or spoiled the class, each beside honest classmates.
@@ -349,7 +398,8 @@ if problems:
     sys.exit(1)
 print(f"grading: a class of 3 ({', '.join(f'{k} {scoring.number(v)}' for k, v in sorted(expected.items()))}"
       f" of {scoring.number(host_total)}) interrupted and resumed, every format checked"
-      + (", Slurm's class.csv the same" if use_slurm else "") + f"; a hostile class of "
+      + (", Slurm's class.csv the same and its GPU phase apart from the builds" if use_slurm
+         else "") + f"; a hostile class of "
       f"{len(cases)} submissions ({len(cases) - 2} hostile, {hostile_seconds:.0f} s) and "
       f"{infrastructure_cases} faults of the machine all defended; a submission tuned to the "
       f"local cases lost its hidden checks")

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Starts a single-node Slurm on this machine, as root (CI: .ci/run), for the class-grading test:
-# munge with a fresh key, slurmctld and slurmd with one node (this machine, all its CPUs) in one
-# default partition. Fails, saying why, when Slurm does not come up.
+# munge with a fresh key, slurmctld and slurmd with one node (this machine, all its CPUs) in two
+# partitions: `cpu` (the default) and `gpu`, a stand-in with no GPU (the node declares one
+# generic resource `gpu` without a device, so that a GPU job's --gres=gpu:1 is accepted), so
+# that a class graded with --gpu shows which phase runs where (its GPU phase finds no GPU there). Fails, saying why, when
+# Slurm does not come up.
 set -euo pipefail
 [ "$(id -u)" -eq 0 ] || { echo "start_slurm.sh: must run as root"; exit 1; }
 for tool in munged slurmctld slurmd sinfo sbatch; do
@@ -35,16 +38,21 @@ SlurmdSpoolDir=/var/spool/slurmd
 SlurmctldLogFile=/var/log/slurm/slurmctld.log
 SlurmdLogFile=/var/log/slurm/slurmd.log
 ReturnToService=2
-NodeName=$host CPUs=$cpus RealMemory=$memory State=UNKNOWN
-PartitionName=ci Nodes=$host Default=YES MaxTime=INFINITE State=UP
+GresTypes=gpu
+NodeName=$host CPUs=$cpus RealMemory=$memory Gres=gpu:1 State=UNKNOWN
+PartitionName=cpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
+PartitionName=gpu Nodes=$host Default=NO MaxTime=INFINITE State=UP
 CONF
+echo "NodeName=$host Name=gpu Count=1 File=/dev/null" >/etc/slurm/gres.conf
 pkill -x slurmd 2>/dev/null || true
 pkill -x slurmctld 2>/dev/null || true
+sleep 1
+rm -rf /var/spool/slurmctld/* /var/spool/slurmd/*  # no jobs or node states from an earlier start
 slurmctld
 slurmd
 for _ in $(seq 60); do
   if sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix)'; then
-    echo "slurm: node $host up ($cpus CPUs, partition ci)"
+    echo "slurm: node $host up ($cpus CPUs, partitions cpu and gpu)"
     exit 0
   fi
   sleep 1

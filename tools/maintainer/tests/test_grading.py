@@ -11,7 +11,7 @@ import tempfile
 
 root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import catch_xml, runner, scoring, submission  # noqa: E402
+from grading import catch_xml, runner, scoring, submission, variants  # noqa: E402
 
 problems = []
 
@@ -174,7 +174,10 @@ found = scoring.validate_gradescope(bad)
 expect(any("max_score" in p for p in found) and any("points" in p for p in found)
        and any("status" in p for p in found), f"the validator finds unknown fields: {found}")
 row = scoring.csv_row(result, ["01_x", "02_y"])
-expect(row[:5] == ["s", "2", "7", "2", "0"], f"gradebook row: {row}")
+expect(row[:7] == ["s", "", "", "2", "7", "2", "0"], f"gradebook row: {row}")
+row = scoring.csv_row(dict(result, student="alice", name="=cmd|' /C calc'!A0"), ["01_x", "02_y"])
+expect(row[1] == "alice" and row[2] == "'=cmd|' /C calc'!A0",
+       f"the row carries the student id, and a name that a spreadsheet would run is text: {row}")
 junit = scoring.junit(result)
 expect(junit.count("<testcase") == 3 and junit.count("<failure") == 2, f"JUnit: {junit}")
 
@@ -186,6 +189,53 @@ expect(found == {"01_x": ("workbook/chapters/01_x/x_exercise.cu", b"a"),
        f"the canonical path wins, a bare file counts: {found}")
 expect(sorted(ignored) == ["notes/z_exercise.cu", "workbook/README.md", "x_exercise.cu"],
        f"everything else is ignored and listed: {ignored}")
+
+# A roster keys the gradebook by student id: with a header its columns are found by name (the
+# submission's name may differ from the id, as a course platform's download names files), without
+# one its first column is the id; bad rosters are refused naming the row.
+def roster_of(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+        f.write(text)
+    try:
+        return variants.Roster(f.name)
+    finally:
+        os.remove(f.name)
+
+
+roster = roster_of("Name,SIS User ID,Submission\nAlice Liddell,alice,smith_123_alice.zip\n"
+                   "Bob,bob,\nCarol,carol,carol-final\n")
+expect([e.student for e in roster.entries] == ["alice", "bob", "carol"]
+       and roster.entries[0].name == "Alice Liddell", "a roster's columns found by name")
+expect(roster.entry_for(submission.submission_id("smith_123_alice.zip")).student == "alice"
+       and roster.entry_for("smith_123_alice").student == "alice"
+       and roster.entry_for("bob").student == "bob"
+       and roster.entry_for("carol-final").student == "carol"
+       and roster.entry_for("carol") is None and roster.entry_for("alice") is None,
+       "a submission maps to its roster row by the submission column, else by the id")
+expect(roster.secret is None and set(roster.variants.values()) == {0},
+       "without the course secret every student is on variant 0")
+plain = roster_of("alice,Alice,ignored\nbob\n")
+expect([(e.student, e.name, e.submission) for e in plain.entries]
+       == [("alice", "", None), ("bob", "", None)],
+       "without a header only the first column is read (the id)")
+for text, says in (("student,name\nalice,A\nalice,B\n", "listed twice"),
+                   ("name,submission\nA,a.zip\n", "names no column of student ids"),
+                   ("student,submission\nalice,x.zip\nbob,x.zip\n", "listed twice"),
+                   ("student\n\n", "no student"), ("student\nal ice\n", "not a student id")):
+    try:
+        roster_of(text)
+        expect(False, f"a bad roster is refused: {text!r}")
+    except variants.VariantError as e:
+        expect(says in str(e) and ("row" in str(e) or "no student" in str(e)
+                                   or "header" in str(e)),
+               f"a bad roster is refused saying {says!r}: {e}")
+lms = scoring.lms_rows(roster, {"alice": dict(result, score=5.0), "carol": dict(result)},
+                       "Workbook")
+expect(lms[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Workbook"]
+       and lms[1] == ["Alice Liddell", "", "alice", "", "", "5"]
+       and lms[2] == ["Bob", "", "bob", "", "", ""] and lms[3][2:] == ["carol", "", "", "2"],
+       f"the gradebook import: every student of the roster, an empty grade without a result: "
+       f"{lms}")
 
 # The include rule, judged on the files the compiler says a unit reads (runner.judge_files):
 # what the pristine unit reads is allowed, and beyond it only the chapter's and common/ headers

@@ -26,7 +26,7 @@ root = os.path.abspath(sys.argv[1])
 work = os.path.abspath(sys.argv[2])
 solution_build = os.path.abspath(sys.argv[3])
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import variants  # noqa: E402
+from grading import scoring, variants  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
 handout = os.path.join(root, "tools", "instructor", "make_handout.py")
@@ -210,6 +210,49 @@ if bo is not None:
            "class.csv names each submission's variant")
 else:
     expect(False, "bo was not graded")
+
+# The gradebook keyed by student id: class.csv carries each submission's id and name from the
+# roster, gradebook-import.csv has a row for every student of the roster (an empty grade for one
+# who handed in nothing), and roster-check.csv says what became of each. The roster may name a
+# submission other than by the id (as a course platform's download names files).
+with open(os.path.join(out, "class.csv")) as f:
+    table = {r["submission"]: r for r in csv.DictReader(f)}
+expect(table.get("ada", {}).get("student") == "ada" and table.get("bo", {}).get("name") == "Bo P.",
+       f"class.csv carries the student id and name: {table}")
+renamed = os.path.join(here, "renamed")
+shutil.copytree(os.path.join(classroom, "bo"), os.path.join(renamed, "p_bo_817_final"))
+shutil.copytree(os.path.join(classroom, "ada"), os.path.join(renamed, "ada"))
+by_file = os.path.join(here, "roster-by-file.csv")
+with open(by_file, "w") as f:
+    f.write("SIS User ID,Name,Submission\nada,Ada L.,\nbo,Bo P.,p_bo_817_final\ncy,Cy Q.,\n")
+os.makedirs(os.path.join(here, "keyed"))  # the pristine workbook of the class run, shared
+os.symlink(os.path.join(out, ".workbook"), os.path.join(here, "keyed", ".workbook"))
+keyed = run([sys.executable, tool, "--class", renamed, "--out", os.path.join(here, "keyed"),
+             "--roster", by_file, "--secret-file", secret_file, "--assignment", "Workbook"]
+            + common, timeout=3600)
+expect(keyed.returncode == 0 and "handed in nothing: cy" in keyed.stderr,
+       f"a roster naming submissions grades them as their students and lists who handed in "
+       f"nothing: {keyed.stderr[-600:]}")
+try:
+    with open(os.path.join(here, "keyed", "gradebook-import.csv")) as f:
+        lms = list(csv.reader(f))
+    with open(os.path.join(here, "keyed", "roster-check.csv")) as f:
+        check = list(csv.reader(f))
+    with open(os.path.join(here, "keyed", "class.csv")) as f:
+        keyed_table = {r["submission"]: r for r in csv.DictReader(f)}
+except OSError as e:
+    lms, check, keyed_table = [], [], {}
+    expect(False, f"the gradebook files were not written: {e}")
+bo_score = bo and scoring.number(bo["score"])
+expect(lms[:1] == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Workbook"]]
+       and [r[2] for r in lms[1:]] == ["ada", "bo", "cy"] and lms[2][5] == bo_score
+       and lms[3][5] == "", f"gradebook-import.csv: one row per student, bo's score under "
+                            f"his id, cy's grade empty: {lms}")
+expect(check[1:] == [["ada", "Ada L.", "ada", "graded"], ["bo", "Bo P.", "p_bo_817_final", "graded"],
+                     ["cy", "Cy Q.", "", "no submission"]], f"roster-check.csv: {check}")
+expect(keyed_table.get("p_bo_817_final", {}).get("student") == "bo"
+       and keyed_table["p_bo_817_final"]["variant"] == str(vb),
+       f"a renamed submission is graded as its student, on his variant: {keyed_table}")
 print(f"ada's answers: {ada and ada['score']} of {ada and ada['max_score']} on ada's variant; "
       f"copied by bo: {bo and bo['score']} on bo's")
 
@@ -245,6 +288,17 @@ checked = run([sys.executable, tool, "--class", alone, "--out", out, "--secret-f
 r = result("ada-forged")
 expect(r is not None and r["score"] == 0 and any("forged" in n for n in r["notes"]),
        f"with the secret alone a forged VARIANT is refused: {r and r['notes'][:2]}")
+# A roster without the secret keys the gradebook only: every student is on variant 0, so a
+# workbook that carries a class variant is refused, saying the secret is needed.
+unkeyed = os.path.join(here, "roster-only")
+os.makedirs(unkeyed)
+archive_with(os.path.join(unkeyed, "ada.tar.gz"), variants.variant_file("ada", va))
+run([sys.executable, tool, "--class", unkeyed, "--out", out, "--roster", roster] + common,
+    timeout=1800)
+r = result("ada")
+expect(r is not None and r["score"] == 0 and any("--secret-file" in n for n in r["notes"]),
+       f"with a roster and no secret a class variant is refused, naming --secret-file: "
+       f"{r and r['notes'][:2]}")
 
 # 6. Bad input: each a clear error naming the row or option, and nothing graded.
 with open(os.path.join(here, "twice.csv"), "w") as f:
@@ -264,8 +318,6 @@ bad = [
       "--secret-file", secret_file] + common, "not on the roster"),
     ([sys.executable, tool, "--class", classroom, "--out", out, "--roster",
       os.path.join(here, "twice.csv"), "--secret-file", secret_file] + common, "row 4"),
-    ([sys.executable, tool, "--class", classroom, "--out", out, "--roster", roster] + common,
-     "--roster needs --secret-file"),
     ([sys.executable, tool, "--class", classroom, "--out", out, "--variant", "1000000000"]
      + common, "--variant: '1000000000' is not a variant"),
     ([sys.executable, tool, "--class", classroom, "--out", out, "--roster", roster,
