@@ -82,6 +82,13 @@ FIND_CUT_OFF = r"""
                    "div.image, code, h1, h2, h3, p, li, td, th";
   for (const e of content.querySelectorAll(selector)) {
     if (e.closest("svg") && e.tagName.toLowerCase() !== "svg") continue;
+    if (e.tagName.toLowerCase() === "img" && e.complete && e.naturalWidth === 0) {
+      problems.push(`${name(e)} shows no picture: ${text(e)}`);
+    }
+    if (e.tagName.toLowerCase() === "object" && !(e.contentDocument &&
+        e.contentDocument.documentElement.tagName.toLowerCase() === "svg")) {
+      problems.push(`${name(e)} shows no picture: ${e.getAttribute("data")}`);
+    }
     const box = e.getBoundingClientRect();
     if (box.width === 0 || getComputedStyle(e).visibility === "hidden") continue;
     if (box.width <= 1 && box.height <= 1) continue;  // shown to screen readers only
@@ -94,13 +101,22 @@ FIND_CUT_OFF = r"""
       problems.push(`${name(e)} is cut off: ${e.scrollWidth} px of content in a ` +
                     `${e.clientWidth} px box that does not scroll: ${text(e)}`);
     }
-    if (e.tagName.toLowerCase() === "img" && e.complete && e.naturalWidth === 0) {
-      problems.push(`${name(e)} shows no picture: ${text(e)}`);
-    }
   }
   return problems;
 })()
 """
+
+# True once every picture has loaded: the images, and the SVG drawings Doxygen embeds as
+# <object> (each with its document loaded, an <svg> at its root).
+PICTURES_LOADED = r"""
+[...document.images].every((i) => i.complete) &&
+[...document.querySelectorAll("object")].every((o) => o.contentDocument &&
+  o.contentDocument.readyState === "complete" && o.contentDocument.documentElement &&
+  o.contentDocument.documentElement.tagName.toLowerCase() === "svg")
+"""
+
+# Resolves once the page has been painted twice: what it shows is then what it has laid out.
+PAINTED = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
 # Lays a Doxygen page out at full height, so that its whole text is on one screenshot (its
 # content otherwise scrolls inside a window-high box). Returns the height to capture.
@@ -132,13 +148,20 @@ def main():
                 query = page_file[len(page_file.split("?")[0]):]
                 page = browser.open(pathlib.Path(path).as_uri() + query, WIDTH, HEIGHT)
                 page.wait_for(ready)
-                page.wait_for("[...document.images].every((i) => i.complete)")
+                try:
+                    page.wait_for(PICTURES_LOADED, timeout=15)
+                except ChromiumError:
+                    problems.append(f"{page_file}: not every picture loaded in 15 s (below)")
                 for problem in page.evaluate(FIND_CUT_OFF):
                     problems.append(f"{page_file} at {WIDTH} px: {problem}")
                 height = min(LONGEST, int(page.evaluate(FULL_HEIGHT)) + 1)
                 page.command("Emulation.setDeviceMetricsOverride", width=WIDTH,
                              height=max(HEIGHT, height), deviceScaleFactor=1, mobile=False)
-                page.wait_for("[...document.images].every((i) => i.complete)")
+                try:
+                    page.wait_for(PICTURES_LOADED, timeout=15)
+                except ChromiumError:
+                    pass  # said above
+                page.evaluate(PAINTED, await_promise=True)
                 for problem in page.evaluate(FIND_CUT_OFF):
                     problems.append(f"{page_file} at {WIDTH} x {height} px: {problem}")
                 page.screenshot(os.path.join(out, shot), full_page=False)

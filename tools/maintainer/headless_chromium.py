@@ -103,7 +103,10 @@ class Chromium:
             os.set_inheritable(3, True)
             os.set_inheritable(4, True)
 
+        # --allow-file-access-from-files: a page opened from disk may read its own folder, as
+        # a checker of SVG pictures in <object> elements must.
         flags = ["--headless", "--remote-debugging-pipe", "--disable-gpu",
+                 "--allow-file-access-from-files",
                  "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
                  "--force-device-scale-factor=1", "--font-render-hinting=none",
                  f"--user-data-dir={self.profile}", "about:blank"]
