@@ -155,7 +155,7 @@ def counted_file(cases, graded):
             continue
         kept.append((name, request, wavefronts, conflicts))
     lines = [
-        "# The H200 cases of the bank model in the browser (tools/student/browser/bank_model.html):",
+        "# The H200 cases of the bank model in the browser (build/tools/bank_model.html):",
         "# what validate_bank_model counted on an NVIDIA H200 through its hardware counters",
         "# (wavefronts, and Nsight Compute's bank conflicts, per request) for the workbook's cases",
         f"# and the shared H200 cases. {len(kept)} requests: every one measured",
