@@ -20,6 +20,9 @@ page). The page must show:
 - for bad input: the analyser's message, with its caret (less the usage text that follows a wrong
   argument in a terminal), the caret drawn under the character it points at.
 
+The page must also work offline: it may ask for nothing but its own file and what it makes in
+memory (data: and blob: addresses).
+
 The cases: edge cases (inactive lanes, 8- and 16-byte accesses, merged pairs, ldmatrix.x1/x2/x4,
 every cp.async option, stores, 1- and 2-byte accesses, broadcasts), cases of the counted file
 (typed, and picked from the page's menu), the analyser page's examples (picked from the page's
@@ -416,7 +419,7 @@ def main():
     rng = random.Random(args.seed)
     try:
         with Chromium() as browser:
-            page = browser.open(pathlib.Path(page_path).as_uri())
+            page = browser.open(pathlib.Path(page_path).as_uri(), track_requests=True)
             page.wait_for("document.getElementById('request').dataset.ready === 'true'")
             page.evaluate(READ_PAGE)
             checker = Checker(page, analyzer, counted)
@@ -468,6 +471,13 @@ def main():
                     checker.differ("example", value, f"the page's example {shown['command']!r} "
                                                      f"is not a command of docs/analyzer.md")
                 checker.compare("example", ran or [], shown)
+            # Offline: the page asks for nothing but itself and what it makes in memory.
+            elsewhere = sorted({u for u in browser.requested
+                                if not u.startswith(("data:", "blob:"))
+                                and u.split("?")[0] != pathlib.Path(page_path).as_uri()})
+            if elsewhere:
+                checker.differ("offline", "page", "it asks for " + ", ".join(elsewhere[:5]))
+            requests, beyond = len(browser.requested), len(elsewhere)
     except ChromiumError as e:
         sys.exit(f"check_bank_model_page.py: {e}")
     kinds = [k for k in checker.counts if k != "counted shown"]
@@ -476,7 +486,8 @@ def main():
     parts = ", ".join(f"{checker.counts[k]} {k}" for k in kinds)
     print(f"bank model in the browser: {total} cases ({parts}): {answers} answers, "
           f"{total - answers} errors for bad input, the H200's count shown for "
-          f"{checker.counts.get('counted shown', 0)}; "
+          f"{checker.counts.get('counted shown', 0)}, {requests} requests of the page, "
+          f"{beyond or 'none'} beyond itself; "
           + ("every answer is analyze_smem_access's" if not checker.differences
              else f"{len(checker.differences)} differences"))
     return 1 if checker.differences else 0

@@ -43,6 +43,10 @@ class Page:
     def command(self, method, **params):
         return self.browser.command(method, session=self.session, **params)
 
+    def track_requests(self):
+        """From now on, every URL the page asks for is kept in the browser's `requested`."""
+        self.command("Network.enable")
+
     def evaluate(self, expression, await_promise=False):
         """The value of a JavaScript expression in the page (JSON-serialisable values only);
         raises ChromiumError with the page's message when it throws."""
@@ -90,6 +94,7 @@ class Chromium:
         self.profile = None
         self.next_id = 0
         self.buffer = b""
+        self.requested = []  # every URL a page asked for, once Page.track_requests() is called
 
     def __enter__(self):
         self.profile = tempfile.mkdtemp(prefix="workbook-chromium-")
@@ -156,13 +161,16 @@ class Chromium:
                 self.buffer += chunk
             raw, self.buffer = self.buffer.split(b"\0", 1)
             answer = json.loads(raw)
+            if answer.get("method") == "Network.requestWillBeSent":
+                self.requested.append(answer["params"]["request"]["url"])
             if answer.get("id") == self.next_id:
                 if "error" in answer:
                     raise ChromiumError(f"{method}: {answer['error'].get('message')}")
                 return answer.get("result", {})
 
-    def open(self, url, width=1280, height=900):
-        """A new tab of `width` x `height` CSS pixels showing `url`."""
+    def open(self, url, width=1280, height=900, track_requests=False):
+        """A new tab of `width` x `height` CSS pixels showing `url`; with `track_requests`, every
+        URL it asks for, itself included, is kept in `requested`."""
         target = self.command("Target.createTarget", url="about:blank")["targetId"]
         session = self.command("Target.attachToTarget", targetId=target,
                                flatten=True)["sessionId"]
@@ -170,6 +178,8 @@ class Chromium:
         page.command("Emulation.setDeviceMetricsOverride", width=width, height=height,
                      deviceScaleFactor=1, mobile=False)
         page.command("Page.enable")
+        if track_requests:
+            page.track_requests()
         page.command("Page.navigate", url=url)
         page.wait_for("location.href !== 'about:blank' && document.readyState === 'complete'")
         return page
