@@ -74,7 +74,10 @@ std::string draw_request(const WarpRequest& request, const PictureStyle& style) 
         const bool shared = served[row].lanes.size() > 1;
         const std::string text = cell(served[row]);
         if (style.colour && (worst || shared)) {
-          out << (worst ? kRed : kCyan) << text << kReset;
+          // The codes go around the lane and its mark, not the blank after them: a coloured
+          // picture is the plain one with codes added, with no blank left at a line's end.
+          const std::size_t shown = text.find_last_not_of(' ') + 1;
+          out << (worst ? kRed : kCyan) << text.substr(0, shown) << kReset << text.substr(shown);
         } else {
           out << text;
         }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/model/bank_model.hpp"
+#include "common/model/case_file.hpp"
 #include "grader/harness/answer_digest.hpp"
 #include "grader/harness/catch.hpp"
 #include "grader/harness/chapter.hpp"
@@ -24,14 +25,40 @@ inline void check_figures(const Figures& figures, const std::string& text) {
   for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
 }
 
+/// With the environment variable WORKBOOK_WRITE_GRADED_REQUESTS naming a file, appends the
+/// requests of `graded` to it as case-file lines named after the chapter, after a comment line
+/// that says how many there are (tools/maintainer/make_counted_cases.py reads them, to leave
+/// them out of the bank model in the browser's H200 cases).
+inline void write_graded_requests(const std::vector<Graded>& graded) {
+  const char* path = std::getenv("WORKBOOK_WRITE_GRADED_REQUESTS");
+  if (path == nullptr || *path == '\0') return;
+  std::ofstream out(path, std::ios::app);
+  std::size_t count = 0;
+  for (const Graded& g : graded) count += g.requests.size();
+  out << "# " << grader::chapter::kId << ": " << count << " graded requests\n";
+  for (const Graded& g : graded) {
+    for (const smem::WarpRequest& r : g.requests) {
+      out << smem::format_case(smem::SmemCase{grader::chapter::kId, r, {}, {}, 0}) << "\n";
+    }
+  }
+  if (!out) FAIL_CHECK("cannot write the graded requests to " << path);
+}
+
 /// Fails the running check once for every graded answer the lesson `text` gives away: a phrase,
 /// a picture, or an analyser example of the lesson or of its figure list that draws a graded
-/// request (or that cannot be drawn as written).
+/// request (or that cannot be drawn as written); and once for every case of the bank model in
+/// the browser's H200 cases (kBrowserCountedCases, which the hand-out ships) that asks the same
+/// question as a graded request, whose answer the page would show as counted on the H200.
 inline void check_not_printed(const std::vector<Graded>& graded, const std::string& text) {
-  CHECK(!graded.empty());  // a chapter with graded answers lists them
+  CHECK(!graded.empty());         // a chapter with graded answers lists them
+  write_graded_requests(graded);  // first: a counted file that cannot be read stops what follows
   const std::string figures = read_source_file(std::string("chapters/") + grader::chapter::kFolder +
                                                "/figures/figures.tsv");
   for (const std::string& problem : printed_answers(text, graded, figures)) FAIL_CHECK(problem);
+  for (const std::string& problem :
+       counted_answers(graded, read_source_file(kBrowserCountedCases), kBrowserCountedCases)) {
+    FAIL_CHECK(problem);
+  }
 }
 
 /// Fails the running check once for every line of the code the lesson `text` quotes (its

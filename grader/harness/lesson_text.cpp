@@ -219,6 +219,49 @@ std::vector<std::string> printed_answers(const std::string& lesson_text,
   return found;
 }
 
+bool same_question(const smem::WarpRequest& a, const smem::WarpRequest& b) {
+  if (a.op != b.op || a.width_bytes != b.width_bytes || smem::op_text(a) != smem::op_text(b)) {
+    return false;
+  }
+  const std::int64_t unit = a.op == smem::Op::kAsyncCopy ? 128 : smem::kBankWidthBytes;
+  bool first = true;
+  std::int64_t shift = 0;
+  for (int t = 0; t < smem::kWarpSize; ++t) {
+    if (a.active(t) != b.active(t)) return false;
+    if (!a.active(t)) continue;
+    if (first) {
+      shift = b.address[t] - a.address[t];
+      first = false;
+      if (shift % unit != 0) return false;
+    } else if (b.address[t] - a.address[t] != shift) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> counted_answers(const std::vector<Graded>& graded,
+                                         const std::string& counted_tsv,
+                                         const std::string& source) {
+  std::istringstream in(counted_tsv);
+  std::vector<std::string> found;
+  for (const smem::SmemCase& c : smem::read_cases(in, source)) {
+    for (const Graded& g : graded) {
+      for (const smem::WarpRequest& request : g.requests) {
+        if (same_question(c.request, request)) {
+          found.push_back(source + " line " + std::to_string(c.line) + ": case " + c.name +
+                          " asks what " + g.what + " grades (" + lanes_of(request) +
+                          "), and the bank model in the browser would show what the H200 "
+                          "counted for it. Write the file again without it: "
+                          "tools/maintainer/make_counted_cases.py");
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}
+
 std::vector<std::string> table_row(const std::string& lesson, const std::string& first_cell) {
   const std::size_t at = lesson.find("\n| " + first_cell + " |");
   if (at == std::string::npos) return {};

@@ -75,6 +75,11 @@ def copy_attacks(work, handout, target):
     kinds = {e["attack"] for e in control["found"]}
     check(kinds == set(report["attacks"]),
           f"the control's leaks are each found by their attack (found by: {sorted(kinds)})")
+    check(any(e["attack"] == "measurement-files" and
+              any("h200-counted-cases.tsv" in source for source in e["found"])
+              for e in control["found"]),
+          "the control's H200 count of a graded request, among the bank model in the browser's "
+          "cases, is found by the measurement-files attack")
     # The attacks as a class, on every chapter an attack changed (and the control's).
     chapters = report["planted_chapters"]
     grades = os.path.join(work, "copy-attack-grades")

@@ -4,7 +4,8 @@ written: each `span` of the README, the lessons and the docs pages must appear, 
 character, as the text of a <code> element of the site, and no page may show a backtick, a
 curly quote or a `**` outside code (Doxygen 1.9 turns a span ending in ' into a quotation, and
 leaves `**` before a code span as two stars: the student then copies a command with a curly
-quote in it, or reads stars for bold).
+quote in it, or reads stars for bold), nor Doxygen's commands or HTML tags as text (`@section`,
+`@code`, `<table`: Markdown Doxygen stopped reading as Markdown).
 
     tools/maintainer/check_html_code_spans.py HTML_FOLDER MARKDOWN [MARKDOWN ...]
 
@@ -85,7 +86,11 @@ def main():
             site.feed(f.read())
         codes.update(" ".join(c.split()) for c in site.codes)
         outside = "".join(site.outside)
-        for bad in ("`", "**", "\u2018", "\u2019", "\u201c", "\u201d"):
+        # Doxygen's own commands and escaped tags shown as text: the Markdown of the page was
+        # not read as Markdown from there on (Doxygen 1.9.4 and a link broken over two lines
+        # of a page's first paragraph, the rest of the page shown as @section ... <table ...).
+        for bad in ("`", "**", "\u2018", "\u2019", "\u201c", "\u201d", "@section ", "@code",
+                    "@endcode", "<table", "<tr"):
             at = outside.find(bad)
             if at >= 0:
                 problems.append(f"{name}: shows {bad!r} outside code: "

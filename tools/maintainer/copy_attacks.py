@@ -23,8 +23,9 @@ An item an attack finds nothing for stays as the skeleton has it. OUT_DIR/attack
 what each attack found, item by item, with the check each attacks. With --control the tool also
 doctors a copy of the hand-out with one leak of each kind for its first chapter that has a
 graded function and a measured prediction (the H200
-measurements where the hand-out once shipped them, the reference's graded functions in a grader
-header, an analyser example of a graded request in the lesson) and writes the control
+measurements where the hand-out once shipped them, an H200 count of a graded request among the
+bank model in the browser's cases, the reference's graded functions in a grader header, an
+analyser example of a graded request in the lesson) and writes the control
 submission OUT_DIR/control/, which must score the attacked items: proof that the attacks find and
 plant what a leak gives away.
 """
@@ -42,6 +43,8 @@ sys.path.insert(0, HERE)
 from copy_attack_items import Function, Kernel, Prediction  # noqa: E402
 
 ATTACKS = ("measurement-files", "grader-code", "lesson-examples")
+# The one measurement file a hand-out holds: the bank model in the browser's H200 cases.
+COUNTED_CASES = os.path.join("tools", "student", "browser", "h200-counted-cases.tsv")
 SOURCE_SUFFIXES = (".hpp", ".cpp", ".cu", ".cuh", ".h")
 
 
@@ -299,7 +302,7 @@ def function_text(source, name):
     return None
 
 
-def doctor(root, tree, chapter, items):
+def doctor(root, tree, analyzer, chapter, items):
     """Plants one leak of each kind for `chapter` into the hand-out copy `tree`; returns the
     checks the control must score."""
     slug = chapter[3:]
@@ -318,6 +321,17 @@ def doctor(root, tree, chapter, items):
     header.append("}  // namespace\n")
     with open(os.path.join(tree, "grader", chapter, "leaked_reference.hpp"), "w") as f:
         f.write("\n".join(header))
+    # An H200 count of a graded request among the bank model in the browser's cases, which the
+    # hand-out ships as a case file (its last prediction: the lesson's leak below is its first).
+    last = [i for i in items if isinstance(i, Prediction)][-1]
+    arguments = ["--json", "--width", str(last.request.width), "--op", last.request.op,
+                 "--addresses", " ".join(str(a) for a in last.request.addresses)]
+    answer = json.loads(subprocess.run([analyzer] + arguments, capture_output=True, text=True,
+                                       check=True).stdout)
+    with open(os.path.join(tree, COUNTED_CASES), "a", encoding="utf-8") as f:
+        f.write(f"leaked_{chapter}\t{last.request.width}\t{last.request.op}\t"
+                f"{answer['wavefronts']}\t{answer['conflicts']}\t"
+                + " ".join(str(a) for a in answer["addresses"]) + "\n")
     # A graded request drawn in the lesson.
     first = next(i for i in items if isinstance(i, Prediction))
     addresses = " ".join(str(a) for a in first.request.addresses)
@@ -360,7 +374,7 @@ def main():
         if control is None:
             sys.exit("copy_attacks.py: --control needs a chapter with a graded function and a "
                      "measured prediction")
-        checks = doctor(root, doctored, control, items[control])
+        checks = doctor(root, doctored, analyzer, control, items[control])
         exercise = skeletons[control]
         control_found = []
         for kind in ATTACKS:

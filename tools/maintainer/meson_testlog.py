@@ -2,7 +2,9 @@
 """Reads meson's test log (BUILD/meson-logs/testlog.json): the one parser of it that CI, the
 student-mode check and the GPU suite's timing share.
 
-    meson_testlog.py counts TESTLOG_JSON     prints "PASSED FAILED SKIPPED"
+    meson_testlog.py counts TESTLOG_JSON          prints "PASSED FAILED SKIPPED"
+    meson_testlog.py result TESTLOG_JSON NAME     prints test NAME's result and its output's
+                                                  last line; exit 0 only when it passed
 
 As a module: read(path) gives one Test per line of the log.
 """
@@ -18,6 +20,7 @@ class Test:
     suites: list       # its suites, ["ch42", "host"]
     result: str        # "OK", "FAIL", "SKIP", "TIMEOUT", "ERROR", ...
     duration: float    # seconds
+    stdout: str = ""   # what it printed (meson's log holds its standard output)
 
     def in_suite(self, suite):
         return suite in self.suites
@@ -49,7 +52,8 @@ def read(path):
                 continue
             row = json.loads(line)
             suites, name = parse_name(row["name"])
-            tests.append(Test(name, suites, row["result"], float(row.get("duration", 0))))
+            tests.append(Test(name, suites, row["result"], float(row.get("duration", 0)),
+                              row.get("stdout") or ""))
     return tests
 
 
@@ -59,7 +63,24 @@ def counts(tests):
     return ok, len(tests) - ok - skipped, skipped
 
 
+def result(tests, name):
+    """(result, last line of its output) of the test called `name`, or None."""
+    for t in tests:
+        if t.name == name:
+            lines = t.stdout.strip().splitlines()
+            return t.result, lines[-1] if lines else ""
+    return None
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] != "counts":
+    if len(sys.argv) == 3 and sys.argv[1] == "counts":
+        print(*counts(read(sys.argv[2])))
+    elif len(sys.argv) == 4 and sys.argv[1] == "result":
+        found = result(read(sys.argv[2]), sys.argv[3])
+        if found is None:
+            print(f"{sys.argv[3]}: not in {sys.argv[2]}")
+            sys.exit(1)
+        print(f"{found[0]}: {found[1]}")
+        sys.exit(0 if found[0] == "OK" else 1)
+    else:
         sys.exit(__doc__)
-    print(*counts(read(sys.argv[2])))

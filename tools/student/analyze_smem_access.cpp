@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/model/access_arguments.hpp"
+#include "common/model/access_report.hpp"
 #include "common/model/bank_model.hpp"
 #include "common/model/case_file.hpp"
 #include "common/model/lane_expression.hpp"
@@ -57,42 +57,6 @@ std::string read_problem(const std::string& path, int error) {
   return std::strerror(error != 0 ? error : EIO);
 }
 
-std::string json_request(const smem::WarpRequest& r, const smem::Analysis& a) {
-  std::ostringstream out;
-  out << "{\n  \"width\": " << r.width_bytes << ",\n  \"op\": \""
-      << (r.op == smem::Op::kLdmatrix ? r.describe() : smem::to_string(r.op))
-      << "\",\n  \"addresses\": [";
-  for (int t = 0; t < smem::kWarpSize; ++t) {
-    out << (t ? ", " : "") << (r.active(t) ? r.address[t] : -1);
-  }
-  out << "],\n  \"merged_pairs\": " << (smem::pairs_merge(r) ? "true" : "false")
-      << ",\n  \"groups\": " << a.active_groups << ",\n  \"wavefronts\": " << a.wavefronts
-      << ",\n  \"ideal\": " << a.ideal << ",\n  \"conflicts\": " << a.excess
-      << ",\n  \"ways\": " << a.ways << ",\n  \"group_detail\": [";
-  bool first_group = true;
-  for (const smem::GroupAnalysis& g : a.groups) {
-    if (g.wavefronts == 0) continue;
-    out << (first_group ? "" : ",") << "\n    {\"first_lane\": " << g.first_lane
-        << ", \"lane_count\": " << g.lane_count << ", \"wavefronts\": " << g.wavefronts
-        << ", \"banks\": [";
-    first_group = false;
-    for (int b = 0; b < smem::kNumBanks; ++b) {
-      out << (b ? ", " : "") << "[";
-      for (std::size_t k = 0; k < g.banks[b].size(); ++k) {
-        out << (k ? ", " : "") << "{\"word\": " << g.banks[b][k].word << ", \"lanes\": [";
-        for (std::size_t i = 0; i < g.banks[b][k].lanes.size(); ++i) {
-          out << (i ? ", " : "") << g.banks[b][k].lanes[i];
-        }
-        out << "]}";
-      }
-      out << "]";
-    }
-    out << "]}";
-  }
-  out << "\n  ]\n}\n";
-  return out.str();
-}
-
 int run_batch(const std::string& path) {
   errno = 0;
   std::ifstream in(path);
@@ -131,25 +95,15 @@ int run(int argc, char** argv) {
   const smem::WarpRequest& request = args.request;
   const std::string& expression = args.expression;
   const std::string& svg_path = args.svg_path;
-  const bool json = args.json;
-  const bool colour = args.colour.value_or(smem::stdout_wants_colour());
-  const smem::Analysis analysis = smem::analyze(request);
-
   const std::string svg_title = expression.empty() ? "" : "address = " + expression;
   if (svg_path == "-") {
     std::cout << smem::draw_request_svg(request, svg_title);
     return 0;
   }
-  if (json) {
-    std::cout << json_request(request, analysis);
+  if (args.json) {
+    std::cout << smem::json_report(request);
   } else {
-    std::cout << "groups " << analysis.active_groups << ", wavefronts " << analysis.wavefronts
-              << ", ideal " << analysis.ideal << ", conflicts " << analysis.excess
-              << " (as Nsight Compute counts them), ways " << analysis.ways << "\n";
-    smem::PictureStyle style;
-    style.colour = colour;
-    style.max_rows = 32;
-    std::cout << smem::draw_request(request, style);
+    std::cout << smem::text_report(request, args.colour.value_or(smem::stdout_wants_colour()));
   }
   if (!svg_path.empty()) {
     std::ofstream svg(svg_path);
@@ -166,15 +120,15 @@ int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const smem::ExpressionError& e) {
-    std::cerr << "error: " << e.what() << "\n" << e.pointer() << "\n";
+    std::cerr << smem::error_report(e);
   } catch (const smem::InvalidRequest& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << smem::error_report(e);
   } catch (const smem::CaseFileError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << smem::error_report(e);
   } catch (const smem::ArgumentError& e) {
-    std::cerr << "error: " << e.what() << "\n\n" << kUsage;
+    std::cerr << smem::error_report(e) << "\n" << kUsage;
   } catch (const FileError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << smem::error_report(e);
   }
   return 2;
 }

@@ -6,6 +6,7 @@ errors it gives for bad input.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,12 @@ check(analysis("--width", "8", "--store", "64").get("merged_pairs") is False,
 check(analysis("--width", "16", "--active", "0,2,4,6", "t*8").get("merged_pairs") is True,
       "16-byte load, odd lanes off: every active lane's partner t ^ 1 is off, so pairs merge")
 
+# The JSON names the operation as --op takes it, so that a tool can run the request again: a
+# cp.async request keeps its global rows (it once read "cp.async" for every one of them).
+for op in ("load", "store", "ldmatrix.x1", "ldmatrix.x4", "cp.async.g16", "cp.async.g128",
+           "cp.async.g512"):
+    check(analysis("--op", op, "t*16").get("op") == op, f"--json names --op {op} otherwise")
+
 # The text picture: one row per wavefront, the busiest bank marked, colour only when asked.
 r = run("--no-colour", "t*32*4 + 5*4")
 lines = r.stdout.splitlines()
@@ -76,9 +83,24 @@ marks = [line for line in lines if line.strip() == "^"]
 check(len(marks) == 1 and marks[0].index("^") == 5 + 3 * 5 + 1, "32-way column: ^ not under bank 5")
 check("\x1b[" not in r.stdout, "--no-colour printed colours")
 check("\x1b[" in run("--colour", "t*8").stdout, "--colour printed no colours")
+# A coloured picture is the plain one with colour codes added, and nothing else (the bank model
+# in the browser turns the codes into colours and shows the rest as the terminal does).
+# In the second and third, bank 31 holds a conflicting lane at the end of each row.
+for args in (["t*8"], ["t*8 + 4"], ["t*128 + 124"], ["t*32*4 + 5*4"],
+             ["--width", "16", "(t%8)*128"], ["t%4*4"], ["--op", "ldmatrix.x4", "(t%8)*128 + (t/8)*16"]):
+    plain = run("--no-colour", *args).stdout
+    coloured = run("--colour", *args).stdout
+    check("\x1b[" in coloured and re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain,
+          f"{args}: the coloured picture, less its colour codes, is not the plain one")
 
-# The documentation's text example is what the tool prints.
+# The documentation's text example is what the tool prints, and its table of options has a row
+# for every option the usage text lists (an edit of the table once replaced --shared-bytes's).
 doc = open(os.path.join(root, "docs", "analyzer.md")).read()
+for line in run("--help").stdout.splitlines():
+    for option in re.findall(r"(?:^  |, )(--[a-z-]+)", line):
+        check(re.search(r"^\| `" + re.escape(option) + r"\b", doc, re.M) or
+              re.search(r"^\| `--[a-z-]+`, `" + re.escape(option) + r"`", doc, re.M),
+              f"docs/analyzer.md has no row for {option}")
 example = run("--no-colour", "t*8").stdout
 check(example in doc, "docs/analyzer.md: the stride-2 example is not the tool's output")
 

@@ -81,7 +81,22 @@ run = subprocess.run([sys.executable, os.path.join(root, "tools", "maintainer", 
 check(run.returncode != 0 and "not a times file" in run.stderr, f"bad kept file: {run.stderr}")
 os.unlink(earlier)
 
-for path in (student, passing, timed):
+# One test's result and the last line of its output (CI prints the browser page's that way).
+with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    for name, result, out in (("tools+browser - p:the page", "OK", "start\n300 cases: all agree\n"),
+                              ("tools+browser - p:a skipped page", "SKIP", "SKIP: no chromium\n")):
+        f.write(json.dumps({"name": name, "result": result, "duration": 1, "stdout": out}) + "\n")
+    outputs = f.name
+testlog = os.path.join(root, "tools", "maintainer", "meson_testlog.py")
+for name, code, printed in (("the page", 0, "OK: 300 cases: all agree"),
+                            ("a skipped page", 1, "SKIP: SKIP: no chromium"),
+                            ("no such test", 1, "no such test: not in")):
+    run = subprocess.run([sys.executable, testlog, "result", outputs, name], capture_output=True,
+                         text=True)
+    check(run.returncode == code and run.stdout.startswith(printed),
+          f"result of {name!r}: exit {run.returncode}, {run.stdout!r}")
+
+for path in (student, passing, timed, outputs):
     os.unlink(path)
 print(f"{len(failures)} failed" if failures else "all passed")
 sys.exit(1 if failures else 0)

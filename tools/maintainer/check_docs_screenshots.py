@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Looks at the built documentation as a reader at a 1,280-pixel-wide window would: a lesson, the
+analyser's page, the page about the bank model in the browser, and that page itself (filled in
+with an example). In each, nothing may be cut off or stick out: the page does not scroll
+sideways, and every code block, bank map, table, picture and form control either fits in its
+box or scrolls inside it by design (overflow-x auto or scroll). Writes a screenshot of each,
+and checks that docs/screenshots holds one of each, 1,280 pixels wide.
+
+    check_docs_screenshots.py HTML_FOLDER OUT_DIR
+
+OUT_DIR gets lesson.png (the first chapter's), analyzer.png, bank_model_in_browser.png and
+bank_model.png (the top of each page, up to 2,400 pixels). The committed ones are
+docs/screenshots/ (the page about the browser shows bank_model.png): to renew them, run this with
+OUT_DIR docs/screenshots and look at each before committing. Prints one line per problem; exit 1
+when there is one.
+"""
+import os
+import pathlib
+import re
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from headless_chromium import Chromium, ChromiumError  # noqa: E402
+
+WIDTH, HEIGHT, LONGEST = 1280, 900, 2400
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+COMMITTED = os.path.join(ROOT, "docs", "screenshots")
+# The lesson shown is the first chapter's (Doxygen names a page after its file's path).
+FIRST_CHAPTER = sorted(d for d in os.listdir(os.path.join(ROOT, "chapters"))
+                       if re.fullmatch(r"\d\d_[a-z0-9_]+", d))[0]
+
+
+def png_width(path):
+    """The width in pixels of the PNG at `path`, or None when it is not a PNG."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return struct.unpack(">I", head[16:20])[0]
+
+# The pages: (screenshot, file of the site, JavaScript true once the page is ready). The browser
+# page opens on a 16-byte load with the odd lanes off (validator case w16_inactive_odd): merged
+# pairs, a picture per group, and the H200's count beside the model's.
+PAGES = [
+    ("lesson.png", f"md_chapters_{FIRST_CHAPTER}_README.html", "true"),
+    ("analyzer.png", "md_docs_analyzer.html", "true"),
+    ("bank_model_in_browser.png", "md_docs_bank_model_in_browser.html", "true"),
+    ("bank_model.png", "bank_model.html?width=16&active=0x55555555&expression=t*16",
+     "document.getElementById('request') === null ||"
+     " document.getElementById('request').dataset.ready === 'true'"),
+]
+
+# Every element that sticks out of the page's content area, or whose content is wider than its
+# box without scrolling inside it: [description].
+FIND_CUT_OFF = r"""
+(() => {
+  const problems = [];
+  const html = document.documentElement;
+  if (html.scrollWidth > html.clientWidth + 1) {
+    problems.push(`the page scrolls sideways: ${html.scrollWidth} px wide in a ` +
+                  `${html.clientWidth} px window`);
+  }
+  // Doxygen's pages scroll inside #doc-content, beside the navigation tree.
+  const content = document.getElementById("doc-content") || document.body;
+  if (content.scrollWidth > content.clientWidth + 1) {
+    problems.push(`the content scrolls sideways: ${content.scrollWidth} px in a ` +
+                  `${content.clientWidth} px box`);
+  }
+  const right = content.getBoundingClientRect().left + content.clientWidth;
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
+    (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "");
+  const text = (e) => (e.textContent || e.getAttribute("src") || "").trim().slice(0, 60);
+  const scrolls = (e) => ["auto", "scroll"].includes(getComputedStyle(e).overflowX);
+  const inScroller = (e) => {
+    for (let a = e.parentElement; a && a !== content; a = a.parentElement) {
+      if (scrolls(a)) return true;
+    }
+    return false;
+  };
+  const selector = "pre, div.fragment, table, img, svg, object, iframe, textarea, input, select, " +
+                   "div.image, code, h1, h2, h3, p, li, td, th";
+  for (const e of content.querySelectorAll(selector)) {
+    if (e.closest("svg") && e.tagName.toLowerCase() !== "svg") continue;
+    if (e.tagName.toLowerCase() === "img" && e.complete && e.naturalWidth === 0) {
+      problems.push(`${name(e)} shows no picture: ${text(e)}`);
+    }
+    if (e.tagName.toLowerCase() === "object" && !(e.contentDocument &&
+        e.contentDocument.documentElement.tagName.toLowerCase() === "svg")) {
+      problems.push(`${name(e)} shows no picture: ${e.getAttribute("data")}`);
+    }
+    const box = e.getBoundingClientRect();
+    if (box.width === 0 || getComputedStyle(e).visibility === "hidden") continue;
+    if (box.width <= 1 && box.height <= 1) continue;  // shown to screen readers only
+    if (box.right > right + 1 && !inScroller(e)) {
+      problems.push(`${name(e)} sticks out ${Math.round(box.right - right)} px past the ` +
+                    `content: ${text(e)}`);
+    }
+    if (e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 && !scrolls(e) &&
+        !["img", "svg", "object", "input", "select", "code"].includes(e.tagName.toLowerCase())) {
+      problems.push(`${name(e)} is cut off: ${e.scrollWidth} px of content in a ` +
+                    `${e.clientWidth} px box that does not scroll: ${text(e)}`);
+    }
+  }
+  return problems;
+})()
+"""
+
+# True once every picture has loaded: the images, and the SVG drawings Doxygen embeds as
+# <object> (each with its document loaded, an <svg> at its root).
+PICTURES_LOADED = r"""
+[...document.images].every((i) => i.complete) &&
+[...document.querySelectorAll("object")].every((o) => o.contentDocument &&
+  o.contentDocument.readyState === "complete" && o.contentDocument.documentElement &&
+  o.contentDocument.documentElement.tagName.toLowerCase() === "svg")
+"""
+
+# Resolves once the page has been painted twice: what it shows is then what it has laid out.
+PAINTED = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+# Lays a Doxygen page out at full height, so that its whole text is on one screenshot (its
+# content otherwise scrolls inside a window-high box). Returns the height to capture.
+FULL_HEIGHT = r"""
+(() => {
+  const content = document.getElementById("doc-content");
+  if (!content) return document.documentElement.scrollHeight;
+  // Below the content, Doxygen's footer (#nav-path) stays at the bottom of the window.
+  const footer = document.getElementById("nav-path");
+  return content.getBoundingClientRect().top + content.scrollHeight +
+    (footer ? footer.getBoundingClientRect().height : 0);
+})()
+"""
+
+
+def main():
+    if len(sys.argv) != 3 or not os.path.isdir(sys.argv[1]):
+        sys.exit(__doc__)
+    site, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    os.makedirs(out, exist_ok=True)
+    problems = []
+    try:
+        with Chromium() as browser:
+            for shot, page_file, ready in PAGES:
+                path = os.path.join(site, page_file.split("?")[0])
+                if not os.path.isfile(path):
+                    problems.append(f"{page_file}: the site has no such page")
+                    continue
+                query = page_file[len(page_file.split("?")[0]):]
+                page = browser.open(pathlib.Path(path).as_uri() + query, WIDTH, HEIGHT)
+                page.wait_for(ready)
+                try:
+                    page.wait_for(PICTURES_LOADED, timeout=15)
+                except ChromiumError:
+                    problems.append(f"{page_file}: not every picture loaded in 15 s (below)")
+                for problem in page.evaluate(FIND_CUT_OFF):
+                    problems.append(f"{page_file} at {WIDTH} px: {problem}")
+                height = min(LONGEST, int(page.evaluate(FULL_HEIGHT)) + 1)
+                page.command("Emulation.setDeviceMetricsOverride", width=WIDTH,
+                             height=max(HEIGHT, height), deviceScaleFactor=1, mobile=False)
+                try:
+                    page.wait_for(PICTURES_LOADED, timeout=15)
+                except ChromiumError:
+                    pass  # said above
+                page.evaluate(PAINTED, await_promise=True)
+                for problem in page.evaluate(FIND_CUT_OFF):
+                    problems.append(f"{page_file} at {WIDTH} x {height} px: {problem}")
+                page.screenshot(os.path.join(out, shot), full_page=False)
+                print(f"{shot}: {page_file} at {WIDTH} x {max(HEIGHT, height)} px")
+    except ChromiumError as e:
+        sys.exit(f"check_docs_screenshots.py: {e}")
+    # The committed screenshots are these pages' (the page about the browser shows two of them).
+    for shot, _, _ in PAGES:
+        committed = os.path.join(COMMITTED, shot)
+        if not os.path.isfile(committed):
+            problems.append(f"docs/screenshots/{shot} is not committed: run this with OUT_DIR "
+                            f"docs/screenshots, look at it, and commit it")
+        elif png_width(committed) != WIDTH:
+            problems.append(f"docs/screenshots/{shot} is {png_width(committed)} pixels wide, not "
+                            f"{WIDTH}")
+    for p in problems:
+        print("PROBLEM: " + p)
+    print(f"{len(PAGES)} pages at {WIDTH} px: " +
+          ("nothing cut off or sticking out" if not problems else f"{len(problems)} problems"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
