@@ -103,7 +103,7 @@ std::string header(const Run& run, bool stopped) {
   } else {
     status = n.total == 1 ? "its 1 check passed" : "all " + count_of(n.total, "check") + " passed";
   }
-  if (stopped) status += "; the grader stopped early, and the checks after that did not run";
+  if (stopped) status += "; the grader stopped early";
   return run.chapter + " " + mode_words(run.mode) + " checks, " + run.variant + ": " + status + ".";
 }
 

@@ -234,8 +234,7 @@ TEST_CASE("report: a run that stopped inside a check says so first", "[host][har
   const std::string report = grader::report::render(r.run());
   std::string header = first_rows(report, 2);
   header.replace(header.find("\n  "), 3, " ");
-  CHECK(header.find("2 of 2 checks failed; the grader stopped early, and the checks after "
-                    "that did not run.") != std::string::npos);
+  CHECK(header.find("2 of 2 checks failed; the grader stopped early.") != std::string::npos);
   CHECK(report.find("FAILED ch42 exercise 2: hangs\n  This check did not finish within 240 s.\n"
                     "  What to do: look for a loop that never ends.") != std::string::npos);
   CHECK(report.find("ch42 exercise 2: hangs") < report.find("ch42 exercise 1: fine"));
