@@ -366,7 +366,7 @@ std::string base_name(const std::string& path) {
   return path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
 }
 
-// "ch01" for chapter 01's graders (ch01_bank_indexing_grader, ch01_wrong_...), else the name.
+// "chNN" for chapter NN's graders (chNN_slug_grader, chNN_wrong_...), else the program's name.
 std::string chapter_of(const std::string& program) {
   const std::string name = base_name(program);
   const bool chapter = name.size() > 5 && name.compare(0, 2, "ch") == 0 && name[4] == '_' &&

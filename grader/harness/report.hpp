@@ -40,7 +40,7 @@ struct Check {
 
 /// A grader's run, as far as it got.
 struct Run {
-  std::string chapter;  ///< "ch01", or the program's name for a grader of no chapter
+  std::string chapter;  ///< "chNN", or the program's name for a grader of no chapter
   std::string mode;     ///< "host", "gpu", ...
   std::string variant;  ///< the variant in a few words: "variant 0 (self-study)"
   std::string cases;    ///< the variant's cases, as the grader's full report begins with them

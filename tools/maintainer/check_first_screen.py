@@ -2,7 +2,7 @@
 """What a student sees first: every chapter's grader of a student-mode build (the skeletons as
 shipped), held to an 80 x 24 terminal.
 
-    check_first_screen.py BUILD [--mode host|gpu] [--chapters ch01,ch10]
+    check_first_screen.py BUILD [--mode host|gpu] [--chapters chNN,chMM]
 
 Each chapter's host (or GPU) checks run as meson runs them (`meson introspect --tests`), then
 once more with Catch2's XML reporter, which says what failed: the first failed check, each
@@ -205,7 +205,7 @@ def main():
     parser = argparse.ArgumentParser(usage=__doc__)
     parser.add_argument("build")
     parser.add_argument("--mode", choices=["host", "gpu"], default="host")
-    parser.add_argument("--chapters", default="", help="comma-separated suites, e.g. ch01,ch10")
+    parser.add_argument("--chapters", default="", help="comma-separated chapter suites (chNN)")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     root = source_root(build)
