@@ -17,8 +17,8 @@ grader printed must show, for an untouched chapter:
 
 and the details file it names at its end must hold the whole report: every failure's message,
 and one Catch2 "FAILED:" per failure. Where the GPU checks cannot run (exit 77), each grader
-must say so, and why, in at most 4 rows. Prints one line per grader; exits 1 on any problem.
-Both runs use one WORKBOOK_SEED, so that the GPU checks draw the same inputs; in GPU mode
+must say so, and why, in at most 8 rows (no case list). Prints one line per grader; exits 1 on
+any problem. Both runs use one WORKBOOK_SEED, so that the GPU checks draw the same inputs; in GPU mode
 numbers are not compared (a time differs from run to run).
 """
 import argparse
@@ -33,7 +33,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 
 COLUMNS, ROWS = 80, 24
-SKIP_ROWS = 4
+SKIP_ROWS = 8
 SEED = "20260101"
 FAILURE_TAGS = {"Failure", "Exception", "FatalErrorCondition"}
 
