@@ -246,9 +246,10 @@ def main():
             if problems:
                 print("    its first screen:\n" + "\n".join(
                     "    | " + line for line in first_screen(report).split("\n")))
-    print(f"first screen ({args.mode}): {len(tests) - bad} of {len(tests)} graders show what "
-          f"failed first, why and what to do" + (f" ({skipped} skipped: no usable GPU)"
-                                                 if skipped else ""))
+    ran = len(tests) - skipped
+    print(f"first screen ({args.mode}): {ran - bad} of {ran} graders show what failed first, why "
+          f"and what to do" + (f"; {skipped} skipped in a few rows, saying why (no usable GPU)"
+                               if skipped else ""))
     return 1 if bad else 0
 
 
