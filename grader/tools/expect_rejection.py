@@ -11,7 +11,8 @@ whole report contains every --expect text, every --expect-once text exactly once
 output, before the grader's closing summary, which repeats each failure's first line) and no
 --expect-not text, its compact report shows no --expect-not text either, and the compact report
 shows the first --expect text: a student reads the wrong answer's own reason before anything
-else. Exit 77 (meson SKIP) when the grader skipped because there is no usable GPU. Anything
+else. Where that text is a later case of a check that the compact report shows as its first
+case and a count, the report must name that check as failed. Exit 77 (meson SKIP) when the grader skipped because there is no usable GPU. Anything
 else fails with both reports, so that a grader which accepts a wrong answer, crashes, or
 rejects it for another reason is caught.
 
@@ -20,6 +21,7 @@ conflicted kernel runs) is written to DIR, apart from the reference solution's n
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -74,8 +76,19 @@ for text in args.expect:
     if " ".join(text.split()) not in flat:
         problems.append(f"the whole report does not say: {text!r}")
 if args.expect and " ".join(args.expect[0].split()) not in flat_compact:
-    problems.append(f"the compact report does not say: {args.expect[0]!r} (a student must read "
-                    "it without opening the details)")
+    # A later case of a check the compact report shows as its first case and a count: the text
+    # must be that case's failure message (Catch2's console output heads each test case with its
+    # name between two rules of dashes, and each failure with "FAILED:" and its message).
+    wanted = " ".join(args.expect[0].split())
+    pieces = re.split(r"^-{79}\n(.*?)\n-{79}\n", details, flags=re.M | re.S)
+    check = next((" ".join(name.split()) for name, body in zip(pieces[1::2], pieces[2::2])
+                  if any(wanted in " ".join(m.split()) for m in
+                         re.findall(r"FAILED:\n[^\n]*with messages?:\n((?:  [^\n]*\n)+)", body))),
+                 None)
+    if check is None or f"FAILED {check}" not in flat_compact:
+        problems.append(f"the compact report does not say: {args.expect[0]!r}, nor is it the "
+                        f"message of a later case of a check it reports ({check}): a student "
+                        "must read it without opening the details")
 for text in args.expect_not:
     if " ".join(text.split()) in flat:
         problems.append(f"the whole report says {text!r}, which it must not")
