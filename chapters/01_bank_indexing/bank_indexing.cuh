@@ -20,7 +20,7 @@ constexpr unsigned kNoAddress = 0xFFFFFFFFu;
 /// The access patterns of this chapter. Every array starts at byte 0 of shared memory, and
 /// `lane` is the lane index 0..31 of a full warp. Each comment gives the declaration and the
 /// element one lane reads, in the parameters `n` and `m` of the pattern's case (PatternCase):
-/// your variant's values of them are the grader's first lines (pattern_case() gives them too).
+/// the grader's report lists your variant's values of them (pattern_case() gives them too).
 enum class Pattern : int {
   kReversedFloats,      ///< `float a[64];`          lane reads `a[n - lane]`
   kStrideFloats,        ///< `float a[32 * n];`      lane reads `a[n * lane]`
@@ -45,7 +45,7 @@ constexpr Pattern kAllPatterns[kPatternCount] = {
     Pattern::kWordsInOneBank, Pattern::kBytesStride,        Pattern::kShortsStride};
 
 /// One pattern with its parameters: a case of exercises 2 and 3. Your variant's case of each
-/// pattern: the grader's first lines say it, and pattern_case() returns it.
+/// pattern: the grader's report says it, and pattern_case() returns it.
 struct PatternCase {
   Pattern pattern;  ///< which pattern
   int n;            ///< the pattern's first parameter (see Pattern)
@@ -117,7 +117,7 @@ __host__ __device__ unsigned pattern_address(const PatternCase& c, int lane);
 
 /// Exercise 3. Your prediction: how many wavefronts (passes through the banks) the warp's
 /// request for pattern `p` takes, in your variant's case of it (your variant's case: the
-/// grader's first lines say it). Work it out on paper from the lesson and return the number;
+/// grader's report says it). Work it out on paper from the lesson and return the number;
 /// do not compute it from the addresses in code. Return kNotImplemented for a pattern you have
 /// not predicted yet.
 int predicted_wavefronts(Pattern p);

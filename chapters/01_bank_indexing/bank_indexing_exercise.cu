@@ -36,7 +36,7 @@ __host__ __device__ unsigned pattern_address(const PatternCase& c, int lane) {
 }
 
 // Exercise 3: your predictions, worked out on paper for your variant's cases (the grader's
-// first lines say them). How many wavefronts does each request take?
+// report lists them). How many wavefronts does each request take?
 int predicted_wavefronts(Pattern p) {
   switch (p) {
     case Pattern::kReversedFloats: return kNotImplemented;      // TODO

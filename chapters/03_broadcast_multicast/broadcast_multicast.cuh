@@ -20,7 +20,7 @@ constexpr int kNotImplemented = -1;
 /// Access patterns of one full warp; every array starts at byte 0 of shared memory. Each
 /// pattern is one of two shapes: lane `lane` reads element `S * lane` (a stride of S elements)
 /// or element `S * (lane / G)` (groups of G neighbouring lanes on one element, the groups S
-/// elements apart). S and G are your variant's: the grader's first lines say them, and
+/// elements apart). S and G are your variant's: the grader's report lists them, and
 /// pattern_case() gives them to code. The workbook's own cases (variant 0) are in brackets.
 enum class Pattern : int {
   kBytesGrouped,        ///< `unsigned char c[];` lane reads `c[lane / G]`        (G = 2)
@@ -59,7 +59,7 @@ struct PatternCase {
 PatternCase pattern_case(Pattern p);
 
 /// Your prediction: the wavefronts the warp's request for `p` takes, for your variant's case of
-/// `p` (the grader's first lines say it).
+/// `p` (the grader's report says it).
 int predicted_wavefronts(Pattern p);
 
 // ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
 namespace ch03 {
 
 // Exercise 1: how many wavefronts does each request take? Your variant's case of each pattern
-// (its stride S and group G): the grader's first lines say it.
+// (its stride S and group G): the grader's report says it.
 int predicted_wavefronts(Pattern p) {
   switch (p) {
     case Pattern::kBytesGrouped: return kNotImplemented;        // TODO

@@ -29,7 +29,7 @@ constexpr int kBlockRows = 8;  ///< Blocks are dim3(kTile, kBlockRows): each thr
 __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, int cols);
 
 /// Exercise 2. Your predictions, in wavefronts per warp request, about the tile of your
-/// variant (the grader's first lines say it; tile_case() gives it to code): `T tile[32][P]`,
+/// variant (the grader's report says it; tile_case() gives it to code): `T tile[32][P]`,
 /// elements of E bytes (T is short for E = 2, float for 4, float4 for 16) in rows of P
 /// elements, at byte 0 of shared memory. A warp storing row R (lane x writes `tile[R][x]`) ...
 int predicted_tile_store_wavefronts();

@@ -20,7 +20,7 @@ __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, in
 }
 
 // Exercise 2: wavefronts per warp request of the tile store and the tile load, for your
-// variant's tile (the grader's first lines say it; variant 0: the kernel's own tile).
+// variant's tile (the grader's report says it; variant 0: the kernel's own tile).
 int predicted_tile_store_wavefronts() {
   return kNotImplemented;
 }  // TODO

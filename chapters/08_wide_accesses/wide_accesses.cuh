@@ -39,7 +39,7 @@ __host__ __device__ int tile_chunk_offset(int row, int chunk);
 __global__ void wide_transpose_kernel(const float* in, float* out, int rows, int cols);
 
 /// Exercise 3. Your predictions, in wavefronts per warp request, for your variant's cases: the
-/// grader's first lines say them (variant 0, self-study, asks about the cases in brackets). The
+/// grader's report lists them (variant 0, self-study, asks about the cases in brackets). The
 /// warp of threads y = 2w and 2w + 1 (lanes 0-15 and 16-31, lane = x + 16 (y % 2)) ...
 /// ... storing its float4 chunks in wide_transpose_kernel, with your layout (your variant's warp
 /// and store; [warp 0, store 0]);
@@ -58,7 +58,7 @@ int predicted_padded_load_wavefronts();
 int predicted_float2_pairs_store_wavefronts();
 
 /// Your variant's cases of exercise 3, for code that wants them (the grader defines these; the
-/// grader's first lines say the same). The padded tile's row pitch P in floats (68 .. 92, a
+/// grader's report says the same). The padded tile's row pitch P in floats (68 .. 92, a
 /// multiple of 4).
 int padded_pitch_floats();
 /// The bytes B each lane of the padded load reads (4, 8 or 16).

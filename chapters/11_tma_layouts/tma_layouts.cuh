@@ -45,7 +45,7 @@ enum class ColumnRead : int {
 
 /// Exercise 2a. Your prediction: the wavefronts of that warp's read on a box of 32 rows written
 /// in `mode`, for your variant's box: its rows' width and the column C it reads in each mode
-/// (the grader's first lines say them; column_box_row_bytes and column_read_float below give
+/// (the grader's report lists them; column_box_row_bytes and column_read_float below give
 /// them to code). Variant 0 (self-study): rows as wide as the mode allows, 32, 64 or 128 bytes
 /// (8, 16 or 32 floats), 128 bytes for kNone, and C = 0.
 int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read);
@@ -60,7 +60,7 @@ int least_padded_pitch();
 int predicted_padded_column_wavefronts();
 
 /// Your variant's cases of exercise 2, for code that wants them (the grader defines these; the
-/// grader's first lines say the same). The row width in bytes of exercise 2a's box in `mode` (a
+/// grader's report says the same). The row width in bytes of exercise 2a's box in `mode` (a
 /// multiple of 16, at most the mode's span; for kNone at most 144).
 int column_box_row_bytes(TmaSwizzle mode);
 /// The float C that exercise 2a's warp reads in `mode`'s box.

@@ -175,7 +175,7 @@ __host__ __device__ int c_tile_pitch();
 
 /// Exercise 2c. Your prediction: the wavefronts of one warp's 8-byte store of accumulators
 /// d[4 i], d[4 i + 1] (any i) into a C tile of pitch `pitch` floats, for the pitches your variant
-/// asks (the grader's first lines say them; epilogue_pitches_asked gives them to code).
+/// asks (the grader's report lists them; epilogue_pitches_asked gives them to code).
 int predicted_epilogue_wavefronts(int pitch);
 
 /// Your variant's pitches of exercise 2c (the grader defines these): how many, and each.

@@ -128,8 +128,7 @@ TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host][
     const std::string call = std::string("predicted_wavefronts(") + ch01::spec::name(p) + ")";
     const int predicted = ch01::predicted_wavefronts(p);
     if (predicted == ch01::kNotImplemented) {
-      GRADER_EXPECT(false, grader::Feedback(call + " is not filled in yet: it still returns "
-                                                   "kNotImplemented."));
+      GRADER_EXPECT(false, grader::unfilled_prediction(call));
       continue;
     }
     // The grader asks the bank model about the pattern through exercise 2's addresses, once

@@ -17,6 +17,7 @@
 #include "grader/harness/cost_fit.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/prediction_check.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
 #include "grader/harness/variant.hpp"
@@ -75,8 +76,7 @@ TEST_CASE("ch02 exercise 1 on the GPU: the counters count what you predicted", "
     const int predicted = ch02::predicted_wavefronts(c.stride, c.element_bytes);
     GRADER_FAIL(
         (predicted == ch02::kNotImplemented
-             ? grader::Feedback(ch02::spec::call_of(c) + " is not filled in yet: exercise 1 is "
-                                                         "not done.")
+             ? grader::prediction_not_done(ch02::spec::call_of(c), "exercise 1")
              : grader::Feedback("The GPU counted " +
                                 grader::more_or_fewer(measured[first].wavefronts, predicted) +
                                 " wavefronts for " + ch02::spec::describe(c) +

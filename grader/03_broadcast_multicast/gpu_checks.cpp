@@ -18,6 +18,7 @@
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/prediction_check.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
 #include "grader/harness/variant.hpp"
@@ -79,8 +80,7 @@ TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predict
     GRADER_EXPECT(
         m.wavefronts == predicted,
         predicted == ch03::kNotImplemented
-            ? grader::Feedback("predicted_wavefronts(" + name +
-                               ") is not filled in yet: exercise 1 is not done.")
+            ? grader::prediction_not_done("predicted_wavefronts(" + name + ")", "exercise 1")
             : grader::Feedback("The GPU counted " + grader::more_or_fewer(m.wavefronts, predicted) +
                                " wavefronts for " + name + " than you predicted (" +
                                std::to_string(predicted) + ").")

@@ -20,7 +20,7 @@ using ch03::spec::Keys;
 }  // namespace
 
 TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host][variant]") {
-  // Your variant's case of each pattern (its stride and group: the grader's first lines).
+  // Your variant's case of each pattern (its stride and group: the grader's report lists them).
   const auto cases = ch03::spec::cases(grader::variant::current());
   for (Pattern p : ch03::kAllPatterns) {
     const ch03::PatternCase c = cases[static_cast<int>(p)];

@@ -12,6 +12,7 @@
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/prediction_check.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/variant.hpp"
 #include "grader/transpose/tile_counters_check.hpp"
@@ -82,8 +83,7 @@ TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[
     GRADER_EXPECT(
         counted == predicted,
         predicted == ch05::kNotImplemented
-            ? grader::Feedback(std::string(asked[i].function) +
-                               " is not filled in yet: exercise 2 is not done.")
+            ? grader::prediction_not_done(asked[i].function, "exercise 2")
             : grader::Feedback("The GPU counted " + grader::more_or_fewer(counted, predicted) +
                                " wavefronts for " + asked[i].access + " than " + asked[i].function +
                                " predicts (" + std::to_string(predicted) + ").")

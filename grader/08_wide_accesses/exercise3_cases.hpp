@@ -66,7 +66,7 @@ inline std::string vector_of(int bytes) {
   return bytes == 4 ? "float" : bytes == 8 ? "float2" : "float4";
 }
 
-/// The cases in words, as the grader's first lines and its messages say them.
+/// The cases in words, as the grader's report and its messages say them.
 inline std::string store_text(const Exercise3Case& c) {
   const int row = 2 * c.store_warp + kBlockSide * c.store_instruction;
   return "warp " + std::to_string(c.store_warp) + "'s tile store " +

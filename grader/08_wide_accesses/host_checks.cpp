@@ -43,7 +43,7 @@ TEST_CASE("ch08 exercise 1: tile_chunk_offset is aligned, a bijection and confli
 }
 
 TEST_CASE("ch08 exercise 3: predictions for the 16- and 8-byte requests", "[host][variant]") {
-  // Your variant's requests (the grader's first lines say them); with a layout that passes
+  // Your variant's requests (the grader's report lists them); with a layout that passes
   // exercise 1, every tile store and load of the kernel is alike.
   const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(grader::variant::current());
   INFO("your variant's cases: the tile store is "

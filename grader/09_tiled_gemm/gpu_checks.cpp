@@ -23,6 +23,7 @@
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/prediction_check.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
 #include "grader/harness/variant.hpp"
@@ -92,8 +93,7 @@ TEST_CASE("ch09 exercise 1 on the GPU: the counters count what you predicted", "
       }
       const std::string slip = ch09::spec::transposed_read_slip(a, tile, predicted, counted);
       if (predicted == ch09::kNotImplemented) {
-        GRADER_EXPECT(false,
-                      grader::Feedback(call + " is not filled in yet: exercise 1 is not done."));
+        GRADER_EXPECT(false, grader::prediction_not_done(call, "exercise 1"));
         continue;
       }
       grader::Feedback f("The GPU counted " + grader::more_or_fewer(counted, predicted) +

@@ -158,8 +158,7 @@ TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows", "
                              ch10::spec::name(layout) + ")";
     const int predicted = ch10::predicted_ldmatrix_wavefronts(row_bytes, layout);
     if (predicted == ch10::kNotImplemented) {
-      GRADER_EXPECT(false, grader::Feedback(call + " is not filled in yet: it still returns "
-                                                   "kNotImplemented."));
+      GRADER_EXPECT(false, grader::unfilled_prediction(call));
       continue;
     }
     // The swizzled tile is yours: the grader asks the bank model about it through your

@@ -249,8 +249,7 @@ TEST_CASE("ch12 exercise 2a: which descriptors read a tile right", "[host]") {
     const std::string what = ch12::spec::pairing_call(pairing);
     const int predicted = ch12::predicted_reads_right(pairing);
     if (predicted == ch12::kNotImplemented) {
-      GRADER_EXPECT(false, grader::Feedback(what + " is not filled in yet: it still returns "
-                                                   "kNotImplemented."));
+      GRADER_EXPECT(false, grader::unfilled_prediction(what));
       continue;
     }
     if (predicted != 0 && predicted != 1) {
@@ -283,7 +282,7 @@ TEST_CASE("ch12 exercise 2b and 2c: a conflict-free C tile, and the epilogue's s
     GRADER_EXPECT(false, f.hint("a half-warp stores 4 rows of 8 consecutive floats: in which "
                                 "bank does each row start?"));
   }
-  // Your variant's pitches (the grader's first lines say them).
+  // Your variant's pitches (the grader's report lists them).
   const int asked = ch12::epilogue_pitches_asked();
   for (int n = 0; n < asked; ++n) {
     const int at = ch12::epilogue_pitch(n);

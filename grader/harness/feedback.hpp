@@ -6,16 +6,19 @@
 
 #include "grader/harness/catch.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/report.hpp"
 
 /// Passes the check when `ok`, else fails it with the message built by `feedback_expr`
 /// (evaluated only on failure). The test case goes on either way. Catch2 reports the headline;
-/// the details follow on standard output, unwrapped, so that pictures keep their columns.
+/// the details follow on standard output, unwrapped, so that pictures keep their columns. The
+/// harness keeps the Feedback too, for the compact report (grader/harness/report.hpp).
 #define GRADER_EXPECT(ok, feedback_expr)                           \
   do {                                                             \
     if (ok) {                                                      \
       SUCCEED();                                                   \
     } else {                                                       \
       const ::grader::Feedback grader_feedback_ = (feedback_expr); \
+      ::grader::report::attach_to_next_failure(grader_feedback_);  \
       FAIL_CHECK(grader_feedback_.headline());                     \
       std::cout << grader_feedback_.details() << std::endl;        \
     }                                                              \
@@ -26,6 +29,7 @@
   do {                                                           \
     const ::grader::Feedback grader_feedback_ = (feedback_expr); \
     std::cout << std::flush;                                     \
+    ::grader::report::attach_to_next_failure(grader_feedback_);  \
     FAIL_CHECK(grader_feedback_.headline());                     \
     std::cout << grader_feedback_.details() << std::endl;        \
     return;                                                      \

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/cuda/cuda_check.hpp"
 
@@ -21,6 +22,19 @@ enum class FeedbackMode {
 /// when the environment variable WORKBOOK_REVEAL is set to anything but 0, else kTeach.
 FeedbackMode feedback_mode();
 
+/// One piece of a failure message, as feedback_mode() lets it be shown. The compact report
+/// (grader/harness/report.hpp) lays the pieces out; details() prints them in order.
+struct FeedbackPart {
+  enum class Kind {
+    kLine,     ///< a line of numbers or facts, without its indentation
+    kPicture,  ///< a drawing, kept as drawn (ends with a line break)
+    kHint,     ///< what to try, without the "Hint: " before it
+    kNote,     ///< a remark of the harness's own (how to see the answer), without brackets
+  };
+  Kind kind;
+  std::string text;
+};
+
 /// Builds a teacher's message: what failed, the numbers, optionally a picture, a hint, and what
 /// only a reveal shows. How much of it is shown depends on feedback_mode().
 class Feedback {
@@ -29,23 +43,27 @@ class Feedback {
   explicit Feedback(const std::string& what) : headline_(what) {}
   /// Adds a line of numbers or facts.
   Feedback& line(const std::string& text) {
-    text_ += "  " + text + "\n";
+    text_.push_back({FeedbackPart::Kind::kLine, text});
     return *this;
   }
   /// Adds a picture (kept as drawn).
   Feedback& picture(const std::string& drawing) {
-    text_ += drawing;
+    if (!drawing.empty()) text_.push_back({FeedbackPart::Kind::kPicture, drawing});
     return *this;
   }
   /// Adds the hint that closes the message (the only detail an exam shows).
   Feedback& hint(const std::string& text) {
-    hint_ += "  Hint: " + text + "\n";
+    hints_.push_back({FeedbackPart::Kind::kHint, text});
     return *this;
   }
   /// Adds what gives the answer away (the model's number, its picture): shown only when
-  /// WORKBOOK_REVEAL is set; otherwise the message says how to see it.
+  /// WORKBOOK_REVEAL is set; otherwise the message says how to see it. Text that ends with a
+  /// line break is a picture; other text is a line.
   Feedback& reveal(const std::string& text) {
-    reveal_ += text.empty() || text.back() == '\n' ? text : "  " + text + "\n";
+    if (!text.empty()) {
+      reveal_.push_back(
+          {text.back() == '\n' ? FeedbackPart::Kind::kPicture : FeedbackPart::Kind::kLine, text});
+    }
     return *this;
   }
   /// The whole message: the headline, then the details.
@@ -56,24 +74,52 @@ class Feedback {
                ? "Not passed (exam mode: pass or fail and a hint only)."
                : headline_;
   }
+  /// The pieces after the headline that the mode shows, in the order details() prints them:
+  /// the lines and pictures, what a reveal shows (kReveal), the hints; in teach mode a note on
+  /// how to see the answer where there is one; in an exam, the hints alone.
+  std::vector<FeedbackPart> shown_parts() const {
+    std::vector<FeedbackPart> parts;
+    const auto add = [&parts](const std::vector<FeedbackPart>& more) {
+      parts.insert(parts.end(), more.begin(), more.end());
+    };
+    switch (feedback_mode()) {
+      case FeedbackMode::kExam: add(hints_); break;
+      case FeedbackMode::kReveal:
+        add(text_);
+        add(reveal_);
+        add(hints_);
+        break;
+      case FeedbackMode::kTeach:
+        add(text_);
+        add(hints_);
+        if (!reveal_.empty()) {
+          parts.push_back({FeedbackPart::Kind::kNote,
+                           "Stuck? WORKBOOK_REVEAL=1 before the meson test command shows the "
+                           "answer."});
+        }
+        break;
+    }
+    return parts;
+  }
   /// Numbers, picture, what a reveal shows, and the hint, as the mode allows.
   std::string details() const {
-    switch (feedback_mode()) {
-      case FeedbackMode::kExam: return hint_;
-      case FeedbackMode::kReveal: return text_ + reveal_ + hint_;
-      case FeedbackMode::kTeach: break;
+    std::string out;
+    for (const FeedbackPart& part : shown_parts()) {
+      switch (part.kind) {
+        case FeedbackPart::Kind::kLine: out += "  " + part.text + "\n"; break;
+        case FeedbackPart::Kind::kPicture: out += part.text; break;
+        case FeedbackPart::Kind::kHint: out += "  Hint: " + part.text + "\n"; break;
+        case FeedbackPart::Kind::kNote: out += "  (" + part.text + ")\n"; break;
+      }
     }
-    return text_ + hint_ +
-           (reveal_.empty() ? ""
-                            : "  (Stuck? WORKBOOK_REVEAL=1 before the meson test command shows "
-                              "the answer.)\n");
+    return out;
   }
 
  private:
   std::string headline_;
-  std::string text_;
-  std::string hint_;
-  std::string reveal_;
+  std::vector<FeedbackPart> text_;   // lines and pictures
+  std::vector<FeedbackPart> hints_;  // hints
+  std::vector<FeedbackPart> reveal_;
 };
 
 /// "more" or "fewer": how a measured count compares with a prediction, without the number.

@@ -9,7 +9,26 @@
 // case, and for a prediction the exercise function, the case's arguments and the exercise's
 // value. Exit codes follow meson test: 0 all passed,
 // 1 something failed, 77 GPU checks skipped because no usable GPU is there.
+//
+// What a person reads: the host and GPU checks run with Catch2's console reporter (no -r or
+// -o given) print a compact report (grader/harness/report.hpp) on standard output, the first
+// failure with why and what to do on the first 80 x 24 screen, and write the whole report
+// (what the program printed before: the variant, Catch2's output with every failure and
+// picture, the summary, and anything the code under test printed) to a details file,
+// `<folder of the grader>/feedback/<grader>-<mode>.txt`, or the file WORKBOOK_FEEDBACK_FILE
+// names. Where that file cannot be written the whole report follows the compact one.
+// WORKBOOK_FEEDBACK=full prints the whole report in place instead, as do the maintainers'
+// modes (lesson, reference: CI's log is where they are read) and any run with a reporter
+// given (class grading's `-r xml`), whose output is left exactly as Catch2 writes it.
 #define CATCH_CONFIG_RUNNER
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -18,39 +37,157 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/gpu_info.hpp"
 #include "grader/harness/catch.hpp"
+#include "grader/harness/feedback_message.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/report.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace {
 
-// One line per test case for the closing summary: what was checked, and how it ended.
-struct CheckResult {
-  std::string name;
-  std::string reason;  // first failure's message, or why it was skipped
-  bool failed = false;
-  bool skipped = false;
-};
-std::vector<CheckResult>& results() {
-  static std::vector<CheckResult> all;
-  return all;
+using grader::report::Outcome;
+using grader::report::recorder;
+
+// The check running now, for a program that ends inside it (exit() in a student's function, a
+// hung kernel): the grading tool reads the line on_exit_inside_check() writes to say so. A
+// plain array, which the signal handler may read.
+char running_check[512] = "";
+
+// Where the output goes. For the compact report, standard output (file descriptor 1, so that
+// std::cout, Catch2 and the printf of the code under test all land there) is the details file,
+// and the report is written to `report_fd`, a copy of the original standard output. Plain
+// values, which the signal handler may read.
+bool compact = false;
+int report_fd = STDOUT_FILENO;
+int unnamed_details_fd = -1;  // details in an unnamed temporary file, copied after the report
+bool compact_written = false;
+
+constexpr int kExitSkip = 77;
+constexpr int kDefaultGpuTimeoutSeconds = 240;
+int gpu_timeout_seconds = kDefaultGpuTimeoutSeconds;
+bool watchdog_armed = false;
+
+void write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = write(fd, data, size);
+    if (n <= 0) return;
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
 }
 
-// The check running now, for a program that ends inside it (exit() in a student's function):
-// the grading tool reads the line on_exit_inside_check() writes to say so. A copy of the name,
-// since exit() destroys the results above before the handler runs.
-char running_check[512] = "";
+// The details held in an unnamed file, after the compact report (async-signal-safe).
+void copy_unnamed_details() {
+  if (unnamed_details_fd < 0) return;
+  static char buffer[8192];
+  off_t at = 0;
+  for (ssize_t n; (n = pread(unnamed_details_fd, buffer, sizeof buffer, at)) > 0; at += n) {
+    write_all(report_fd, buffer, static_cast<std::size_t>(n));
+  }
+}
+
+// The compact report of the run as recorded, once: at the end, or where the run stops early.
+void write_compact_report() {
+  if (!compact || compact_written) return;
+  compact_written = true;
+  std::cout.flush();
+  std::fflush(stdout);
+  const std::string text = grader::report::render(recorder().run());
+  write_all(report_fd, text.data(), text.size());
+  copy_unnamed_details();
+}
+
+// The report the watchdog prints if a kernel hangs from now on: rendered ahead, as the signal
+// handler may only write it. Two buffers, so that the one published is never being written.
+constexpr std::size_t kPrerenderedBytes = 1 << 16;
+char prerendered[2][kPrerenderedBytes];
+std::size_t prerendered_size[2] = {0, 0};
+volatile std::sig_atomic_t prerendered_index = -1;
+
+std::string stuck_headline() {
+  return "This check did not finish within " + std::to_string(gpu_timeout_seconds) +
+         " s: the grader stopped it, and the checks after it did not run.";
+}
+constexpr const char* kStuckAdvice =
+    "a kernel is most likely stuck: look for a loop that never ends, or __syncthreads() inside "
+    "a branch that not every thread of the block takes (WORKBOOK_GPU_TIMEOUT sets the limit in "
+    "seconds).";
+
+void prerender_stop() {
+  if (!compact || !watchdog_armed) return;
+  grader::report::Recorder stopped = recorder();
+  stopped.stop(stuck_headline(), kStuckAdvice);
+  const std::string text = grader::report::render(stopped.run());
+  const int next = prerendered_index == 0 ? 1 : 0;
+  const std::size_t size = std::min(text.size(), kPrerenderedBytes);
+  std::memcpy(prerendered[next], text.data(), size);
+  prerendered_size[next] = size;
+  prerendered_index = next;
+}
+
+void on_watchdog(int) {
+  // Only async-signal-safe calls here.
+  if (compact && prerendered_index >= 0) {
+    write_all(report_fd, prerendered[prerendered_index], prerendered_size[prerendered_index]);
+    copy_unnamed_details();
+    _exit(1);
+  }
+  const char message[] =
+      "\nGPU checks did not finish in time: a kernel is most likely stuck (a loop that never "
+      "ends, or __syncthreads() inside a branch that not every thread of the block takes).\n";
+  write_all(STDERR_FILENO, message, sizeof message - 1);
+  if (running_check[0] != '\0') {
+    const char before[] = "It was stopped in the check \"";
+    const char after[] = "\".\n";
+    write_all(STDERR_FILENO, before, sizeof before - 1);
+    write_all(STDERR_FILENO, running_check, std::strlen(running_check));
+    write_all(STDERR_FILENO, after, sizeof after - 1);
+  }
+  _exit(1);
+}
 
 void on_exit_inside_check() {
   if (running_check[0] == '\0') return;
   const std::string line = std::string("\nworkbook-grader: exit() was called while the check \"") +
                            running_check + "\" ran\n";
-  ssize_t ignored = write(STDERR_FILENO, line.data(), line.size());
-  (void)ignored;
+  write_all(STDERR_FILENO, line.data(), line.size());
+  if (compact) {
+    recorder().stop(
+        "Your code called exit() while this check ran: the grader ended there, and the checks "
+        "after it did not run.",
+        "return from your function instead; a function of the exercise must not end the "
+        "program.");
+    write_compact_report();
+  }
+}
+
+// What to say of a check in which the program crashed (Catch2 reports the signal).
+grader::report::Failure crash_words(const std::string& signal, const std::string& program,
+                                    const std::string& mode) {
+  const auto is = [&signal](const char* name) { return signal.rfind(name, 0) == 0; };
+  if (is("SIGTERM") || is("SIGINT")) {
+    return {"The grader was stopped while this check ran (" + signal +
+                "): the checks after it did not run.",
+            {},
+            "a loop in your code that never ends is the usual cause (meson test stops a test "
+            "at its time limit, and Ctrl-C stops it too)."};
+  }
+  std::string advice = "look for what your code did in this check";
+  if (is("SIGSEGV") || is("SIGBUS")) {
+    advice =
+        "your code read or wrote memory it does not own: an index out of range, or a null "
+        "pointer";
+  } else if (is("SIGFPE")) {
+    advice = "an integer division by zero in your code is the usual cause";
+  } else if (is("SIGABRT")) {
+    advice = "something in your code aborted the program: a failed assert(), say";
+  }
+  return {
+      "The grader crashed while this check ran (" + signal + "): the checks after it did not run.",
+      {},
+      advice + ". A debugger shows where: gdb --args " + program + " " + mode};
 }
 
 std::string first_line(const std::string& text) {
@@ -59,7 +196,10 @@ std::string first_line(const std::string& text) {
   return line;
 }
 
-// Collects each test case's outcome as Catch2 (v2 or v3) reports it.
+std::string program_path;  // argv[0]
+std::string run_mode;      // argv[1]
+
+// Records each test case's outcome as Catch2 (v2 or v3) reports it.
 #if defined(WORKBOOK_CATCH2_V3)
 class SummaryListener : public Catch::EventListenerBase {
  public:
@@ -67,9 +207,10 @@ class SummaryListener : public Catch::EventListenerBase {
   void testCaseStarting(const Catch::TestCaseInfo& info) override { start(info.name); }
   void assertionEnded(const Catch::AssertionStats& stats) override { record(stats); }
   void testCaseEnded(const Catch::TestCaseStats& stats) override {
-    if (stats.totals.testCases.skipped > 0) results().back().skipped = true;
-    running_check[0] = '\0';
+    if (stats.totals.testCases.skipped > 0) recorder().skip("");
+    end();
   }
+  void testRunEnded(const Catch::TestRunStats&) override { end_of_run(); }
 #else
 class SummaryListener : public Catch::TestEventListenerBase {
  public:
@@ -79,61 +220,87 @@ class SummaryListener : public Catch::TestEventListenerBase {
     record(stats);
     return true;
   }
-  void testCaseEnded(const Catch::TestCaseStats&) override { running_check[0] = '\0'; }
+  void testCaseEnded(const Catch::TestCaseStats&) override { end(); }
+  void testRunEnded(const Catch::TestRunStats&) override { end_of_run(); }
 #endif
 
  private:
+  static bool& crashed() {
+    static bool crash = false;
+    return crash;
+  }
   static void start(const std::string& name) {
-    results().push_back(CheckResult{name, "", false, false});
+    recorder().start(name);
     std::snprintf(running_check, sizeof running_check, "%s", name.c_str());
+    prerender_stop();
+  }
+  static void end() {
+    recorder().end();
+    running_check[0] = '\0';
+    // What the check printed is in the details file now, should the next one hang.
+    std::cout.flush();
+    std::fflush(stdout);
+    prerender_stop();
   }
   static void record(const Catch::AssertionStats& stats) {
     const Catch::AssertionResult& r = stats.assertionResult;
-    if (r.succeeded() || results().empty()) return;
+    if (r.succeeded()) return;
     if (r.getResultType() == Catch::ResultWas::Warning) return;  // GRADER_SKIP notes its own
-    CheckResult& c = results().back();
-    if (c.failed) return;
-    c.failed = true;
-    c.reason = first_line(r.hasMessage() ? std::string(r.getMessage()) : r.getExpressionInMacro());
+    const std::string message =
+        r.hasMessage() ? std::string(r.getMessage()) : r.getExpressionInMacro();
+    if (r.getResultType() == Catch::ResultWas::FatalErrorCondition) {
+      const grader::report::Failure words = crash_words(message, program_path, run_mode);
+      recorder().stop(words.headline, words.what_to_do);
+      crashed() = true;
+      return;
+    }
+    std::vector<std::string> context;
+    if (grader::feedback_mode() != grader::FeedbackMode::kExam) {
+      // What INFO() said; Catch2 lists the failure's own message there too.
+      for (const Catch::MessageInfo& info : stats.infoMessages) {
+        if (info.type == Catch::ResultWas::Info) context.push_back(info.message);
+      }
+      if (!r.hasMessage() && r.hasExpression() &&
+          r.getExpandedExpression() != r.getExpressionInMacro()) {
+        context.push_back("with expansion: " + r.getExpandedExpression());
+      }
+    }
+    recorder().fail(message, context);
+  }
+  // After a crash Catch2 ends the run and the program at once: the report must be out first.
+  static void end_of_run() {
+    if (crashed()) write_compact_report();
   }
 };
 CATCH_REGISTER_LISTENER(SummaryListener)
 
-// The closing summary: one line per check, so that the outcome of every exercise stays in view
-// however long the pictures above it are (meson shows only the end of a long log).
+// The closing summary of the whole report: one line per check, so that the outcome of every
+// exercise stays in view however long the pictures above it are.
 void print_summary(const char* program, const std::string& mode) {
-  if (results().empty()) return;
+  const std::vector<grader::report::Check>& checks = recorder().run().checks;
+  if (checks.empty()) return;
   int failed = 0, skipped = 0;
   std::cout << "\n==== Summary (" << mode << " checks) ====\n";
-  for (const CheckResult& c : results()) {
-    const bool skip = c.skipped && !c.failed;
-    failed += c.failed ? 1 : 0;
+  for (const grader::report::Check& c : checks) {
+    const bool fail = c.outcome == Outcome::kFailed;
+    const bool skip = c.outcome == Outcome::kSkipped;
+    failed += fail ? 1 : 0;
     skipped += skip ? 1 : 0;
-    std::cout << (c.failed ? "  FAILED   "
-                  : skip   ? "  skipped  "
-                           : "  passed   ")
-              << c.name << "\n";
-    if (c.failed || skip) std::cout << "           " << (skip ? "why: " : "") << c.reason << "\n";
+    std::cout << (fail ? "  FAILED   " : skip ? "  skipped  " : "  passed   ") << c.name << "\n";
+    if (fail) std::cout << "           " << first_line(c.first.headline) << "\n";
+    if (skip) std::cout << "           why: " << first_line(c.skip_reason) << "\n";
   }
-  const std::size_t total = results().size();
+  const std::size_t total = checks.size();
   std::cout << total << (total == 1 ? " check: " : " checks: ") << total - failed - skipped
-            << " passed, " << failed << " failed, " << skipped << " skipped.\n"
-            << "Each failure is explained in full above. Whole log of a meson run: "
-               "<build>/meson-logs/testlog.txt; these checks alone: "
-            << program << " " << mode << "\n";
-}
-
-constexpr int kExitSkip = 77;
-constexpr int kDefaultGpuTimeoutSeconds = 240;
-
-void on_watchdog(int) {
-  const char message[] =
-      "\nGPU checks did not finish in time: a kernel is most likely stuck (a loop that never "
-      "ends, or __syncthreads() inside a branch that not every thread of the block takes).\n";
-  // Only async-signal-safe calls here.
-  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
-  (void)ignored;
-  _exit(1);
+            << " passed, " << failed << " failed, " << skipped << " skipped.\n";
+  if (compact) {
+    std::cout << "Each failure is explained in full above. These checks alone: " << program << " "
+              << mode << "\n";
+  } else {
+    std::cout << "Each failure is explained in full above. Whole log of a meson run: "
+                 "<build>/meson-logs/testlog.txt; these checks alone: "
+              << program << " " << mode << "\n";
+  }
 }
 
 // Catch2 options followed by a value (so the value is not taken for a test spec).
@@ -156,7 +323,10 @@ int usage(const char* program) {
       << "             against the H200 measurements\n"
       << "  reference  maintainers: the reference solution's own GPU checks\n"
       << "  device     whether the GPU checks could run here (exit 0), or why not (exit 77)\n"
-      << "  cases      the graded cases of this variant (WORKBOOK_VARIANT, else the hand-out's)\n";
+      << "  cases      the graded cases of this variant (WORKBOOK_VARIANT, else the hand-out's)\n"
+      << "The host and GPU checks print a compact report and write the whole one to\n"
+      << "<folder of the grader>/feedback/<grader>-<mode>.txt (WORKBOOK_FEEDBACK_FILE: another\n"
+      << "file; WORKBOOK_FEEDBACK=full: the whole report in place).\n";
   return 2;
 }
 
@@ -182,13 +352,94 @@ int list_cases() {
 }
 
 // The grader's first lines: whose variant this is, and what it means in this chapter.
-void print_variant() {
+std::string variant_text() {
   const grader::variant::Identity& v = grader::variant::current();
-  std::cout << "Graded on " << v.describe() << ".\n";
+  std::string text = "Graded on " + v.describe() + ".\n";
   if (const grader::variant::ChapterCases* chapter = grader::variant::registered()) {
     const std::string summary = chapter->summary(v);
-    if (!summary.empty()) std::cout << summary << (summary.back() == '\n' ? "" : "\n");
+    if (!summary.empty()) text += summary + (summary.back() == '\n' ? "" : "\n");
   }
+  return text;
+}
+
+std::string base_name(const std::string& path) {
+  return path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+}
+
+// "chNN" for chapter NN's graders (chNN_slug_grader, chNN_wrong_...), else the program's name.
+std::string chapter_of(const std::string& program) {
+  const std::string name = base_name(program);
+  const bool chapter = name.size() > 5 && name.compare(0, 2, "ch") == 0 && name[4] == '_' &&
+                       std::isdigit(static_cast<unsigned char>(name[2])) &&
+                       std::isdigit(static_cast<unsigned char>(name[3]));
+  return chapter ? name.substr(0, 4) : name;
+}
+
+std::string executable_path(const char* argv0) {
+  char path[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string(argv0);
+}
+
+// The details file's path as the report shows it: from the workbook's folder, where the
+// README's commands run, when it lies inside it.
+std::string shown_path(const std::string& path) {
+  const std::string root = std::string(WORKBOOK_SOURCE_ROOT) + "/";
+  return path.compare(0, root.size(), root) == 0 ? path.substr(root.size()) : path;
+}
+
+// Standard output becomes the details file (else an unnamed temporary file, copied after the
+// report); false where neither can be had, and the whole report stays in place.
+bool send_details_to_file(const char* argv0, const std::string& mode) {
+  std::string path;
+  if (const char* chosen = std::getenv("WORKBOOK_FEEDBACK_FILE"); chosen && *chosen) {
+    path = chosen;
+  } else {
+    const std::string exe = executable_path(argv0);
+    const std::string folder = exe.substr(0, exe.rfind('/') + 1) + "feedback";
+    mkdir(folder.c_str(), 0755);  // there already, or not makeable: the open below says
+    // A variant graded on purpose (WORKBOOK_VARIANT) has a file of its own: the maintainers'
+    // tests grade several at once.
+    const char* variant = std::getenv("WORKBOOK_VARIANT");
+    path = folder + "/" + base_name(exe) + "-" + mode +
+           (variant && *variant ? std::string("-variant-") + variant : std::string()) + ".txt";
+  }
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  grader::report::Run& run = recorder().run();
+  if (fd >= 0) {
+    run.details_path = shown_path(path);
+  } else {
+    run.details_missing =
+        "the details file " + shown_path(path) + " could not be written: " + std::strerror(errno);
+    std::FILE* unnamed = std::tmpfile();  // kept open to the end
+    if (unnamed == nullptr) return false;
+    fd = fileno(unnamed);
+    unnamed_details_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (unnamed_details_fd < 0) return false;
+  }
+  std::fflush(stdout);
+  report_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (report_fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+    report_fd = STDOUT_FILENO;
+    return false;
+  }
+  if (unnamed_details_fd < 0) close(fd);
+  // Line by line into the file, so that a hang or a crash loses nothing printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+  return true;
+}
+
+// How the GPU checks end where they cannot run: in a few lines, for a person.
+void print_skip(const std::string& reason) {
+  const grader::report::Run& run = recorder().run();
+  std::string text;
+  for (const std::string& line :
+       {run.chapter + " GPU checks, " + run.variant + ": skipped, as no usable GPU is here.",
+        "SKIP: GPU checks not run: " + reason,
+        std::string("The host checks (meson test --suite host) still grade your predictions.")}) {
+    for (const std::string& row : grader::report::wrap(line, 80, "", "  ")) text += row + "\n";
+  }
+  std::cout << text;
 }
 
 }  // namespace
@@ -208,14 +459,19 @@ int main(int argc, char** argv) {
               << "\n";
     return info.usable ? 0 : kExitSkip;
   }
-  const bool gpu_mode = std::strcmp(argv[1], "gpu") == 0 || std::strcmp(argv[1], "reference") == 0;
-  const std::string mode_tag = std::string("[") + argv[1] + "]";
+  program_path = argv[0];
+  run_mode = argv[1];
+  const bool gpu_mode = run_mode == "gpu" || run_mode == "reference";
+  const std::string mode_tag = "[" + run_mode + "]";
   int min_sm = 75;
   // Catch2 options, then test specs; each test spec is narrowed to this mode's tag.
   std::vector<std::string> args{argv[0]};
-  bool has_test_spec = false;
+  bool has_test_spec = false, reporter_given = false;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
+    reporter_given = reporter_given || arg == "-r" || arg == "--reporter" || arg == "-o" ||
+                     arg == "--out" || arg.rfind("--reporter=", 0) == 0 ||
+                     arg.rfind("--out=", 0) == 0;
     if (arg == "--min-sm" && i + 1 < argc) {
       min_sm = std::atoi(argv[++i]);
       if (min_sm < 10) return usage(argv[0]);
@@ -241,21 +497,54 @@ int main(int argc, char** argv) {
   // Listing the checks needs no GPU (the grading tool lists them to know what must report).
   bool listing = false;
   for (const std::string& arg : args) {
-    listing = listing || arg == "--list-tests" || arg == "--list-test-names-only" || arg == "-l";
+    listing = listing || arg == "--list-tests" || arg == "--list-test-names-only" || arg == "-l" ||
+              arg == "-h" || arg == "-?" || arg == "--help" || arg == "--list-tags" ||
+              arg == "--list-reporters" || arg == "--list-listeners";
   }
-  if (!listing) print_variant();
+  const char* feedback = std::getenv("WORKBOOK_FEEDBACK");
+  const std::string feedback_choice = feedback ? feedback : "";
+  if (feedback_choice != "" && feedback_choice != "full" && feedback_choice != "compact") {
+    std::cerr << argv[0] << ": WORKBOOK_FEEDBACK is \"" << feedback_choice
+              << "\": say full (the whole report in place) or compact (the default)\n";
+    return 2;
+  }
+  compact = (run_mode == "host" || run_mode == "gpu") && !listing && !reporter_given &&
+            feedback_choice != "full";
+
+  // The run as the compact report tells it; a bad WORKBOOK_VARIANT ends the program here.
+  grader::report::Run& run = recorder().run();
+  run.chapter = chapter_of(argv[0]);
+  run.mode = run_mode;
+  run.variant = grader::variant::current().brief();
+  run.cases = variant_text();
+
+  if (!listing && !compact) std::cout << run.cases;
   if (gpu_mode && !listing) {
     const gpu::GpuInfo info = gpu::detect_gpu(min_sm / 10, min_sm % 10);
     if (!info.usable) {
-      std::cout << "SKIP: GPU checks not run: " << info.reason << "\n"
-                << "The host checks (meson test --suite host) still grade your predictions.\n";
+      if (compact) {
+        print_skip(info.reason);
+      } else {
+        std::cout << "SKIP: GPU checks not run: " << info.reason << "\n"
+                  << "The host checks (meson test --suite host) still grade your predictions.\n";
+      }
       return kExitSkip;
     }
-    std::cout << "GPU checks on " << info.describe() << "\n";
-    grader::set_measurement_gpu(info.describe());
+    run.setting.push_back("GPU checks on " + info.describe());
+  }
+  if (compact) {
+    compact = send_details_to_file(argv[0], run_mode);
+    std::cout << run.cases;  // the whole report begins as the grader's output always did
+  }
+  if (gpu_mode && !listing) {
+    const std::string& gpu_line = run.setting.back();
+    std::cout << gpu_line << "\n";
+    grader::set_measurement_gpu(gpu_line.substr(std::strlen("GPU checks on ")));
     const char* limit = std::getenv("WORKBOOK_GPU_TIMEOUT");
+    gpu_timeout_seconds = limit ? std::atoi(limit) : kDefaultGpuTimeoutSeconds;
     std::signal(SIGALRM, on_watchdog);
-    alarm(static_cast<unsigned>(limit ? std::atoi(limit) : kDefaultGpuTimeoutSeconds));
+    watchdog_armed = true;
+    alarm(static_cast<unsigned>(gpu_timeout_seconds));
   }
 
   Catch::Session session;
@@ -264,6 +553,8 @@ int main(int argc, char** argv) {
       rc != 0) {
     return rc == kExitSkip ? 1 : rc;
   }
+  // The recorder was made above, so it outlives this handler (exit() destroys later statics
+  // first).
   std::atexit(on_exit_inside_check);
   const int failures = session.run();
   alarm(0);
@@ -273,18 +564,21 @@ int main(int argc, char** argv) {
     std::cout << "\n*** A kernel crashed (the failure above says which) and the GPU context "
                  "is lost:\n    the GPU checks after it were not run. Find the bad access with\n"
               << "    compute-sanitizer " << argv[0] << " gpu\n";
+    recorder().advise(gpu::context_lost(), "find the bad access with compute-sanitizer " +
+                                               program_path +
+                                               " gpu. The crash lost the GPU context, so the GPU "
+                                               "checks after this one were not run.");
   }
-  if (gpu_mode && !listing) grader::write_measurements();
+  if (gpu_mode) grader::write_measurements();
   print_summary(argv[0], argv[1]);
+  write_compact_report();
   return failures == 0 ? 0 : 1;
 }
 
 namespace grader {
 
 void note_skip(const std::string& reason) {
-  if (results().empty()) return;
-  results().back().skipped = true;
-  results().back().reason = first_line(reason);
+  recorder().skip(reason);
 }
 
 }  // namespace grader

@@ -47,6 +47,17 @@ std::string Identity::describe() const {
          (student.empty() ? std::string() : " (" + student + "'s workbook)");
 }
 
+std::string Identity::brief() const {
+  switch (kind) {
+    case Kind::kSelfStudy: return "variant 0 (self-study)";
+    case Kind::kLowest: return "variant `lowest` (maintainers)";
+    case Kind::kHighest: return "variant `highest` (maintainers)";
+    case Kind::kStudent: break;
+  }
+  return "variant " + std::to_string(id) +
+         (student.empty() ? std::string() : " (" + student + "'s)");
+}
+
 bool parse(const std::string& text, Identity& out, std::string& error) {
   out = Identity{};
   if (text == "lowest" || text == "highest") {

@@ -42,6 +42,8 @@ struct Identity {
   bool self_study() const { return kind == Kind::kSelfStudy; }
   /// "variant 123456789 (alice's workbook)", "variant 0 (self-study: ...)", ...
   std::string describe() const;
+  /// The same in a few words: "variant 0 (self-study)", "variant 123456789 (alice's)", ...
+  std::string brief() const;
 };
 
 /// Reads `text` ("0".."999999999", "lowest" or "highest") into `out`; on failure returns false

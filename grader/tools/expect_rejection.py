@@ -4,19 +4,27 @@
     expect_rejection.py --grader EXE --mode host|gpu [--min-sm NN] [--expect TEXT]...
                         [--expect-once TEXT]... [--expect-not TEXT]... [--measurements DIR]
 
-Passes (exit 0) when the grader exits 1 (checks failed) and its output contains every --expect
-text, every --expect-once text exactly once (in the checks' output, before the grader's closing
-summary, which repeats each failure's first line), and no --expect-not text. Exit 77 (meson SKIP) when the grader skipped
-because there is no usable GPU. Anything else fails with the grader's output, so that a grader
-which accepts a wrong answer, crashes, or rejects it for another reason is caught.
+The grader prints its compact report (what a student reads first) and writes its whole report,
+every failure in full, to a details file (grader/harness/report.hpp), here a scratch file
+named by WORKBOOK_FEEDBACK_FILE. Passes (exit 0) when the grader exits 1 (checks failed), its
+whole report contains every --expect text, every --expect-once text exactly once (in the checks'
+output, before the grader's closing summary, which repeats each failure's first line) and no
+--expect-not text, its compact report shows no --expect-not text either, and the compact report
+shows the first --expect text: a student reads the wrong answer's own reason before anything
+else. Where that text is a later case of a check that the compact report shows as its first
+case and a count, the report must name that check as failed. Exit 77 (meson SKIP) when the grader skipped because there is no usable GPU. Anything
+else fails with both reports, so that a grader which accepts a wrong answer, crashes, or
+rejects it for another reason is caught.
 
 With --measurements, what the grader measures of the wrong answer (for example how fast a
 conflicted kernel runs) is written to DIR, apart from the reference solution's numbers.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
+import tempfile
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--grader", required=True)
@@ -37,34 +45,65 @@ if args.measurements:
 command = [args.grader, args.mode]
 if args.mode == "gpu" and args.min_sm:
     command += ["--min-sm", args.min_sm]
-run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                     text=True, errors="replace", timeout=600, env=env)
-out = run.stdout
+env.pop("WORKBOOK_FEEDBACK", None)  # the compact report, as a student gets it
+with tempfile.TemporaryDirectory() as scratch:
+    env["WORKBOOK_FEEDBACK_FILE"] = os.path.join(scratch, "details.txt")
+    run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, errors="replace", timeout=600, env=env)
+    try:
+        with open(env["WORKBOOK_FEEDBACK_FILE"], errors="replace") as f:
+            details = f.read()
+    except OSError:
+        details = None
+compact = run.stdout
 problems = []
 if run.returncode == 77:
-    print(out)
+    print(compact)
     print("SKIP: the grader skipped its GPU checks (no usable GPU)")
     sys.exit(77)
 if run.returncode == 0:
     problems.append("the grader ACCEPTED it (exit 0); it must fail")
 elif run.returncode != 1:
     problems.append(f"the grader exited {run.returncode}; a rejection is exit 1")
-# Catch2 wraps long messages: compare with every run of blanks and line breaks as one space.
-flat = " ".join(out.split())
+if details is None:
+    problems.append("the grader wrote no details file (WORKBOOK_FEEDBACK_FILE)")
+    details = ""
+# Catch2 and the compact report wrap long messages: compare with every run of blanks and line
+# breaks as one space.
+flat = " ".join(details.split())
+flat_compact = " ".join(compact.split())
 for text in args.expect:
     if " ".join(text.split()) not in flat:
-        problems.append(f"the output does not say: {text!r}")
+        problems.append(f"the whole report does not say: {text!r}")
+if args.expect and " ".join(args.expect[0].split()) not in flat_compact:
+    # A later case of a check the compact report shows as its first case and a count: the text
+    # must be that case's failure message (Catch2's console output heads each test case with its
+    # name between two rules of dashes, and each failure with "FAILED:" and its message).
+    wanted = " ".join(args.expect[0].split())
+    pieces = re.split(r"^-{79}\n(.*?)\n-{79}\n", details, flags=re.M | re.S)
+    check = next((" ".join(name.split()) for name, body in zip(pieces[1::2], pieces[2::2])
+                  if any(wanted in " ".join(m.split()) for m in
+                         re.findall(r"FAILED:\n[^\n]*with messages?:\n((?:  [^\n]*\n)+)", body))),
+                 None)
+    if check is None or f"FAILED {check}" not in flat_compact:
+        problems.append(f"the compact report does not say: {args.expect[0]!r}, nor is it the "
+                        f"message of a later case of a check it reports ({check}): a student "
+                        "must read it without opening the details")
 for text in args.expect_not:
     if " ".join(text.split()) in flat:
-        problems.append(f"the output says {text!r}, which it must not")
+        problems.append(f"the whole report says {text!r}, which it must not")
+    if " ".join(text.split()) in flat_compact:
+        problems.append(f"the compact report says {text!r}, which it must not")
 # The grader's closing summary repeats each failure's first line: count before it.
 checks_output = flat.split("==== Summary")[0]
 for text in args.expect_once:
     count = checks_output.count(" ".join(text.split()))
     if count != 1:
-        problems.append(f"the output says {text!r} {count} times; expected once")
-print(out)
+        problems.append(f"the whole report says {text!r} {count} times; expected once")
+print(compact)
 if problems:
+    print("---- the whole report (the details file) ----")
+    print(details)
     print("GRADER SELF-TEST FAILED:\n  " + "\n  ".join(problems))
     sys.exit(1)
 print(f"ok: the {args.mode} checks rejected it as expected")

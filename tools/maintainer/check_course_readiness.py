@@ -9,8 +9,10 @@
    (check_student_mode.py).
 2. A student follows the README: `meson setup build`, then `meson test -C build --suite chNN`
    for the first chapter, on a fresh build. That builds the analyser the lessons send them to;
-   the run fails, as the README says; meson shows each grader's closing summary and, without a
-   GPU, why the GPU checks were skipped; and no answer is given away.
+   the run fails, as the README says; meson shows each grader's report: the first failed
+   check with its reason and hint first, each failed check's reason under its name, the
+   closing summary, and the details file, which holds every failure; without a GPU, why the
+   GPU checks were skipped; and no answer is given away.
 3. Solution mode in the hand-out stops with the reason as meson's own message.
 4. Copy attacks (copy_attacks.py): exercises that take their answers from what the hand-out
    ships (its tables, its grader and library code, its lessons' examples) find nothing, and,
@@ -159,12 +161,28 @@ def main():
     check(first.returncode != 0, f"the untouched chapter {chapter} fails, as the README says")
     check(os.path.isfile(os.path.join(handout, "build", "tools", "analyze_smem_access")),
           "build/tools/analyze_smem_access exists after that first meson test")
-    summary = out[out.rfind("==== Summary (host checks) ===="):].splitlines()
+    summary_at = out.rfind("==== Summary (host checks) ====")
+    summary = out[summary_at:].splitlines()
     check(summary[0].startswith("==== Summary") and any("FAILED   " in l for l in summary),
           "meson shows the grader's closing summary, one line per check")
-    reasons = [summary[i + 1] for i, l in enumerate(summary[:-1]) if l.startswith("  FAILED   ")]
-    check(reasons and all(r.startswith("           ") and r.strip() for r in reasons),
-          "the summary gives each failure's reason in one line")
+    # The report above the summary: each failed check once, its reason right under its name.
+    report = out[:summary_at]
+    blocks = [" ".join(b.split()) for b in report.split("\n\n")]
+    failed = [l[len("  FAILED   "):] for l in summary if l.startswith("  FAILED   ")]
+    reasons = [[b[len("FAILED " + name):].strip() for b in blocks
+                if b.startswith("FAILED " + name)] for name in failed]
+    check(failed and all(len(r) == 1 and r[0] for r in reasons),
+          "the report gives each failed check's reason under its name, once")
+    first = report[report.find("FAILED "):]
+    first = first[:first.find("\n\n")]
+    check("Hint:" in first or "What to do:" in first,
+          "the first failed check comes with a hint or what to do")
+    told = [i for i, l in enumerate(summary) if l.startswith("Every failure in full")]
+    named = summary[told[0] + 1].strip() if told and told[0] + 1 < len(summary) else ""
+    details = os.path.join(handout, named)
+    check(named.startswith("build/feedback/") and os.path.isfile(details) and
+          open(details).read().count("FAILED:") >= len(failed),
+          f"the report names its details file in the build, which holds every failure ({named})")
     gpu_shown = "SKIP: GPU checks not run:" in out or "GPU checks on " in out
     check(gpu_shown, "meson shows why the GPU checks were skipped (or that they ran)")
     for text in GIVEAWAYS:

@@ -187,14 +187,19 @@ TEST_CASE("feedback: the answer only with WORKBOOK_REVEAL, the hint always", "[h
   unsetenv("WORKBOOK_REVEAL");
 }
 
-TEST_CASE("prediction feedback: unfilled says only that; wrong says the direction",
+TEST_CASE("prediction feedback: unfilled says only that and what to do; wrong says the direction",
           "[host][harness]") {
   unsetenv("WORKBOOK_REVEAL");
   const auto r = smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [](int t) { return 16 * t; });
   const grader::Feedback unfilled =
       grader::prediction_feedback("predicted(kA)", -1, 4, -1, r, "a principle", "a hint");
+  // The same words for every prediction: neither the principle nor the case's own hint.
   CHECK(unfilled.str() ==
-        "predicted(kA) is not filled in yet: it still returns kNotImplemented.\n");
+        "predicted(kA) is not filled in yet: it still returns kNotImplemented.\n"
+        "  Hint: work it out on paper as the lesson does and return your number in place of "
+        "kNotImplemented (build/tools/analyze_smem_access draws an access, to check your "
+        "count).\n");
+  CHECK(unfilled.str() == grader::unfilled_prediction("predicted(kA)").str());
   const grader::Feedback low =
       grader::prediction_feedback("predicted(kA)", 2, 4, -1, r, "a principle", "a hint");
   CHECK(low.headline() == "predicted(kA) is 2, which is too low.");

@@ -1,0 +1,29 @@
+// A grader whose second check ends the program as a student's code can, as
+// WORKBOOK_STOP_FIXTURE says: `exit` (exit(3)), `segv` (a crash), `term` (stopped from outside,
+// as meson stops a test at its time limit); unset, it passes. test_stops.py checks what the
+// compact report and the details file say of each.
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "grader/harness/catch.hpp"
+#include "grader/harness/feedback.hpp"
+
+TEST_CASE("1: a check that fails plainly", "[host][stop_fixture]") {
+  GRADER_EXPECT(false, grader::Feedback("the first check failed.").hint("the first check's hint."));
+}
+
+TEST_CASE("2: a check whose code ends the program", "[host][stop_fixture]") {
+  std::cout << "printed by the check before it ended" << std::endl;
+  const char* how = std::getenv("WORKBOOK_STOP_FIXTURE");
+  const std::string stop = how ? how : "";
+  if (stop == "exit") std::exit(3);
+  if (stop == "segv") std::raise(SIGSEGV);
+  if (stop == "term") std::raise(SIGTERM);
+  SUCCEED();
+}
+
+TEST_CASE("3: a check after it", "[host][stop_fixture]") {
+  SUCCEED();
+}
