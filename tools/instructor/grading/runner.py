@@ -33,6 +33,14 @@ SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # stand-in of the same age.
 HIDDEN_PREFIX = "hidden_"
 SRC, BUILD, TOOL = "/grading/src", "/grading/build", "/grading/tool"
+
+
+def show_pristine_at(folder):
+    """Shows the pristine workbook to the sandbox at FOLDER/src, FOLDER/build and FOLDER/tool
+    instead of /grading/...: a Gradescope autograder grades where its fallback sandbox, which
+    has no mount namespace, lays them out as real folders (gradescope.py)."""
+    global SRC, BUILD, TOOL
+    SRC, BUILD, TOOL = (os.path.join(folder, name) for name in ("src", "build", "tool"))
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 # A build that failed with one of these failed for want of something the machine lacked.
 RESOURCE_ERRORS = re.compile(r"No space left on device|Cannot allocate memory|out of memory|"
@@ -197,16 +205,23 @@ class Workbook:
     sandbox. Nothing a submission holds can reach its graders, thresholds, harness or build
     files: a submission's build only lays its exercise files over it."""
 
-    def __init__(self, cache, box, options, source_root=SOURCE_ROOT):
-        commit = subprocess.run(["git", "-C", source_root, "rev-parse", "HEAD"],
-                                capture_output=True, text=True)
-        if commit.returncode != 0:
-            sys.exit(f"grade: {source_root} is not a git checkout with a commit; the pristine "
-                     f"workbook is made from the committed HEAD")
-        self.commit = commit.stdout.strip()
+    def __init__(self, cache, box, options, source_root=SOURCE_ROOT, commit=None):
+        """With `commit`, the pristine workbook of that commit is already under `cache` (a
+        Gradescope autograder holds no checkout); without it, it is made from `source_root`'s
+        committed HEAD where `cache` does not hold it yet."""
+        if commit is None:
+            found = subprocess.run(["git", "-C", source_root, "rev-parse", "HEAD"],
+                                   capture_output=True, text=True)
+            if found.returncode != 0:
+                sys.exit(f"grade: {source_root} is not a git checkout with a commit; the "
+                         f"pristine workbook is made from the committed HEAD")
+            commit = found.stdout.strip()
+        self.commit = commit
         self.box = box
         self.root = os.path.join(os.path.abspath(cache), "workbook-" + self.commit[:12])
         if not os.path.isdir(os.path.join(self.root, "workbook")):
+            if source_root is None:
+                raise GradingError(f"the pristine workbook of {commit[:12]} is not in {cache}")
             self._extract(cache, source_root)
         self.tree = os.path.join(self.root, "workbook")
         available = sorted(d for d in os.listdir(os.path.join(self.tree, "chapters"))
@@ -412,7 +427,7 @@ def judge_files(workbook, chapter, files):
             continue
         workbook_header = (path.startswith(f"{SRC}/chapters/{chapter}/")
                            or path.startswith(f"{SRC}/common/")) and path.endswith(HEADER_SUFFIXES)
-        system_header = not path.startswith("/grading/") and "/include/" in path
+        system_header = not path.startswith(os.path.dirname(SRC) + "/") and "/include/" in path
         if not (workbook_header or system_header):
             shown = path[len(SRC) + 1:] if path.startswith(SRC + "/") else path
             refused.append(shown)
@@ -450,13 +465,14 @@ def shown_errors(text, chapter, limit=12):
     return list(dict.fromkeys(lines))[:limit]
 
 
-def prepare(workbook, path, directory, options):
+def prepare(workbook, path, directory, options, ident=None):
     """Reads the submission at `path`, lays its exercise files over the pristine workbook in a
-    work folder under `directory`, and builds what they reach, in the sandbox."""
+    work folder under `directory`, and builds what they reach, in the sandbox. `ident` names the
+    submission where its path does not (Gradescope's metadata names its student)."""
     start = time.monotonic()
     workbook.ensure_built()
     box = workbook.box
-    ident = submission.submission_id(path)
+    ident = ident or submission.submission_id(path)
     notes, refused, failed_build = [], {}, {}
     work = os.path.join(SCRATCH[0], f"{ident}-{os.getpid()}-{time.time_ns()}")
     dirs = overlay_dirs(work)
@@ -842,9 +858,10 @@ def finish(workbook, prepared, options, key=None, keep_work=False, checked=None)
     return result
 
 
-def grade_one(workbook, path, directory, options, key=None, keep_work=False):
+def grade_one(workbook, path, directory, options, key=None, keep_work=False, ident=None):
     os.makedirs(directory, exist_ok=True)
-    return finish(workbook, prepare(workbook, path, directory, options), options, key, keep_work)
+    return finish(workbook, prepare(workbook, path, directory, options, ident), options, key,
+                  keep_work)
 
 
 # A class graded in two phases (tools/instructor/grade --phase, which Slurm's job arrays run):

@@ -180,36 +180,7 @@ class Sandbox:
             running.add(process.pid)
         for fd in (log_w, status_w) + ((report_w,) if report else ()):
             os.close(fd)
-        log_overflow = [False]
-        report_data = bytearray()
-
-        def read_log():
-            kept = 0
-            with open(log_path, "ab") as log, os.fdopen(log_r, "rb", buffering=0) as pipe:
-                while True:
-                    chunk = pipe.read(65536)
-                    if not chunk:
-                        break
-                    if kept < LOG_BYTES:
-                        log.write(chunk[:LOG_BYTES - kept])
-                        kept += len(chunk)
-                    elif not log_overflow[0]:
-                        log_overflow[0] = True
-                        log.write(b"\n[output cut: more than %d MiB]\n" % (LOG_BYTES >> 20))
-
-        def read_report():  # keeps one byte past the bound, so that the reader can tell
-            with os.fdopen(report_r, "rb", buffering=0) as pipe:
-                while True:
-                    chunk = pipe.read(65536)
-                    if not chunk:
-                        break
-                    report_data.extend(chunk[:report_bytes + 1 - len(report_data)])
-
-        readers = [threading.Thread(target=read_log, daemon=True)]
-        if report:
-            readers.append(threading.Thread(target=read_report, daemon=True))
-        for r in readers:
-            r.start()
+        capture = Capture(log_r, log_path, report_r, report_bytes)
         timed_out = False
         try:
             process.wait(timeout=max(1.0, timeout))
@@ -223,14 +194,12 @@ class Sandbox:
             process.wait()
             with running_lock:
                 running.discard(process.pid)
-        for r in readers:
-            r.join(timeout=30)
+        capture.finish()
         with os.fdopen(status_r, "rb") as f:
             raw = f.read(4096)
         shutil.rmtree(private, ignore_errors=True)
         outcome = Outcome(timed_out=timed_out, seconds=time.monotonic() - start,
-                          log_overflow=log_overflow[0],
-                          report=bytes(report_data) if report else None)
+                          log_overflow=capture.log_overflow, report=capture.report())
         try:
             status = json.loads(raw.decode()) if raw else {}
         except ValueError:
@@ -244,6 +213,53 @@ class Sandbox:
         elif not timed_out:
             outcome.setup_error = f"the sandbox ended without a status ({process.returncode})"
         return outcome
+
+
+class Capture:
+    """Reads a sandboxed command's output (`log_r`, appended to `log_path` up to LOG_BYTES) and,
+    where it has one, its report pipe (`report_r`, kept up to `report_bytes` and one byte more,
+    so that the reader can tell), each in a thread of its own while the command runs."""
+
+    def __init__(self, log_r, log_path, report_r=None, report_bytes=16 * MIB):
+        self.log_overflow = False
+        self.report_data = bytearray() if report_r is not None else None
+        self.readers = [threading.Thread(target=self._read_log, args=(log_r, log_path),
+                                         daemon=True)]
+        if report_r is not None:
+            self.readers.append(threading.Thread(target=self._read_report,
+                                                 args=(report_r, report_bytes), daemon=True))
+        for r in self.readers:
+            r.start()
+
+    def _read_log(self, log_r, log_path):
+        kept = 0
+        with open(log_path, "ab") as log, os.fdopen(log_r, "rb", buffering=0) as pipe:
+            while True:
+                chunk = pipe.read(65536)
+                if not chunk:
+                    break
+                if kept < LOG_BYTES:
+                    log.write(chunk[:LOG_BYTES - kept])
+                    kept += len(chunk)
+                elif not self.log_overflow:
+                    self.log_overflow = True
+                    log.write(b"\n[output cut: more than %d MiB]\n" % (LOG_BYTES >> 20))
+
+    def _read_report(self, report_r, report_bytes):
+        with os.fdopen(report_r, "rb", buffering=0) as pipe:
+            while True:
+                chunk = pipe.read(65536)
+                if not chunk:
+                    break
+                self.report_data.extend(chunk[:report_bytes + 1 - len(self.report_data)])
+
+    def finish(self):
+        """Waits (a bounded time) for both pipes to end: every writer has ended or been killed."""
+        for r in self.readers:
+            r.join(timeout=30)
+
+    def report(self):
+        return bytes(self.report_data) if self.report_data is not None else None
 
 
 def unavailable(scratch):
