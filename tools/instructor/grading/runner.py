@@ -41,6 +41,8 @@ def show_pristine_at(folder):
     has no mount namespace, lays them out as real folders (gradescope.py)."""
     global SRC, BUILD, TOOL
     SRC, BUILD, TOOL = (os.path.join(folder, name) for name in ("src", "build", "tool"))
+
+
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 # A build that failed with one of these failed for want of something the machine lacked.
 RESOURCE_ERRORS = re.compile(r"No space left on device|Cannot allocate memory|out of memory|"
@@ -305,7 +307,8 @@ class Workbook:
             log = os.path.join(self.build_root, "build.log")
             script = (f"meson setup {BUILD} {SRC} -Dkernels=student "
                       f"-Dgpu_targets={self.options.gpu_targets} -Ddocs=disabled "
-                      f"-Dchapters={','.join(self.chapters)} && ninja -C {BUILD} "
+                      f"-Dchapters={','.join(self.chapters)} && "
+                      f"ninja -C {BUILD} ${{WORKBOOK_BUILD_JOBS:+-j $WORKBOOK_BUILD_JOBS}} "
                       f"{' '.join(grader_name(c) for c in self.chapters)} && "
                       f"python3 {TOOL}/inspect_build.py pristine {BUILD} "
                       f"{' '.join(self.chapters)} --out {{report}}")

@@ -84,6 +84,7 @@ class Sandbox:
     def __init__(self, scratch, hide=(), programs=("meson", "ninja", "nvcc", "c++", "nm")):
         self.scratch = os.path.abspath(scratch)
         os.makedirs(self.scratch, exist_ok=True)
+        self.environment = {}  # set by the caller: in every command's environment
         self.as_root = os.geteuid() == 0
         self.extra = []
         candidates = [sys.executable, os.path.realpath(sys.executable)]
@@ -140,6 +141,7 @@ class Sandbox:
         for name in ("CUDA_VISIBLE_DEVICES", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"):
             if gpu and name in os.environ:
                 environment[name] = os.environ[name]
+        environment.update(self.environment)
         environment.update(env or {})
         binds = list(binds)
         devices = []
