@@ -13,7 +13,7 @@ laid over it: the user's own while the submission builds, then the root's, read-
 user, before any grader runs, so that no grader can rewrite another's binary. The user gets a
 temporary folder of its own, emptied after each command; after each command every process of
 the user is killed (and the tool, a child subreaper, reaps them) and its files in the system's
-temporary folders are removed. A grader's report still reaches the tool through a pipe the tool
+temporary folders are removed, so commands run one at a time, whoever asks. A grader's report still reaches the tool through a pipe the tool
 holds. The results, the autograder's source (the hidden checks' source, the course secret) and
 the submission are the root's alone: the caller makes them so, and trial() proves that the
 user can neither read nor write them before anything is graded.
@@ -29,8 +29,8 @@ import fcntl
 import os
 import pwd
 import shutil
-import signal
 import subprocess
+import threading
 import time
 
 from . import sandbox
@@ -172,6 +172,9 @@ class FallbackSandbox:
         self.uid, self._lock = claim_uid()
         self.temporary = os.path.join(self.places, "tmp")
         self.laid = {}  # target: (lower, upper, writable) as it is laid out now
+        # One command at a time, whoever calls (the runner runs host checks side by side): each
+        # command's end kills every process of the user, and its folders are laid out for it.
+        self.one_at_a_time = threading.Lock()
         self.environment = {}  # set by the caller: in every command's environment
         become_subreaper()
         candidates = [os.path.dirname(p) for p in map(shutil.which, PROGRAMS) if p]
@@ -247,13 +250,22 @@ class FallbackSandbox:
                 except OSError:
                     pass
 
-    def run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
-            report=False, gpu=False, memory_bytes=None, file_bytes=sandbox.GIB,
-            tmp_bytes=512 * sandbox.MIB, report_bytes=16 * sandbox.MIB):
-        """As sandbox.Sandbox.run. An overlay is laid out as a copy at its target; a read-only
-        bind as a copy for the command only; a writable bind is moved to its target and back.
-        "/tmp" (the working folder, or an environment variable's value) is the user's own
-        temporary folder."""
+    def run(self, command, cwd, log_path, timeout, **options):
+        """As sandbox.Sandbox.run, one command at a time: a caller's threads wait their turn,
+        and the wait counts against `timeout`. An overlay is laid out as a copy at its target; a
+        read-only bind as a copy for the command only; a writable bind is moved to its target
+        and back. "/tmp" (the working folder, or an environment variable's value) is the user's
+        own temporary folder."""
+        asked = time.monotonic()
+        with self.one_at_a_time:
+            left = timeout - (time.monotonic() - asked)
+            if left <= 0:
+                return sandbox.Outcome(timed_out=True)
+            return self._run(command, cwd, log_path, left, **options)
+
+    def _run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
+             report=False, gpu=False, memory_bytes=None, file_bytes=sandbox.GIB,
+             tmp_bytes=512 * sandbox.MIB, report_bytes=16 * sandbox.MIB):
         start = time.monotonic()
         if gpu:
             return sandbox.Outcome(setup_error="the fallback sandbox runs host checks only")
