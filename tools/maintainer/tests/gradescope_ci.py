@@ -12,9 +12,10 @@ nothing); then its run_autograder for each of these submissions, every results.j
 - bad metadata (missing, no student id, an id that is none, a student not on the roster): a
   results.json that says so, score 0, nothing graded;
 - planted submissions of hostile_class.py through the fallback sandbox (forged results files,
-  writes to the results and to another chapter's grader, the hidden checks' source and the
-  course secret printed into the feedback, a process that outlives the grader, exit() in a
-  check): each scores what it earned, nothing it touched changes, nothing of it is left running.
+  writes to the results and to another chapter's grader, and a probe saying which of them it
+  could open, the hidden checks' source and the course secret printed into the feedback, a
+  process that outlives the grader, exit() in a check): each scores what it earned, nothing it
+  touched changes, nothing of it is left running.
 
 A package of every chapter is also written (not built): it must hold each chapter's hidden
 checks, and no solution.
@@ -224,8 +225,8 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
     start = time.monotonic()
     # /usr/bin/time, where it is installed, measures the largest process (a compiler, mostly);
     # the sampler below adds up every process of the run, a bound on the container's need.
-    timer = ["/usr/bin/time", "-f", "largest process: %M KiB", "-o", os.path.join(work, "time")] \
-        if os.access("/usr/bin/time", os.X_OK) else []
+    timer = ["/usr/bin/time", "-f", "largest process: %M KiB, CPU %U %S s", "-o",
+             os.path.join(work, "time")] if os.access("/usr/bin/time", os.X_OK) else []
     process = subprocess.Popen(timer + [os.path.join(layout.root, "run_autograder")],
                                cwd=layout.root, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT)
@@ -242,12 +243,14 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
     process.wait()
     sampler.join()
     seconds = time.monotonic() - start
-    largest = 0
+    largest, cpu = 0, ""
     if timer:
         with open(timer[-1]) as f:
-            largest = int(f.read().split("largest process: ")[-1].split()[0])
+            said = f.read().split("largest process: ")[-1].split()
+        largest = int(said[0])
+        cpu = f", CPU {float(said[3]) + float(said[4]):.1f} s"
     measured.append((name, seconds, largest, peak[0]))
-    print(f"---- {name}: {seconds:.1f} s, largest process {largest // 1024} MiB, all "
+    print(f"---- {name}: {seconds:.1f} s{cpu}, largest process {largest // 1024} MiB, all "
           f"together {peak[0] // 1024} MiB\n{output[-2500:]}", flush=True)
     expect(process.returncode == 0, f"{name}: run_autograder exited {process.returncode}")
     try:
@@ -353,8 +356,9 @@ for name, metadata, said, retry in (
 # The id Gradescope names a student by: sid, or email where the package says so.
 with open(layout.metadata, "w") as f:
     json.dump({"users": user("ada", email="ada@example.edu")}, f)
-expect(gradescope.student_of(layout, "email", True) == ["ada@example.edu"]
-       and gradescope.student_of(layout, "sid", True) == ["ada"], "the id field is the package's")
+expect(list(gradescope.student_of(layout, "email", True)) == ["ada@example.edu"]
+       and list(gradescope.student_of(layout, "sid", True)) == ["ada"],
+       "the id field is the package's")
 
 # 4. Planted submissions (hostile_class.py) through the fallback sandbox.
 grading_build = os.path.join(layout.grading, "build")
@@ -368,7 +372,26 @@ secrets = {
 planted_folder = os.path.join(work, "planted")
 first_checks = [p.name for p in points[first] if p.mode == "host"]
 cases = hostile_class.write(root, planted_folder, first, secrets, first_checks)
-chosen = ["forge_files_and_console", "m_vandal", "leak_files_environment",
+# hostile_class's vandal writes blindly, and the graders run in no fixed order: this probe
+# tries every path a grader must not write (a new file in the results and the build too) and
+# says in its feedback each one it could open, whichever grader ran first (it is called, and
+# wrong, for one pattern: the check's feedback shows what it wrote to std::cout).
+probed = secrets["writable"] + [os.path.join(layout.results, "probe"),
+                                os.path.join(grading_build, "probe"),
+                                os.path.join(layout.grading, "src", "grader", "harness",
+                                             "feedback_message.hpp")]
+probe = ("  if (p == Pattern::kReversedFloats) {  // wrong for it: the check's feedback shows\n"
+         "    for (const char* path : {" + ", ".join(f'"{p}"' for p in probed) + "}) {\n"
+         "      int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);\n"
+         '      if (fd >= 0) { std::cout << "WROTE: " << path << "\\n"; close(fd); }\n'
+         f'    }}\n    std::cout << "PROBE: tried {len(probed)} paths\\n";\n    return 0;\n  }}')
+put(os.path.join(planted_folder, "write_probe", "chapters", first, f"{first[3:]}_exercise.cu"),
+    hostile_class.in_prediction(hostile_class.HEADER + exercise("solutions", first), probe))
+cases["write_probe"] = hostile_class.Case(4, "opens for writing the results, every grader and "
+                                             "the package, saying which it could", "less",
+                                          says=[f"PROBE: tried {len(probed)} paths"],
+                                          never=["WROTE:"])
+chosen = ["forge_files_and_console", "m_vandal", "write_probe", "leak_files_environment",
           "survivor_fork_setsid", "exit_inside_check"]
 judged = {}
 for ident in chosen:
