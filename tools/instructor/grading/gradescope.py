@@ -221,29 +221,39 @@ def lock_down(layout):
             os.chown(path, 0, 0)
 
 
+def sandbox_kind(config, why_not_namespace):
+    """"namespace" or "fallback": the namespace sandbox unless `why_not_namespace()` (asked only
+    where it matters) says why it cannot be made, or the package or
+    $WORKBOOK_AUTOGRADER_SANDBOX asks for the fallback; $WORKBOOK_AUTOGRADER_SANDBOX=namespace
+    never falls back."""
+    choice = os.environ.get(SANDBOX_VARIABLE) or config.get("sandbox", "auto")
+    if choice not in ("auto", "namespace", "fallback"):
+        raise NotGraded(f"${SANDBOX_VARIABLE} is {choice!r}: it may be namespace or fallback")
+    if choice == "fallback":
+        return "fallback"
+    why = why_not_namespace()
+    if why is None:
+        return "namespace"
+    if choice == "namespace":
+        raise NotGraded(f"the namespace sandbox cannot be made here: {why}")
+    say(f"The namespace sandbox cannot be made here ({why.splitlines()[0][:300]}): the "
+        f"fallback sandbox grades instead (docs/instructors/grading.md, Gradescope).")
+    return "fallback"
+
+
 def make_box(layout, config):
-    """(the sandbox to grade in, its name): the namespace sandbox where it can be made; the
-    fallback where it cannot, or where the package or $WORKBOOK_AUTOGRADER_SANDBOX says so."""
+    """(the sandbox to grade in, its name): see sandbox_kind."""
     for system in ("/tmp", "/dev", "/proc", "/sys"):
         if sandbox._under(layout.root, [system]):
             raise NotGraded(f"the autograder's root {layout.root} is under {system}, which the "
                             f"sandbox replaces with its own: unpack it elsewhere")
     runner.show_pristine_at(layout.grading)
-    choice = os.environ.get(SANDBOX_VARIABLE) or config.get("sandbox", "auto")
-    if choice not in ("auto", "namespace", "fallback"):
-        raise NotGraded(f"${SANDBOX_VARIABLE} is {choice!r}: it may be namespace or fallback")
     os.makedirs(layout.scratch, exist_ok=True)
     jobs = {"WORKBOOK_BUILD_JOBS": str(config.get("build_jobs", 1))}
-    if choice != "fallback":
-        why = sandbox.unavailable(layout.scratch)
-        if why is None:
-            box = sandbox.Sandbox(layout.scratch, hide=layout.private())
-            box.environment = jobs
-            return box, "namespace"
-        if choice == "namespace":
-            raise NotGraded(f"the namespace sandbox cannot be made here: {why}")
-        say(f"The namespace sandbox cannot be made here ({why.splitlines()[0][:300]}): the "
-            f"fallback sandbox grades instead (docs/instructors/grading.md, Gradescope).")
+    if sandbox_kind(config, lambda: sandbox.unavailable(layout.scratch)) == "namespace":
+        box = sandbox.Sandbox(layout.scratch, hide=layout.private())
+        box.environment = jobs
+        return box, "namespace"
     try:
         box = fallback_sandbox.FallbackSandbox(layout.grading, private=layout.private())
     except fallback_sandbox.FallbackError as e:

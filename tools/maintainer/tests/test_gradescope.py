@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The Gradescope autograder's parts that need no build: what a package may hold, the results
 of a submission that was not graded, the student id from Gradescope's metadata (missing, empty,
-not an id, a group), what a submission folder is graded as, and a run_autograder whose package
-is damaged (it still writes a results.json that says so). The whole autograder is
+not an id, a group), what a submission folder is graded as, which sandbox grades (the fallback
+only where the namespace sandbox cannot be made or is not wanted), and a run_autograder whose
+package is damaged (it still writes a results.json that says so). The whole autograder is
 tools/maintainer/tests/gradescope_ci.py's (CI).
 
     test_gradescope.py SOURCE_ROOT
@@ -131,9 +132,45 @@ if os.geteuid() == 0:
 expect(raises(gradescope.NotGraded, lambda: gradescope.make_box(
     gradescope.Layout("/tmp/autograder"), {}), "under /tmp"), "a root under /tmp is refused")
 
+# Which sandbox: the namespace one where it can be made, the fallback only where it cannot or
+# where the package or $WORKBOOK_AUTOGRADER_SANDBOX asks for it.
+asked = []
+
+
+def namespace(why):
+    def why_not():
+        asked.append(why)
+        return why
+    return why_not
+
+
+os.environ.pop(gradescope.SANDBOX_VARIABLE, None)
+for config, why, variable, kind in (({"sandbox": "auto"}, None, None, "namespace"),
+                                    ({"sandbox": "auto"}, "no unshare", None, "fallback"),
+                                    ({"sandbox": "fallback"}, None, None, "fallback"),
+                                    ({"sandbox": "auto"}, None, "fallback", "fallback"),
+                                    ({"sandbox": "fallback"}, None, "namespace", "namespace"),
+                                    ({}, None, None, "namespace")):
+    if variable:
+        os.environ[gradescope.SANDBOX_VARIABLE] = variable
+    got = gradescope.sandbox_kind(config, namespace(why))
+    os.environ.pop(gradescope.SANDBOX_VARIABLE, None)
+    expect(got == kind, f"package {config}, namespace {why or 'possible'}, ${variable}: {got}")
+asked.clear()
+gradescope.sandbox_kind({"sandbox": "fallback"}, namespace(None))
+expect(asked == [], "a forced fallback does not try the namespace sandbox")
+os.environ[gradescope.SANDBOX_VARIABLE] = "namespace"
+expect(raises(gradescope.NotGraded, lambda: gradescope.sandbox_kind({}, namespace("no unshare")),
+              "cannot be made here: no unshare"), "namespace asked for and impossible: to retry")
+os.environ[gradescope.SANDBOX_VARIABLE] = "weak"
+expect(raises(gradescope.NotGraded, lambda: gradescope.sandbox_kind({}, namespace(None)),
+              "it may be namespace or fallback"), "an unknown sandbox is refused")
+os.environ.pop(gradescope.SANDBOX_VARIABLE, None)
+
 shutil.rmtree(work, ignore_errors=True)
 for p in problems:
     print("PROBLEM: " + p)
 print(f"gradescope: package contents, results not graded, metadata ids, submission folders, a "
-      f"damaged package: {'all as expected' if not problems else f'{len(problems)} problems'}")
+      f"damaged package, which sandbox: "
+      f"{'all as expected' if not problems else f'{len(problems)} problems'}")
 sys.exit(1 if problems else 0)
