@@ -12,7 +12,8 @@ output, before the grader's closing summary, which repeats each failure's first 
 --expect-not text, its compact report shows no --expect-not text either, and the compact report
 shows the first --expect text: a student reads the wrong answer's own reason before anything
 else. Where that text is a later case of a check that the compact report shows as its first
-case and a count, the report must name that check as failed. Exit 77 (meson SKIP) when the grader skipped because there is no usable GPU. Anything
+case and a count, or in a failure the compact report cut short (saying so under its check),
+the report must name that check as failed. Exit 77 (meson SKIP) when the grader skipped because there is no usable GPU. Anything
 else fails with both reports, so that a grader which accepts a wrong answer, crashes, or
 rejects it for another reason is caught.
 
@@ -25,6 +26,9 @@ import re
 import subprocess
 import sys
 import tempfile
+
+# What the compact report says under a failure it cut short (grader/harness/report.cpp).
+CUT = "(More of this failure is in the details file named at the end.)"
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--grader", required=True)
@@ -85,6 +89,17 @@ if args.expect and " ".join(args.expect[0].split()) not in flat_compact:
                   if any(wanted in " ".join(m.split()) for m in
                          re.findall(r"FAILED:\n[^\n]*with messages?:\n((?:  [^\n]*\n)+)", body))),
                  None)
+    if check is None:
+        # Or the first screen cut a long failure short, saying so under its check: the text is
+        # in that failure's full message, which the report points to.
+        for name, body in zip(pieces[1::2], pieces[2::2]):
+            name = " ".join(name.split())
+            shown_block = flat_compact.split(f"FAILED {name}", 1)
+            failures = re.split(r"^\S+:\d+: FAILED:\n", body, flags=re.M)[1:]
+            if len(shown_block) == 2 and any(wanted in " ".join(f.split()) for f in failures) \
+                    and CUT in shown_block[1].split(" FAILED ", 1)[0]:
+                check = name
+                break
     if check is None or f"FAILED {check}" not in flat_compact:
         problems.append(f"the compact report does not say: {args.expect[0]!r}, nor is it the "
                         f"message of a later case of a check it reports ({check}): a student "

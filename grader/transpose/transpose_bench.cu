@@ -57,6 +57,7 @@ std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std
   // Every shape is tried; the hint depends on whether a multiple-of-the-tile shape failed too.
   std::optional<grader::Feedback> first;
   bool aligned_shape_failed = false;
+  bool aligned_shape_tried = false;
   for (const auto& [rows, cols] : shapes) {
     std::vector<float> host(static_cast<size_t>(rows) * cols);
     for (float& x : host) x = uniform(rng);
@@ -83,7 +84,10 @@ std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std
           first->line("That element was never written (it still holds the NaN poison).");
       }
     }
-    if (shape_failed && rows % side == 0 && cols % side == 0) aligned_shape_failed = true;
+    if (rows % side == 0 && cols % side == 0) {
+      aligned_shape_tried = true;
+      if (shape_failed) aligned_shape_failed = true;
+    }
   }
   if (!first) return std::nullopt;
   const std::string tile = std::to_string(side);
@@ -91,10 +95,15 @@ std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std
     first->hint("a shape that is a multiple of " + tile +
                 " fails too: check the indices, and that every warp waits (__syncthreads) "
                 "before reading what other warps wrote to the tile.");
-  } else {
+  } else if (aligned_shape_tried) {
     first->hint("only shapes that are not a multiple of " + tile +
                 " fail: guard the loads and the stores of partial tiles (r < rows, c < cols) "
                 "separately.");
+  } else {  // shapes with a partial tile only: nothing says whether the whole tiles are right
+    first->hint(
+        "check the indices, the barrier before reading what other warps wrote to the "
+        "tile, and the guards of partial tiles (r < rows, c < cols), loads and stores "
+        "separately.");
   }
   return first;
 }
