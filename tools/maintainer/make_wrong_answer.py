@@ -17,7 +17,10 @@ wrong answer:
               such as 271828182, or lowest / highest, for a slip only other cases show)
 
     make_wrong_answer.py list SPEC            one line per answer:
-                                              name|rejected_by|expect|expect_also|expect_not|variant
+                                              name|rejected_by|expect|expect_also|expect_not|variant|built_as
+                                              (built_as: the first answer made from the same
+                                              source, whose grader this one is graded with:
+                                              [skeleton] and [skeleton_on_gpu] are one program)
     make_wrong_answer.py make SPEC NAME SOLUTION SKELETON OUTPUT
 
 `make` writes the solution (or the skeleton as committed in git, whatever the working tree holds)
@@ -84,10 +87,13 @@ def committed_text(path):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "list":
         spec = load(sys.argv[2])
+        built_as = {}  # a source already listed: its answers share one grader
         for name in spec.sections():
             s = spec[name]
+            source = (s.get("from", "solution"), s.get("replace"), s.get("with"))
+            built_as.setdefault(source, name)
             fields = [name, s["rejected_by"], s["expect"], s.get("expect_also", ""),
-                      s.get("expect_not", ""), s.get("variant", "0")]
+                      s.get("expect_not", ""), s.get("variant", "0"), built_as[source]]
             if any("|" in f or "\n" in f for f in fields):
                 sys.exit(f"{sys.argv[2]}: [{name}]: no '|' or line break in its fields")
             print("|".join(fields))

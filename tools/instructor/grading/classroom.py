@@ -400,6 +400,8 @@ class Jobs:
             common += ["--gpu"]
         if options.assignment != runner.Options.ASSIGNMENT:
             common += ["--assignment", options.assignment]
+        if options.workbook_cache:
+            common += ["--workbook-cache", options.workbook_cache]
         self.common = common + options.variant_arguments()
 
     def command(self, *arguments):

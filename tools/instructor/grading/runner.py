@@ -67,8 +67,10 @@ class Options:
 
     def __init__(self, gpu=False, chapters=None, gpu_targets="75", time_limit=600,
                  build_time_limit=1800, visibility="visible", roster=None, variant=None,
-                 secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT):
+                 secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT,
+                 workbook_cache=None):
         self.assignment = assignment
+        self.workbook_cache = workbook_cache  # --workbook-cache, passed on to Slurm's tasks
         self.roster = roster
         self.roster_path, self.secret_path = roster_path, secret_path
         self.variant = variant

@@ -40,6 +40,10 @@ import zipfile
 
 root = os.path.abspath(sys.argv[1])
 work = os.path.abspath(sys.argv[2])
+if work == "/tmp" or work.startswith("/tmp/"):
+    # Every sandbox has a /tmp of its own, so Gradescope's folders (/autograder there) cannot
+    # live under this machine's: a checkout under /tmp (CI's clone, say) works in /var/tmp.
+    work = os.path.join("/var/tmp", "workbook-gradescope-ci", os.path.basename(work))
 again = "--again" in sys.argv[3:]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -365,8 +369,9 @@ grading_build = os.path.join(layout.grading, "build")
 secrets = {
     "readable": [layout.secret, hidden_source, layout.config, layout.metadata],
     "writable": [layout.results_json, os.path.join(grading_build, runner.grader_name(second)),
-                 os.path.join(grading_build, runner.grader_name(first)), graders[second],
-                 layout.config, os.path.join(layout.root, "run_autograder")],
+                 os.path.join(grading_build, runner.grader_name(first)), layout.config,
+                 os.path.join(layout.root, "run_autograder")]
+    + ([graders[second]] if second in graders else []),  # where an earlier step built it
     "markers": [secret.decode(), hidden_marker, "GRADESCOPE-CI-SECRET-IN-THE-ENVIRONMENT"],
 }
 planted_folder = os.path.join(work, "planted")

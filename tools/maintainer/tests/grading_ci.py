@@ -50,7 +50,9 @@ folder = os.path.join(work, "class")
 os.makedirs(folder)
 # The reference solutions, the untouched skeletons and a mix (the first chapter done).
 expected, host_total = sample_class.write(root, folder, chapters, ["host"])
-common = ["--chapters", ",".join(chapters), "--time-limit", "300"]
+# One pristine workbook per chapter set, shared by every run below (but the one as another user).
+cache = os.path.join(work, "pristine")
+common = ["--chapters", ",".join(chapters), "--time-limit", "300", "--workbook-cache", cache]
 
 # One machine, interrupted once its first result is in, then resumed.
 out = os.path.join(work, "one-machine")
@@ -140,8 +142,6 @@ if use_slurm:
            "--wait shows each submission's progress")
 
     split_out = os.path.join(work, "slurm-gpu")
-    os.makedirs(split_out)  # the pristine workbook of the run above, not built a third time
-    os.symlink(os.path.join(slurm_out, ".workbook"), os.path.join(split_out, ".workbook"))
     split = subprocess.run([sys.executable, tool, "--class", folder, "--out", split_out,
                             "--slurm", "--gpu", "--cpu-partition", "cpu", "--gpu-partition",
                             "gpu", "--wait"] + common, capture_output=True, text=True,
@@ -195,7 +195,7 @@ markers = {"env": "GRADING-CI-SECRET-IN-THE-ENVIRONMENT", "out": "GRADING-CI-SEC
            "class": "GRADING-CI-SECRET-IN-THE-CLASS-FOLDER"}
 put(os.path.join(hostile_out, "secret.txt"), markers["out"].encode())
 put(os.path.join(work, "class-secret.txt"), markers["class"].encode())
-pristine_feedback = os.path.join(hostile_out, ".workbook", f"workbook-{commit[:12]}", "workbook",
+pristine_feedback = os.path.join(cache, f"workbook-{commit[:12]}", "workbook",
                                  "grader", "harness", "feedback_message.hpp")
 secrets = {
     "readable": [os.path.join(hostile_out, "secret.txt"), os.path.join(work, "class-secret.txt"),
@@ -209,7 +209,8 @@ host_checks = [c.name for c in scoring.load_points(root, first) if c.mode == "ho
 full = sum(c.points for c in scoring.load_points(root, first) if c.mode == "host")
 cases = hostile_class.write(root, hostile, first, secrets, host_checks)
 environment = dict(os.environ, GRADING_CI_SECRET=markers["env"])
-hostile_command = [sys.executable, tool, "--class", hostile, "--out", hostile_out, "--chapters",
+hostile_command = [sys.executable, tool, "--class", hostile, "--out", hostile_out,
+                   "--workbook-cache", cache, "--chapters",
                    first, "--time-limit", "20", "--build-jobs", "2"]
 start = time.monotonic()
 run = subprocess.run(hostile_command, capture_output=True, text=True, timeout=1800,
@@ -250,7 +251,8 @@ expect(f"{len(cases)} already graded, 0 to grade" in again.stderr,
 one = os.path.join(work, "one")
 put(os.path.join(one, "honest", "chapters", first, f"{first[3:]}_exercise.cu"),
     sample_class.exercise_file(root, "solutions", first))
-base = [sys.executable, tool, "--class", one, "--out", hostile_out, "--chapters", first,
+base = [sys.executable, tool, "--class", one, "--out", hostile_out, "--workbook-cache", cache,
+        "--chapters", first,
         "--time-limit", "20"]
 gpu = subprocess.run(base + ["--gpu"], capture_output=True, text=True, timeout=600)
 expect(gpu.returncode != 0 and "--gpu, but the GPU checks cannot run here" in gpu.stderr
@@ -286,7 +288,8 @@ put(os.path.join(slow, "sleeper", "chapters", first, f"{first[3:]}_exercise.cu")
     hostile_class.in_prediction(hostile_class.HEADER + sample_class.exercise_file(
         root, "solutions", first), "  std::this_thread::sleep_for(std::chrono::hours(1));"))
 first_run = subprocess.Popen([sys.executable, tool, "--class", slow, "--out", hostile_out,
-                              "--chapters", first, "--time-limit", "300"],
+                              "--workbook-cache", cache, "--chapters", first, "--time-limit",
+                              "300"],
                              stderr=subprocess.PIPE, text=True)
 deadline = time.monotonic() + 300
 while time.monotonic() < deadline and not hostile_class.leftover_processes(
@@ -380,7 +383,8 @@ if tuned:
                           capture_output=True, text=True)
     expect(made.returncode == 0, f"the tuned exercise {answer} is made: {made.stderr}")
     run = subprocess.run([sys.executable, tool, "--class", os.path.join(work, "tuned"), "--out",
-                          os.path.join(work, "tuned-out"), "--chapters", c],
+                          os.path.join(work, "tuned-out"), "--workbook-cache", cache,
+                          "--chapters", c],
                          capture_output=True, text=True, timeout=1800)
     expect(run.returncode == 0, f"grading the tuned submission failed: {run.stderr}")
     with open(os.path.join(work, "tuned-out", "submissions", "tuned", "result.json")) as f:
