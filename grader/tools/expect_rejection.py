@@ -3,6 +3,7 @@
 
     expect_rejection.py --grader EXE --mode host|gpu [--min-sm NN] [--expect TEXT]...
                         [--expect-once TEXT]... [--expect-not TEXT]... [--measurements DIR]
+    expect_rejection.py --not-built --mode gpu --expect TEXT...
 
 The grader prints its compact report (what a student reads first) and writes its whole report,
 every failure in full, to a details file (grader/harness/report.hpp), here a scratch file
@@ -16,6 +17,9 @@ case and a count, or in a failure the compact report cut short (saying so under 
 the report must name that check as failed. Exit 77 (meson SKIP) when the grader skipped because there is no usable GPU. Anything
 else fails with both reports, so that a grader which accepts a wrong answer, crashes, or
 rejects it for another reason is caught.
+
+With --not-built (a build configured with -Dgpu_selftests=skip, for a machine without a GPU), the
+wrong answer, which only the GPU checks reject, was not compiled: exit 77 saying so.
 
 With --measurements, what the grader measures of the wrong answer (for example how fast a
 conflicted kernel runs) is written to DIR, apart from the reference solution's numbers.
@@ -31,7 +35,9 @@ import tempfile
 CUT = "(More of this failure is in the details file named at the end.)"
 
 parser = argparse.ArgumentParser()
-parser.add_argument("--grader", required=True)
+parser.add_argument("--grader")
+parser.add_argument("--not-built", action="store_true",
+                    help="the wrong answer was not built (-Dgpu_selftests=skip): SKIP")
 parser.add_argument("--mode", choices=["host", "gpu"], required=True)
 parser.add_argument("--min-sm", default=None, help="passed on to the grader in gpu mode")
 parser.add_argument("--expect", action="append", default=[])
@@ -39,6 +45,16 @@ parser.add_argument("--expect-once", action="append", default=[])
 parser.add_argument("--expect-not", action="append", default=[])
 parser.add_argument("--measurements", default=None, help="folder for the grader's measurements")
 args = parser.parse_args()
+if args.not_built:
+    if args.mode != "gpu":
+        parser.error("--not-built is for a wrong answer that only the GPU checks reject "
+                     "(--mode gpu)")
+    print("SKIP: this wrong answer was not built: only the GPU checks reject it, and this build "
+          "was configured with -Dgpu_selftests=skip (for a machine without a GPU); configure "
+          "with -Dgpu_selftests=build on a GPU machine to run it")
+    sys.exit(77)
+if not args.grader:
+    parser.error("--grader EXE is required (or --not-built)")
 
 env = dict(os.environ)
 env.pop("WORKBOOK_MEASUREMENTS_DIR", None)

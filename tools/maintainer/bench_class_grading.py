@@ -5,7 +5,7 @@ as the README says.
 
 - the pristine workbook's build (once per class), every chapter;
 - one submission of every chapter, each exercise done (the reference solutions, each file
-  edited as a student's would be), graded three times: the seconds of its build and of its
+  edited as a student's would be), graded --repeats times (default 3): the seconds of its build and of its
   checks, and of the whole submission (the median);
 - a class of --class-size submissions graded in one run (--build-jobs 2, the default): its wall
   time from the pristine workbook ready to the last result, and the seconds per submission.
@@ -17,7 +17,10 @@ Writes tools/maintainer/measurements/<name>/class-grading[-<label>].tsv. Run it 
 machine: it times builds. Not a test: nothing in the suite times the grading.
 
     tools/maintainer/bench_class_grading.py [--name 2cores-nogpu] [--commit REV --label before]
-                                            [--class-size 200] [--keep DIR]
+                                            [--class-size 200] [--repeats 3] [--keep DIR]
+
+A commit from before the pristine workbook (each submission built from scratch, some 400 s on 2
+cores) is measured in reasonable time with --repeats 1 --class-size 2.
 """
 import argparse
 import datetime
@@ -86,10 +89,14 @@ def main() -> int:
     parser.add_argument("--commit", default="HEAD")
     parser.add_argument("--label", help="the file's suffix (class-grading-LABEL.tsv)")
     parser.add_argument("--class-size", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="how many times the submission of every chapter is graded")
     parser.add_argument("--keep", help="work here (default: a temporary folder)")
     args = parser.parse_args()
     if args.class_size < 1:
         parser.error("--class-size must be at least 1")
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
     work = fresh_folder(args.keep, "class-grading-")
     tree = work / "workbook"
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", args.commit],
@@ -104,14 +111,14 @@ def main() -> int:
     out = work / "grades"
     rows = []
 
-    # The pristine workbook and one whole submission, three times (its result removed between).
+    # The pristine workbook and one whole submission, --repeats times (its result removed between).
     one = work / "one"
     write_submission(tree, one / "everything", chapters, "everything", solved_only=True)
     first = grade(tree, one, out, log)
     pristine = re.search(r"pristine workbook is ready after (\d+) s", log.read_text())
     rows.append(("pristine.build_seconds", float(pristine.group(1)) if pristine else first, "s"))
     builds, checks, totals = [], [], []
-    for attempt in range(3):
+    for attempt in range(args.repeats):
         if attempt:
             shutil.rmtree(out / "submissions" / "everything")
             grade(tree, one, out, log)
@@ -122,6 +129,7 @@ def main() -> int:
         checks.append(result["run_seconds"])
         totals.append(result["build_seconds"] + result["run_seconds"])
     rows.append(("submission.chapters", len(chapters), "chapters"))
+    rows.append(("submission.repeats", args.repeats, "runs"))
     rows.append(("submission.build_seconds", statistics.median(builds), "s"))
     rows.append(("submission.check_seconds", statistics.median(checks), "s"))
     rows.append(("submission.total_seconds", statistics.median(totals), "s"))

@@ -72,7 +72,7 @@ def main():
     def build(mode):
         folder = os.path.join(copy, "build-" + mode)
         setup = ["meson", "setup", folder, "-Dkernels=" + mode, "-Dgpu_targets=" + args.gpu_target,
-                 "-Dchapters=" + CHAPTER, "-Ddocs=disabled"]
+                 "-Dchapters=" + CHAPTER, "-Ddocs=disabled", "-Dbrowser=disabled"]
         for command, log in ((setup, "setup"), (["ninja", "-C", folder], "build")):
             log_path = os.path.join(work, f"{mode}-{log}.log")
             if run(command, copy, log_path) != 0:

@@ -6,7 +6,9 @@
 1. The hand-out (tools/instructor/make_handout.py): what it holds, by folder, is printed; it
    holds no instructors' folder (solutions/, tools/instructor/, tools/maintainer/,
    docs/instructors/); it configures, builds, and fails every chapter as a skeleton should
-   (check_student_mode.py).
+   (check_student_mode.py); its skeletons score no points (check_skeleton_points.py, host
+   checks) and each grader's first 80 x 24 screen shows what failed first, why and what to do,
+   or, where the GPU checks cannot run, why in a few rows (check_first_screen.py, both modes).
 2. A student follows the README: `meson setup build`, then `meson test -C build --suite chNN`
    for the first chapter, on a fresh build. That builds the analyser the lessons send them to;
    the run fails, as the README says; meson shows each grader's report: the first failed
@@ -200,6 +202,20 @@ def main():
                    os.path.join(handout, "build", "meson-logs", "testlog.json")], handout)
     print(student.stdout.rstrip())
     check(student.returncode == 0, "every chapter of the hand-out fails as a skeleton")
+    # The skeletons score no points (class grading skips an untouched chapter's GPU checks on
+    # that ground), and each grader's first screen shows what failed first, why and what to do;
+    # where the GPU checks cannot run, each says why in a few rows.
+    build = os.path.join(handout, "build")
+    points = run([sys.executable, os.path.join(HERE, "check_skeleton_points.py"), build,
+                  "--mode", "host"], handout)
+    print(points.stdout.rstrip())
+    check(points.returncode == 0, "the hand-out's skeletons score no points (host checks)")
+    for mode in ("host", "gpu"):
+        screen = run([sys.executable, os.path.join(HERE, "check_first_screen.py"), build,
+                      "--mode", mode], handout)
+        print(screen.stdout.rstrip())
+        check(screen.returncode == 0, f"each grader's first screen ({mode} checks) shows what "
+                                      f"failed first, why and what to do")
 
     print("Copy attacks on the hand-out, graded as a class:")
     copy_attacks(work, handout, args.gpu_target)
@@ -213,7 +229,7 @@ def main():
         exercise = glob.glob(os.path.join(checkout, "solutions", chapter, "*_exercise.cu"))[0]
         shutil.copy(exercise, os.path.join(checkout, "chapters", chapter))
         run(["meson", "setup", "build", "-Dkernels=solution", "-Dchapters=" + chapter,
-             "-Ddocs=disabled", target], checkout)
+             "-Ddocs=disabled", "-Dbrowser=disabled", "-Dgpu_selftests=skip", target], checkout)
         rejected = run(["meson", "test", "-C", "build", suite + " rejects skeleton"], checkout)
         check(rejected.returncode == 0,
               "the self-test still rejects the shipped skeleton, not the filled-in file")

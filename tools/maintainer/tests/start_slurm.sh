@@ -33,6 +33,9 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
+# Dependent jobs start within a second or two of what they wait for (the defaults wait up to
+# 30-60 s: CI runs four job chains).
+SchedulerParameters=sched_interval=1,bf_interval=1
 StateSaveLocation=/var/spool/slurmctld
 SlurmdSpoolDir=/var/spool/slurmd
 SlurmctldLogFile=/var/log/slurm/slurmctld.log
