@@ -12,6 +12,7 @@ skeleton (tools/instructor/grading/runner.py), since they would score nothing. E
 chapter's skeleton scores 0, 1 otherwise, 77 when the GPU checks cannot run here (no GPU).
 """
 import argparse
+import json
 import os
 import pathlib
 import subprocess
@@ -30,8 +31,15 @@ def main():
     parser.add_argument("--chapters")
     args = parser.parse_args()
     build = pathlib.Path(args.build)
-    chapters = sorted(p.name for p in (ROOT / "chapters").iterdir()
-                      if (ROOT / "grader" / p.name / "points.tsv").is_file())
+    # The build's own source tree: a checkout (its graders hold the hidden checks, which
+    # solutions/ has) or a hand-out (no hidden checks, no solutions/).
+    try:
+        info = json.loads((build / "meson-info" / "meson-info.json").read_text())
+        source = pathlib.Path(info["directories"]["source"])
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"{build}: not a meson build folder ({e})")
+    chapters = sorted(p.name for p in (source / "chapters").iterdir()
+                      if (source / "grader" / p.name / "points.tsv").is_file())
     if args.chapters:
         chapters = [c for c in chapters if c in args.chapters.split(",")]
     problems, skipped, scored = [], [], 0
@@ -53,7 +61,7 @@ def main():
         except catch_xml.ReportRefused as e:
             problems.append(f"{chapter}: its report cannot be read ({e})")
             continue
-        points = scoring.load_points(ROOT, chapter)
+        points = scoring.load_points(source, chapter)
         tests = scoring.score_chapter(chapter, points, [args.mode], {args.mode: reported}, {})
         earned = [t for t in tests if t["score"] > 0]
         scored += len(tests)

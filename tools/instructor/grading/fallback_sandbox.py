@@ -292,7 +292,7 @@ class FallbackSandbox:
                                                f"{said.decode(errors='replace').strip()}".strip())
         temporary = {"/tmp": self.temporary}
         environment = {"PATH": self.path, "HOME": self.temporary, "TMPDIR": self.temporary,
-                       "LANG": "C.UTF-8", "NO_COLOR": "1"}
+                       "LANG": "C.UTF-8", "NO_COLOR": "1", "CCACHE_DISABLE": "1"}  # as sandbox.py
         environment.update(self.environment)
         environment.update({k: temporary.get(v, v) for k, v in (env or {}).items()})
         report_r = report_w = None

@@ -134,8 +134,10 @@ class Sandbox:
         private = tempfile.mkdtemp(prefix="sandbox-", dir=self.scratch)
         root = os.path.join(private, "root")
         os.makedirs(root)
+        # CCACHE_DISABLE: where ccache is installed meson compiles through it; in here it would
+        # only fill the sandbox's temporary folder with a cache no later command sees.
         environment = {"PATH": self.path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
-                       "NO_COLOR": "1"}
+                       "NO_COLOR": "1", "CCACHE_DISABLE": "1"}
         if self.library_path:
             environment["LD_LIBRARY_PATH"] = ":".join(self.library_path)
         for name in ("CUDA_VISIBLE_DEVICES", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"):
