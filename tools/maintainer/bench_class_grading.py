@@ -39,6 +39,8 @@ import time
 from scratch_handout import fresh_folder
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# A fresh checkout's times: a ccache filled by earlier builds would hide the compiler's.
+os.environ["CCACHE_DISABLE"] = "1"
 
 
 def chapters_of(tree):

@@ -31,6 +31,8 @@ import time
 from scratch_handout import fresh_folder, unpacked_handout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# A fresh checkout's times: a ccache filled by earlier builds would hide the compiler's.
+os.environ["CCACHE_DISABLE"] = "1"
 
 
 def timed(command, cwd):
