@@ -8,7 +8,9 @@ architectures (`none` without a GPU: no code for a GPU that is not there).
     gpu_targets.py SUPPORTED_ARCHS_COMMA_SEPARATED VALUE [VALUE ...]
 
 VALUE: `auto` (the default) builds for the GPUs of this machine only (nvidia-smi), or for one
-architecture where there is none (the host checks need no more); `portable` builds sm_75 to
+architecture where there is none (the host checks need no more); `host-only` builds for one
+architecture and none of the chapters' extra ones, whatever GPU is here: a build for the host
+checks alone (class grading without a GPU, a Gradescope autograder); `portable` builds sm_75 to
 sm_90, for a hand-out or an instructor's build that runs anywhere; anything else is a list of
 architectures such as 80 90, checked against what this nvcc builds.
 """
@@ -51,6 +53,11 @@ def main() -> None:
     if values == ["portable"]:
         targets = [a for a in PORTABLE if a in supported] or [supported[-1]]
         why = "portable: every architecture from sm_75 to sm_90 this nvcc builds"
+    elif values == ["host-only"]:
+        extras = "none"
+        targets = ["75"] if "75" in supported else [supported[0]]
+        why = "host-only: one architecture, for the host checks; the GPU checks of a chapter " \
+              "that needs a newer GPU will not run on this build"
     elif values == ["auto"]:
         gpus = local_gpus()
         extras = " ".join(gpus) or "none"
@@ -70,11 +77,11 @@ def main() -> None:
                   "-Dgpu_targets=portable builds for any"
     else:
         for value in values:
-            if value in ("auto", "portable"):
+            if value in ("auto", "host-only", "portable"):
                 fail(f'"{value}" stands alone: -Dgpu_targets={value}')
             if value not in supported:
                 fail(f'"{value}" is not an architecture this nvcc builds; it supports '
-                     f'{" ".join(supported)} (or say auto, or portable)')
+                     f'{" ".join(supported)} (or say auto, host-only or portable)')
         targets = values
         why = "as given"
     targets.sort(key=int)

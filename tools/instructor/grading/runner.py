@@ -65,7 +65,7 @@ class Options:
 
     ASSIGNMENT = "Shared-memory workbook"
 
-    def __init__(self, gpu=False, chapters=None, gpu_targets="75", time_limit=600,
+    def __init__(self, gpu=False, chapters=None, gpu_targets="host-only", time_limit=600,
                  build_time_limit=1800, visibility="visible", roster=None, variant=None,
                  secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT,
                  workbook_cache=None):
