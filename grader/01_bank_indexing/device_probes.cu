@@ -128,17 +128,23 @@ double pattern_load_cycles(const PatternCase& c, int iterations, int launches) {
   return gpu::median(per_load);
 }
 
-double pattern_wavefronts_counted(const PatternCase& c) {
+std::vector<double> pattern_wavefronts_counted(const std::vector<PatternCase>& cases) {
+  if (cases.empty()) return {};
   gpu::DeviceBuffer<unsigned> sink(32);
-  const gpu::SmemCounters counted = gpu::measure_smem_counters([&] {
-    pattern_single_load_kernel<<<1, 32>>>(c, sink.get());
-    GPU_CHECK(cudaGetLastError());
-  });
-  if (counted.load_instructions != 1) {
-    throw std::runtime_error("the counter probe executed " + std::to_string(counted.load_instructions) +
-                             " shared loads; expected 1");
+  const std::vector<gpu::SmemCounters> counted =
+      gpu::measure_smem_counters_each(static_cast<int>(cases.size()), [&](int i) {
+        pattern_single_load_kernel<<<1, 32>>>(cases[static_cast<std::size_t>(i)], sink.get());
+        GPU_CHECK(cudaGetLastError());
+      });
+  std::vector<double> wavefronts;
+  for (const gpu::SmemCounters& c : counted) {
+    if (c.load_instructions != 1) {
+      throw std::runtime_error("the counter probe executed " + std::to_string(c.load_instructions) +
+                               " shared loads; expected 1");
+    }
+    wavefronts.push_back(c.load_wavefronts);
   }
-  return counted.load_wavefronts;
+  return wavefronts;
 }
 
 }  // namespace ch01::probes

@@ -6,11 +6,11 @@
 #include "chapters/02_strides/strides.cuh"
 
 #include <algorithm>
-#include <random>
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "common/cuda/event_timer.hpp"
+#include "common/cuda/random_fill.hpp"
 #include "grader/harness/speed.hpp"
 
 namespace ch02::probes {
@@ -32,11 +32,14 @@ ProbeRun run_stride_probe(int stride, int iterations, int launches) {
   return run;
 }
 
-gpu::SmemCounters count_stride_probe(int stride, int iterations) {
+std::vector<gpu::SmemCounters> count_stride_probes(const std::vector<int>& strides,
+                                                   int iterations) {
+  if (strides.empty()) return {};
   gpu::DeviceBuffer<long long> cycles(1);
   gpu::DeviceBuffer<unsigned> sink(32);
-  return gpu::measure_smem_counters([&] {
-    stride_probe_kernel<<<1, 32>>>(stride, iterations, cycles.get(), sink.get());
+  return gpu::measure_smem_counters_each(static_cast<int>(strides.size()), [&](int i) {
+    stride_probe_kernel<<<1, 32>>>(strides[static_cast<std::size_t>(i)], iterations, cycles.get(),
+                                   sink.get());
     GPU_CHECK(cudaGetLastError());
   });
 }
@@ -66,11 +69,8 @@ std::vector<float> owner_sums(const std::vector<float>& in, int owners, bool you
 
 OwnerSumsTimes time_owner_sums(int owners) {
   const size_t values = static_cast<size_t>(owners) * kValuesPerThread;
-  std::vector<float> host(values);
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (float& x : host) x = uniform(rng);
-  gpu::DeviceBuffer<float> in(host);
+  gpu::DeviceBuffer<float> in(values);
+  gpu::random_floats(in.get(), static_cast<long long>(values), 7);
   gpu::DeviceBuffer<float> out(static_cast<size_t>(owners));
   OwnerSumsTimes t;
   t.bytes = static_cast<double>(values + owners) * sizeof(float);

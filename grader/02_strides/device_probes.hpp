@@ -17,8 +17,10 @@ struct ProbeRun {
 /// Launches stride_probe_kernel<<<1, 32>>> `launches` times; the median cycles per load.
 ProbeRun run_stride_probe(int stride, int iterations, int launches);
 
-/// The hardware counters of one launch of stride_probe_kernel.
-gpu::SmemCounters count_stride_probe(int stride, int iterations);
+/// The hardware counters of one launch of stride_probe_kernel at each stride, in the order of
+/// `strides`, all in one profiler session (a session costs some 150 ms on the H200 whatever it
+/// counts).
+std::vector<gpu::SmemCounters> count_stride_probes(const std::vector<int>& strides, int iterations);
 
 /// Output of owner_sums_kernel with the given layout on `in` (32 floats per owner).
 std::vector<float> owner_sums(const std::vector<float>& in, int owners, bool your_layout);

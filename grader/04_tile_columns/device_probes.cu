@@ -5,10 +5,9 @@
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
 
-#include <random>
-
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "common/cuda/random_fill.hpp"
 #include "grader/harness/speed.hpp"
 
 namespace ch04::probes {
@@ -69,11 +68,8 @@ gpu::SmemCounters count_one_block() {
 }
 
 ColumnSumTimes time_block_column_sums(int rows, int cols) {
-  std::vector<float> host(static_cast<size_t>(rows) * cols);
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (float& x : host) x = uniform(rng);
-  gpu::DeviceBuffer<float> in(host);
+  gpu::DeviceBuffer<float> in(static_cast<size_t>(rows) * cols);
+  gpu::random_floats(in.get(), static_cast<long long>(rows) * cols, 11);
   gpu::DeviceBuffer<float> out(static_cast<size_t>((rows + kTile - 1) / kTile) * cols);
   ColumnSumTimes t;
   t.bytes = (static_cast<double>(rows) * cols + static_cast<double>(out.size())) * sizeof(float);

@@ -7,6 +7,7 @@
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "common/cuda/random_fill.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/speed.hpp"
 
@@ -130,15 +131,13 @@ gpu::SmemCounters count_one_tile(const Launch& launch, int side) {
 }
 
 Times time_transpose(const Launch& launch, const std::string& kernel, int n) {
-  std::vector<float> host(static_cast<size_t>(n) * n);
-  std::mt19937 rng(17);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (float& x : host) x = uniform(rng);
-  gpu::DeviceBuffer<float> in(host);
-  gpu::DeviceBuffer<float> out(host.size());
+  const long long elements = static_cast<long long>(n) * n;
+  gpu::DeviceBuffer<float> in(static_cast<size_t>(elements));
+  gpu::DeviceBuffer<float> out(static_cast<size_t>(elements));
+  gpu::random_floats(in.get(), elements, 17);  // on the GPU: see random_fill.hpp
   Times t;
   t.n = n;
-  t.bytes = 2.0 * static_cast<double>(host.size()) * sizeof(float);
+  t.bytes = 2.0 * static_cast<double>(elements) * sizeof(float);
   t.copy_ms = grader::time_copy(t.bytes).median_ms;
   t.naive_ms =
       grader::time_kernel(
