@@ -2,13 +2,16 @@
 
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "common/cuda/random_fill.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
 
 namespace transpose {
@@ -32,20 +35,30 @@ void launch_naive(const float* in, float* out, int rows, int cols) {
 
 std::optional<grader::Feedback> check_correct(const Launch& launch, const std::string& kernel,
                                               std::uint64_t seed, const Contract& contract) {
+  // One verdict per kernel, seed and contract in a grader's run: the speed check asks again
+  // what the correctness check found (0.4 s of transposes on the H200), and a kernel that
+  // passed one and failed the other would be judged twice on different inputs.
+  using Key = std::tuple<std::string, std::uint64_t, int, int>;
+  static std::map<Key, std::optional<grader::Feedback>> verdicts;
+  const Key key{kernel, seed, contract.tile, contract.multiple_of};
+  if (const auto found = verdicts.find(key); found != verdicts.end()) return found->second;
   std::mt19937_64 rng(seed);
   const int side = contract.tile, m = contract.multiple_of;
   const int odd_rows = 1000 + m * static_cast<int>(rng() % 24);
-  return check_correct_on(launch, kernel, rng(),
-                          {{side, side},
-                           {2 * side, 3 * side},
-                           {3 * side, 2 * side},
-                           {side + m, 2 * side + m},
-                           {m, m},
-                           {side - m, m},
-                           {m, side + 13 * m},
-                           {odd_rows, (777 + m - 1) / m * m},
-                           {4096, 4096}},
-                          contract);
+  const std::optional<grader::Feedback> verdict =
+      check_correct_on(launch, kernel, rng(),
+                       {{side, side},
+                        {2 * side, 3 * side},
+                        {3 * side, 2 * side},
+                        {side + m, 2 * side + m},
+                        {m, m},
+                        {side - m, m},
+                        {m, side + 13 * m},
+                        {odd_rows, (777 + m - 1) / m * m},
+                        {4096, 4096}},
+                       contract);
+  verdicts.emplace(key, verdict);
+  return verdict;
 }
 
 std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std::string& kernel,
@@ -166,7 +179,7 @@ std::optional<grader::Feedback> judge_speedup_over_naive(
     const Launch& launch, const std::string& kernel, const std::string& label,
     const std::string& file, const grader::Threshold& need, const std::string& hint,
     const Contract& contract) {
-  if (check_correct(launch, kernel, 1, contract)) {
+  if (check_correct(launch, kernel, grader::run_seed(), contract)) {
     return grader::not_judged_while_wrong("Not timed", kernel + " is not correct yet");
   }
   const Times t = time_transpose(launch, kernel);
