@@ -11,10 +11,12 @@ workbook, unpacked fresh, and the README's commands run on it.
 
 Writes tools/maintainer/measurements/<name>/first-grade.tsv (medians of --repeats runs for the
 edit-and-rerun). Run it alone on the machine: it times builds. Not a test: nothing in the
-suite times the build.
+suite times the build. With --commit REV (and --label L, the file's suffix:
+first-grade-L.tsv), the hand-out is that commit's, made by its own make_handout.py: a before
+and an after measured on one machine on one day.
 
     tools/maintainer/bench_first_grade.py [--name 2cores-nogpu] [--repeats 3] [--chapters chNN,chMM]
-                                          [--keep DIR]
+                                          [--keep DIR] [--commit REV --label before]
 """
 import argparse
 import datetime
@@ -41,15 +43,33 @@ def timed(command, cwd):
     return time.monotonic() - start, run
 
 
+def commit_of(checkout):
+    done = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short=12", "HEAD"],
+                          capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else "?"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--name", default="2cores-nogpu")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--chapters", help="the chapters to time an edit of (default: all)")
     parser.add_argument("--keep", help="unpack and build here (default: a temporary folder)")
+    parser.add_argument("--commit", help="time the hand-out of this commit (default: HEAD)")
+    parser.add_argument("--label", help="the file's suffix (first-grade-LABEL.tsv)")
     args = parser.parse_args()
+    if args.commit and not args.label:
+        parser.error("--commit needs --label: the measurement of another commit is not HEAD's")
     work = fresh_folder(args.keep, "first-grade-")
-    book = unpacked_handout(ROOT, work)
+    source = ROOT
+    if args.commit:  # that commit's own checkout, whose make_handout.py writes its hand-out
+        source = work / "checkout"
+        subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(source)], check=True)
+        checkout = subprocess.run(["git", "-C", str(source), "checkout", "-q", args.commit],
+                                  capture_output=True, text=True)
+        if checkout.returncode != 0:
+            sys.exit(f"--commit {args.commit}: {checkout.stderr.strip()}")
+    book = unpacked_handout(source, work)
     rows = []
 
     setup, run = timed(["meson", "setup", "build"], book)
@@ -91,12 +111,13 @@ def main() -> int:
                                          if re.search(r"^ *\d+/\d+ .* (OK|FAIL|SKIP) ", l)),
                  "tests"))
 
-    out = ROOT / "tools/maintainer/measurements" / args.name / "first-grade.tsv"
+    name = "first-grade" + (f"-{args.label}" if args.label else "") + ".tsv"
+    out = ROOT / "tools/maintainer/measurements" / args.name / name
     out.parent.mkdir(parents=True, exist_ok=True)
     cores = os.cpu_count()
     text = ["# Written by tools/maintainer/bench_first_grade.py; do not edit by hand.",
             f"# machine: {cores} cores, {platform.machine()}, GPU targets {targets}",
-            f"# date: {datetime.date.today().isoformat()}",
+            f"# workbook: {commit_of(source)}; date: {datetime.date.today().isoformat()}",
             "# quantity\tvalue\tunit"]
     text += [f"{k}\t{v:.1f}\t{u}" if u == "s" else f"{k}\t{v}\t{u}" for k, v, u in rows]
     out.write_text("\n".join(text) + "\n")
