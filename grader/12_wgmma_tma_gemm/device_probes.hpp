@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
+#include "common/cuda/random_fill.hpp"
 
 namespace ch12::probes {
 
@@ -59,13 +60,9 @@ void cublaslt_gemm(int algo, const __half* A, const __half* B, float* C, int M, 
 void absolute_values(__half* x, long long n);
 
 /// Element i of the pseudo-random operands random_halves() writes for `seed`: uniform in [-1, 1)
-/// before rounding to half; the same on the host and the GPU.
+/// before rounding to half (gpu::random_float); the same on the host and the GPU.
 __host__ __device__ inline __half random_half(unsigned long long seed, unsigned long long i) {
-  unsigned long long z = seed + (i + 1) * 0x9e3779b97f4a7c15ull;  // splitmix64
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  return __float2half(static_cast<float>(z >> 40) * 0x1p-23f - 1.0f);
+  return __float2half(gpu::random_float(seed, i));
 }
 
 /// Fills x[0 .. n - 1] with random_half(seed, i), on the device (the 4096^3 checks' operands:

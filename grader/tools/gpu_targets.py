@@ -42,6 +42,12 @@ def local_gpus() -> list:
     return found
 
 
+def one_architecture(supported: list) -> list:
+    """The one architecture a build without a GPU to run on makes: sm_75, the oldest the
+    workbook supports, or this nvcc's oldest."""
+    return ["75"] if "75" in supported else [supported[0]]
+
+
 def main() -> None:
     if len(sys.argv) < 3:
         fail(__doc__)
@@ -55,7 +61,7 @@ def main() -> None:
         why = "portable: every architecture from sm_75 to sm_90 this nvcc builds"
     elif values == ["host-only"]:
         extras = "none"
-        targets = ["75"] if "75" in supported else [supported[0]]
+        targets = one_architecture(supported)
         why = "host-only: one architecture, for the host checks; the GPU checks of a chapter " \
               "that needs a newer GPU will not run on this build"
     elif values == ["auto"]:
@@ -72,7 +78,7 @@ def main() -> None:
             why = "auto: this machine's GPU" + ("s" if len(gpus) > 1 else "") + " (" + \
                   ", ".join("sm_" + g for g in gpus) + "); -Dgpu_targets=portable builds for any"
         else:
-            targets = ["75"] if "75" in supported else [supported[0]]
+            targets = one_architecture(supported)
             why = "auto: no GPU found, one architecture (the host checks need no more); " \
                   "-Dgpu_targets=portable builds for any"
     else:
