@@ -1,8 +1,8 @@
 // What a profiler session of the shared-memory counters costs on this GPU, whatever it counts:
 // the same known kernel (gpu::launch_counter_probe) measured one launch per session, and all
 // launches in one session (gpu::measure_smem_counters_each), in one process after the
-// session's setup. A check that counts several launches counts them in one session
-// (grader/01_bank_indexing, grader/02_strides) because of these numbers.
+// session's setup. A check that counts several launches counts them in one session because of
+// these numbers.
 //
 //   build/tools/maintainer/counter_session_cost OUT.tsv [LAUNCHES]   (default 10)
 //
