@@ -12,7 +12,9 @@
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "common/cuda/random_fill.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/parallel_rows.hpp"
 
 namespace ch09::check {
 
@@ -28,12 +30,23 @@ struct Problem {
   std::vector<float> A, B;
 };
 
+// Uniform in [-1, 1): gpu::random_float of one seed per matrix drawn from `rng`, element by
+// element over the CPU's threads (std::uniform_real_distribution drew the 2^25 floats of the
+// timed size in most of a second).
 inline Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
   Problem p{M, N, K, std::vector<float>(static_cast<size_t>(M) * K),
             std::vector<float>(static_cast<size_t>(K) * N)};
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (float& x : p.A) x = uniform(rng);
-  for (float& x : p.B) x = uniform(rng);
+  const unsigned long long seed_a = rng(), seed_b = rng();
+  grader::parallel_rows(M, [&](int i) {
+    for (size_t e = static_cast<size_t>(i) * K; e < static_cast<size_t>(i + 1) * K; ++e) {
+      p.A[e] = gpu::random_float(seed_a, e);
+    }
+  });
+  grader::parallel_rows(K, [&](int k) {
+    for (size_t e = static_cast<size_t>(k) * N; e < static_cast<size_t>(k + 1) * N; ++e) {
+      p.B[e] = gpu::random_float(seed_b, e);
+    }
+  });
   return p;
 }
 
@@ -47,6 +60,30 @@ inline std::pair<double, double> reference(const Problem& p, int i, int j) {
     magnitude += std::fabs(product);
   }
   return {sum, magnitude};
+}
+
+// reference() of every entry (row-major), the rows over the CPU's threads. Each sum adds the
+// same products in the same order as reference(), so the values are the same to the bit.
+struct Exact {
+  std::vector<double> value, magnitude;
+};
+inline Exact exact_result(const Problem& p) {
+  Exact exact{std::vector<double>(static_cast<size_t>(p.M) * p.N),
+              std::vector<double>(static_cast<size_t>(p.M) * p.N)};
+  grader::parallel_rows(p.M, [&](int i) {
+    double* value = &exact.value[static_cast<size_t>(i) * p.N];
+    double* magnitude = &exact.magnitude[static_cast<size_t>(i) * p.N];
+    for (int k = 0; k < p.K; ++k) {
+      const double a = p.A[static_cast<size_t>(i) * p.K + k];
+      const float* b = &p.B[static_cast<size_t>(k) * p.N];
+      for (int j = 0; j < p.N; ++j) {
+        const double product = a * b[j];
+        value[j] += product;
+        magnitude[j] += std::fabs(product);
+      }
+    }
+  });
+  return exact;
 }
 
 inline std::string shape(const Problem& p) {
@@ -68,9 +105,11 @@ std::vector<float> run(const Launch& launch, const Problem& p, const char* kerne
 inline std::optional<grader::Feedback> compare_with_fp64(const Problem& p,
                                                          const std::vector<float>& c,
                                                          const std::string& who) {
+  const Exact result = exact_result(p);
   for (int i = 0; i < p.M; ++i) {
     for (int j = 0; j < p.N; ++j) {
-      const auto [exact, magnitude] = reference(p, i, j);
+      const double exact = result.value[static_cast<size_t>(i) * p.N + j];
+      const double magnitude = result.magnitude[static_cast<size_t>(i) * p.N + j];
       const float got = c[static_cast<size_t>(i) * p.N + j];
       if (!(std::fabs(got - exact) <= kTolerance * magnitude + 1e-30)) {
         char line[200];

@@ -16,7 +16,9 @@
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "common/cuda/random_fill.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/parallel_rows.hpp"
 
 namespace ch10::gemm {
 
@@ -37,12 +39,20 @@ struct Problem {
   std::vector<__half> A, B;  // M x K and N x K, row-major
 };
 
+// Uniform in [-1, 1), rounded to fp16: gpu::random_float of one seed per matrix drawn from `rng`,
+// element by element over the CPU's threads (std::uniform_real_distribution drew the 2^25 values
+// of the timed size in most of a second).
 inline Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
   Problem p{M, N, K, std::vector<__half>(static_cast<size_t>(M) * K),
             std::vector<__half>(static_cast<size_t>(N) * K)};
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (__half& x : p.A) x = __float2half(uniform(rng));
-  for (__half& x : p.B) x = __float2half(uniform(rng));
+  for (std::vector<__half>* matrix : {&p.A, &p.B}) {
+    const unsigned long long seed = rng();
+    grader::parallel_rows(matrix == &p.A ? M : N, [&](int row) {
+      for (size_t e = static_cast<size_t>(row) * K; e < static_cast<size_t>(row + 1) * K; ++e) {
+        (*matrix)[e] = __float2half(gpu::random_float(seed, e));
+      }
+    });
+  }
   return p;
 }
 
@@ -57,6 +67,34 @@ inline std::pair<double, double> reference(const Problem& p, int i, int j) {
     magnitude += std::fabs(product);
   }
   return {sum, magnitude};
+}
+
+/// reference() of every entry (row-major): the operands converted to fp32 once (exactly), the
+/// rows over the CPU's threads, each sum the same products in the same order as reference().
+struct Exact {
+  std::vector<double> value, magnitude;
+};
+inline Exact exact_result(const Problem& p) {
+  std::vector<float> a(p.A.size()), b(p.B.size());
+  std::transform(p.A.begin(), p.A.end(), a.begin(), [](__half x) { return __half2float(x); });
+  std::transform(p.B.begin(), p.B.end(), b.begin(), [](__half x) { return __half2float(x); });
+  Exact exact{std::vector<double>(static_cast<size_t>(p.M) * p.N),
+              std::vector<double>(static_cast<size_t>(p.M) * p.N)};
+  grader::parallel_rows(p.M, [&](int i) {
+    const float* row = &a[static_cast<size_t>(i) * p.K];
+    for (int j = 0; j < p.N; ++j) {
+      const float* column = &b[static_cast<size_t>(j) * p.K];
+      double sum = 0, magnitude = 0;
+      for (int k = 0; k < p.K; ++k) {
+        const double product = static_cast<double>(row[k]) * column[k];
+        sum += product;
+        magnitude += std::fabs(product);
+      }
+      exact.value[static_cast<size_t>(i) * p.N + j] = sum;
+      exact.magnitude[static_cast<size_t>(i) * p.N + j] = magnitude;
+    }
+  });
+  return exact;
 }
 
 inline std::string shape(const Problem& p) {
@@ -98,9 +136,11 @@ inline std::optional<grader::Feedback> check_against_fp64(const Launch& launch,
   launch(a.get(), b.get(), c.get(), p.M, p.N, p.K);
   GPU_CHECK_KERNEL(who.c_str());
   const std::vector<float> got = c.download();
+  const Exact result = exact_result(p);
   for (int i = 0; i < p.M; ++i) {
     for (int j = 0; j < p.N; ++j) {
-      const auto [exact, magnitude] = reference(p, i, j);
+      const double exact = result.value[static_cast<size_t>(i) * p.N + j];
+      const double magnitude = result.magnitude[static_cast<size_t>(i) * p.N + j];
       const float g = got[static_cast<size_t>(i) * p.N + j];
       const double allowed = tolerance(p.K) * magnitude;
       if (!(std::fabs(g - exact) <= allowed)) return wrong_result(who, p, i, j, g, exact, allowed);

@@ -21,6 +21,10 @@
 // modes (lesson, reference: CI's log is where they are read) and any run with a reporter
 // given (class grading's `-r xml`), whose output is left exactly as Catch2 writes it.
 //
+// WORKBOOK_GPU_LOCK names a file the GPU checks lock (flock) before their first check and unlock
+// after their last: class grading starts the next chapters' graders (process, CUDA context)
+// while one checks, and the lock keeps their checks, timed and counted, one at a time.
+//
 // Catch2 v2's implementation is compiled here, unless the build links the one Debian and Ubuntu
 // ship compiled (WORKBOOK_CATCH2_COMPILED: see the top-level meson.build).
 #if defined(WORKBOOK_CATCH2_COMPILED)
@@ -29,12 +33,14 @@
 #define CATCH_CONFIG_RUNNER
 #endif
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <csignal>
 #include <cstdio>
@@ -82,6 +88,39 @@ constexpr int kExitSkip = 77;
 constexpr int kDefaultGpuTimeoutSeconds = 240;
 int gpu_timeout_seconds = kDefaultGpuTimeoutSeconds;
 bool watchdog_armed = false;
+
+// The lock of WORKBOOK_GPU_LOCK while this grader's checks hold the GPU, or -1.
+int gpu_lock_fd = -1;
+
+// Waits for the GPU lock the grading tool names (after this process made its CUDA context, which
+// is what the waiting hides), and says how long it waited; the grading tool reads that line to
+// tell a grader that never got the GPU from one that ran out of time in its checks. Returns why
+// the lock could not be taken, or an empty string.
+std::string take_gpu_lock(const char* path) {
+  const auto start = std::chrono::steady_clock::now();
+  gpu_lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (gpu_lock_fd < 0) {
+    return std::string("cannot open WORKBOOK_GPU_LOCK (") + path + "): " + std::strerror(errno);
+  }
+  while (flock(gpu_lock_fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      return std::string("cannot lock WORKBOOK_GPU_LOCK (") + path + "): " + std::strerror(errno);
+    }
+  }
+  const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - start;
+  char line[128];
+  std::snprintf(line, sizeof line, "GPU checks start: the GPU is this grader's after %.1f s\n",
+                waited.count());
+  std::cout << line << std::flush;
+  return "";
+}
+
+// The next grader's checks may start: this one's are done (its exit, the context's teardown
+// included, runs beside them).
+void release_gpu_lock() {
+  if (gpu_lock_fd >= 0) close(gpu_lock_fd);
+  gpu_lock_fd = -1;
+}
 
 void write_all(int fd, const char* data, std::size_t size) {
   while (size > 0) {
@@ -554,6 +593,12 @@ int main(int argc, char** argv) {
     const std::string& gpu_line = run.setting.back();
     std::cout << gpu_line << "\n";
     grader::set_measurement_gpu(gpu_line.substr(std::strlen("GPU checks on ")));
+    if (const char* lock = std::getenv("WORKBOOK_GPU_LOCK"); lock != nullptr && *lock != '\0') {
+      if (const std::string why = take_gpu_lock(lock); !why.empty()) {
+        std::cerr << argv[0] << ": " << why << "\n";
+        return 2;
+      }
+    }
     const char* limit = std::getenv("WORKBOOK_GPU_TIMEOUT");
     gpu_timeout_seconds = limit ? std::atoi(limit) : kDefaultGpuTimeoutSeconds;
     std::signal(SIGALRM, on_watchdog);
@@ -583,6 +628,7 @@ int main(int argc, char** argv) {
   const int failures = session.run();
 #endif
   alarm(0);
+  release_gpu_lock();
   if (listing) return 0;  // Catch2 v2 returns the number of checks listed
 
   if (!gpu::context_lost().empty()) {

@@ -14,6 +14,7 @@
 #include "grader/harness/lesson_text.hpp"
 #include "grader/harness/line_fit.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/parallel_rows.hpp"
 #include "grader/harness/prediction_check.hpp"
 #include "grader/harness/threshold.hpp"
 
@@ -21,6 +22,17 @@ TEST_CASE("median of an odd and an even count", "[host][harness]") {
   CHECK(gpu::median({5, 1, 3}) == 3);
   CHECK(gpu::median({4, 1, 3, 2}) == 2.5);
   CHECK_THROWS(gpu::median({}));
+}
+
+TEST_CASE("parallel_rows visits every row once, however the rows split", "[host][harness]") {
+  for (const int rows : {0, 1, 2, 7, 16, 17, 1000}) {
+    std::vector<int> visits(static_cast<size_t>(rows), 0);
+    grader::parallel_rows(rows, [&](int row) { ++visits[static_cast<size_t>(row)]; });
+    for (int row = 0; row < rows; ++row) {
+      INFO("rows " << rows << ", row " << row);
+      CHECK(visits[static_cast<size_t>(row)] == 1);
+    }
+  }
 }
 
 TEST_CASE("line fit recovers a line and flags a bad prediction", "[host][harness]") {

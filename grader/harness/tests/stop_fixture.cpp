@@ -1,7 +1,7 @@
 // A grader whose second check ends the program as a student's code can, as
 // WORKBOOK_STOP_FIXTURE says: `exit` (exit(3)), `segv` (a crash), `term` (stopped from outside,
 // as meson stops a test at its time limit); unset, it passes. test_stops.py checks what the
-// compact report and the details file say of each.
+// compact report and the details file say of each. Its GPU check passes (test_gpu_lock.py).
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -25,5 +25,11 @@ TEST_CASE("2: a check whose code ends the program", "[host][stop_fixture]") {
 }
 
 TEST_CASE("3: a check after it", "[host][stop_fixture]") {
+  SUCCEED();
+}
+
+// test_gpu_lock.py: the GPU checks wait for WORKBOOK_GPU_LOCK, then run.
+TEST_CASE("4: a GPU check that passes", "[gpu][stop_fixture]") {
+  std::cout << "the GPU check ran" << std::endl;
   SUCCEED();
 }

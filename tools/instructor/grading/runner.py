@@ -638,6 +638,11 @@ def demangle(symbols):
     return [n[:120] for n in names[:len(symbols)]]
 
 
+# Where a GPU grader finds the lock its checks share with the submission's other graders, and
+# the line it prints once it holds it (grader_main.cpp); how many graders start at once.
+GPU_LOCK = "/grading/gpu.lock"
+GPU_LOCK_TAKEN = "GPU checks start: the GPU is this grader's after"
+GPU_GRADERS_AT_ONCE = 3
 EXIT_MARK = re.compile(r'workbook-grader: exit\(\) was called while the check "(.*)" ran')
 
 
@@ -661,22 +666,26 @@ class Checked:
                    data["seconds"])
 
 
-def run_grader(workbook, prepared, options, chapter, mode, deadline, log):
+def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lock=None):
     """Runs one chapter's grader in `mode`, sandboxed, its output appended to `log`: (what it
     reported {check: (status, message)}, why the checks that did not report are missing, notes,
-    the fault of the machine it met, whether it ran out of time)."""
+    the fault of the machine it met, whether it ran out of time). With `gpu_lock` (a file), the
+    grader's checks wait for that lock (grader_main.cpp), which other graders of the submission
+    running at the same time share."""
     reported, reasons, notes = {}, {}, []
     infrastructure, timed_out = None, False
     with open(log, "a") as f:
         f.write(f"\n==== {chapter} {mode} ====\n")
     mark = os.path.getsize(log)
     left = deadline - time.monotonic()
+    env = {"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))), "WORKBOOK_MEASUREMENTS_DIR": "/tmp",
+           "WORKBOOK_VARIANT": str(prepared.variant["variant"])}
+    if gpu_lock:
+        env["WORKBOOK_GPU_LOCK"] = GPU_LOCK
     outcome = workbook.box.run(
         [f"{BUILD}/{grader_name(chapter)}", mode, "-r", "xml", "-o", "{report}"],
-        "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False),
-        env={"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))),
-             "WORKBOOK_MEASUREMENTS_DIR": "/tmp",
-             "WORKBOOK_VARIANT": str(prepared.variant["variant"])},
+        "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False), env=env,
+        binds=[(gpu_lock, GPU_LOCK, False)] if gpu_lock else [],
         report=True, report_bytes=catch_xml.REPORT_BYTES, gpu=mode == "gpu",
         memory_bytes=None if mode == "gpu" else GRADER_MEMORY,
         file_bytes=256 << 20)
@@ -698,6 +707,10 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log):
     elif outcome.setup_error:
         infrastructure = "the sandbox failed: " + outcome.setup_error
         reasons[mode] = "not graded: " + infrastructure
+    elif outcome.timed_out and gpu_lock and GPU_LOCK_TAKEN not in said:
+        timed_out = True
+        reasons[mode] = (f"not run: the time limit of {options.time_limit} s ran out before "
+                         f"these checks had the GPU (other chapters' checks held it)")
     elif outcome.timed_out:
         timed_out = True
         reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
@@ -770,11 +783,33 @@ def run_checks(workbook, prepared, options, modes, checked=None):
                             shutil.copyfileobj(f, whole)
                         os.remove(part)
         else:
-            outcomes = []
-            for chapter in workbook.chapters:
-                outcomes.append(one(chapter, log))
-                checked.infrastructure = checked.infrastructure or outcomes[-1][3]
-                checked.timed_out = checked.timed_out or outcomes[-1][4]
+            # A few graders at once, their checks one at a time (the lock): the next graders
+            # start (process, sandbox, CUDA context: about half a second each on the H200)
+            # while one checks. A fault or a timeout stops the graders not yet started.
+            gpu_lock = os.path.join(prepared.work, "gpu.lock")
+            with open(gpu_lock, "w"):
+                pass
+            os.chmod(gpu_lock, 0o644)
+            logs = [os.path.join(prepared.work, f"run-{c}-{mode}.log") for c in workbook.chapters]
+
+            def one_gpu(chapter, chapter_log):
+                reason = blocked(chapter)
+                if reason:
+                    return {}, {mode: reason}, [], None, False
+                outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
+                                     chapter_log, gpu_lock)
+                checked.infrastructure = checked.infrastructure or outcome[3]
+                checked.timed_out = checked.timed_out or outcome[4]
+                return outcome
+
+            with concurrent.futures.ThreadPoolExecutor(max_workers=GPU_GRADERS_AT_ONCE) as pool:
+                outcomes = list(pool.map(one_gpu, workbook.chapters, logs))
+            with open(log, "ab") as whole:
+                for part in logs:
+                    if os.path.exists(part):
+                        with open(part, "rb") as f:
+                            shutil.copyfileobj(f, whole)
+                        os.remove(part)
         for chapter, (reported, reasons, notes, infrastructure, timed_out) in \
                 zip(workbook.chapters, outcomes):
             checked.notes += notes
