@@ -231,7 +231,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
                     f"{i} ({time.monotonic() - s:.0f} s)" for i, s in now["building"].items()))
         return "grade: " + "; ".join(parts)
 
-    def prepare(item):
+    def prepare(item, niceness):
         path, directory, _ = item
         ident = submission.submission_id(path)
         with lock:
@@ -239,7 +239,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
         os.makedirs(directory, exist_ok=True)
         mark(directory, "build", "running")
         try:
-            prepared = runner.prepare(workbook, path, directory, options)
+            prepared = runner.prepare(workbook, path, directory, options, niceness=niceness)
             # The host checks need only the CPU: they run here, beside the GPU checks of the
             # submission before.
             return prepared, runner.run_checks(workbook, prepared, options, ["host"])
@@ -260,7 +260,9 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
                 if item is None:
                     return
                 say(f"[{number}/{total}] {submission.submission_id(item[0])}: building")
-                pending.append((item, pool.submit(prepare, item)))
+                # The build whose checks come next has the CPU first; those queued behind it
+                # yield (nice), so that the GPU waits for one build, not for all of them at once.
+                pending.append((item, pool.submit(prepare, item, 10 if pending else 0)))
 
         fill()
         while pending:

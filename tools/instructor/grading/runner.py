@@ -470,10 +470,11 @@ def shown_errors(text, chapter, limit=12):
     return list(dict.fromkeys(lines))[:limit]
 
 
-def prepare(workbook, path, directory, options, ident=None):
+def prepare(workbook, path, directory, options, ident=None, niceness=0):
     """Reads the submission at `path`, lays its exercise files over the pristine workbook in a
     work folder under `directory`, and builds what they reach, in the sandbox. `ident` names the
-    submission where its path does not (Gradescope's metadata names its student)."""
+    submission where its path does not (Gradescope's metadata names its student); `niceness`
+    lowers the build's CPU priority (a build queued behind the next one to be checked)."""
     start = time.monotonic()
     workbook.ensure_built()
     box = workbook.box
@@ -539,7 +540,7 @@ def prepare(workbook, path, directory, options, ident=None):
         outcome = box.run(["python3", f"{TOOL}/inspect_build.py", what, BUILD] + chapters
                           + ["--out", "{report}"], BUILD, log, deadline - time.monotonic(),
                           overlays=overlays(workbook, dirs, True), binds=[(HERE, TOOL, False)],
-                          report=True, memory_bytes=BUILD_MEMORY)
+                          report=True, memory_bytes=BUILD_MEMORY, niceness=niceness)
         return outcome, parse_json(outcome.report)
 
     if submitted:

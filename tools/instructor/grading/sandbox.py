@@ -123,13 +123,14 @@ class Sandbox:
 
     def run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
             report=False, gpu=False, memory_bytes=None, file_bytes=GIB, tmp_bytes=512 * MIB,
-            report_bytes=16 * MIB):
+            report_bytes=16 * MIB, niceness=0):
         """Runs `command` (a list) in the sandbox with `cwd` as its working folder, its output
         appended to `log_path` (up to LOG_BYTES). `overlays` are (lower, upper, work, target,
         writable): a read-only folder seen at `target` with the command's changes in `upper`;
         `binds` are (source, target, writable). With `report`, "{report}" in the command names a
         pipe (/dev/fd/N) the tool reads while the command runs; the Outcome holds what was
-        written to it."""
+        written to it. `niceness` (nice(1)) lowers the command's CPU priority: a build that can
+        wait, beside one whose checks are next."""
         start = time.monotonic()
         private = tempfile.mkdtemp(prefix="sandbox-", dir=self.scratch)
         root = os.path.join(private, "root")
@@ -171,8 +172,9 @@ class Sandbox:
         with open(spec_path, "w") as f:
             json.dump(spec, f)
         # setpriv --pdeathsig: the sandbox ends with the tool, even a tool killed outright.
-        outer = ["setpriv", "--pdeathsig", "KILL", "unshare", "--mount", "--pid", "--net", "--ipc", "--uts", "--fork",
-                 "--kill-child"]
+        outer = (["nice", "-n", str(niceness)] if niceness else []) + [
+            "setpriv", "--pdeathsig", "KILL", "unshare", "--mount", "--pid", "--net", "--ipc",
+            "--uts", "--fork", "--kill-child"]
         if not self.as_root:
             outer += ["--user", "--map-root-user"]
         outer += ["--", sys.executable, "-I", INIT, spec_path, str(status_w)]
