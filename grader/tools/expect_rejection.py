@@ -19,7 +19,8 @@ else fails with both reports, so that a grader which accepts a wrong answer, cra
 rejects it for another reason is caught.
 
 With --not-built (a build configured with -Dgpu_selftests=skip, for a machine without a GPU), the
-wrong answer, which only the GPU checks reject, was not compiled: exit 77 saying so.
+wrong answer, which only the GPU checks reject, was not compiled: exit 77 saying so, and what its
+GPU checks must say where it is built (the --expect texts).
 
 With --measurements, what the grader measures of the wrong answer (for example how fast a
 conflicted kernel runs) is written to DIR, apart from the reference solution's numbers.
@@ -51,7 +52,8 @@ if args.not_built:
                      "(--mode gpu)")
     print("SKIP: this wrong answer was not built: only the GPU checks reject it, and this build "
           "was configured with -Dgpu_selftests=skip (for a machine without a GPU); configure "
-          "with -Dgpu_selftests=build on a GPU machine to run it")
+          "with -Dgpu_selftests=build on a GPU machine to run it"
+          + "".join(f"\n  there, its GPU checks must say: {text}" for text in args.expect))
     sys.exit(77)
 if not args.grader:
     parser.error("--grader EXE is required (or --not-built)")

@@ -32,6 +32,9 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import meson_testlog  # noqa: E402  (beside this file)
+
 COLUMNS, ROWS = 80, 24
 SKIP_ROWS = 8
 SEED = "20260101"
@@ -204,11 +207,6 @@ def chapter_tests(build, mode, chapters):
     return sorted(tests, key=lambda t: t["name"])
 
 
-def source_root(build):
-    with open(os.path.join(build, "meson-info", "meson-info.json")) as f:
-        return json.load(f)["directories"]["source"]
-
-
 def main():
     parser = argparse.ArgumentParser(usage=__doc__)
     parser.add_argument("build")
@@ -216,7 +214,7 @@ def main():
     parser.add_argument("--chapters", default="", help="comma-separated chapter suites (chNN)")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
-    root = source_root(build)
+    root = meson_testlog.source_root(build)
     tests = chapter_tests(build, args.mode, [c for c in args.chapters.split(",") if c])
     if not tests:
         sys.exit(f"no chapter {args.mode} checks in {build}")

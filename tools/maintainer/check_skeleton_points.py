@@ -12,7 +12,6 @@ skeleton (tools/instructor/grading/runner.py), since they would score nothing. E
 chapter's skeleton scores 0, 1 otherwise, 77 when the GPU checks cannot run here (no GPU).
 """
 import argparse
-import json
 import os
 import pathlib
 import subprocess
@@ -22,6 +21,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "instructor"))
 from grading import catch_xml, scoring  # noqa: E402
+import meson_testlog  # noqa: E402  (beside this file)
 
 
 def main():
@@ -33,11 +33,7 @@ def main():
     build = pathlib.Path(args.build)
     # The build's own source tree: a checkout (its graders hold the hidden checks, which
     # solutions/ has) or a hand-out (no hidden checks, no solutions/).
-    try:
-        info = json.loads((build / "meson-info" / "meson-info.json").read_text())
-        source = pathlib.Path(info["directories"]["source"])
-    except (OSError, ValueError, KeyError) as e:
-        sys.exit(f"{build}: not a meson build folder ({e})")
+    source = pathlib.Path(meson_testlog.source_root(build))
     chapters = sorted(p.name for p in (source / "chapters").iterdir()
                       if (source / "grader" / p.name / "points.tsv").is_file())
     if args.chapters:

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Reads meson's test log (BUILD/meson-logs/testlog.json): the one parser of it that CI, the
-student-mode check and the GPU suite's timing share.
+student-mode check and the GPU suite's timing share; and, for the checks that run a build's
+graders, the source folder a build folder was configured from (source_root).
 
     meson_testlog.py counts TESTLOG_JSON          prints "PASSED FAILED SKIPPED"
     meson_testlog.py result TESTLOG_JSON NAME     prints test NAME's result and its output's
                                                   last line; exit 0 only when it passed
 
-As a module: read(path) gives one Test per line of the log.
+As a module: read(path) gives one Test per line of the log; source_root(build) the build's
+source folder (SystemExit, saying why, for a folder that is not a meson build).
 """
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -29,6 +32,15 @@ class Test:
     def chapter(self):
         """The chapter suite ("ch42") the test belongs to, or None."""
         return next((s for s in self.suites if re.fullmatch(r"ch\d\d", s)), None)
+
+
+def source_root(build):
+    """The source folder of the meson build folder `build` (meson-info/meson-info.json)."""
+    try:
+        with open(os.path.join(build, "meson-info", "meson-info.json")) as f:
+            return json.load(f)["directories"]["source"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"{build}: not a meson build folder ({e})")
 
 
 def parse_name(full):

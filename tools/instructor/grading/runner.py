@@ -741,7 +741,8 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
 def run_checks(workbook, prepared, options, modes, checked=None):
     """Runs the graders of a prepared submission in `modes`, each in the sandbox, after what
     `checked` (a Checked) holds, and scores them. The host checks of the chapters run side by
-    side (they only use the CPU); the GPU checks one chapter at a time, the GPU to themselves.
+    side (they only use the CPU); the GPU graders GPU_GRADERS_AT_ONCE at a time, their checks one
+    chapter at a time (the lock), the GPU to themselves.
     The time limit bounds all the checks of the submission, those in `checked` included."""
     checked = checked or Checked()
     start = time.monotonic()
@@ -767,23 +768,8 @@ def run_checks(workbook, prepared, options, modes, checked=None):
                 return f"not run: the time limit of {options.time_limit} s ran out"
             return None
 
-        def one(chapter, chapter_log):
-            reason = blocked(chapter)
-            if reason:
-                return {}, {mode: reason}, [], None, False
-            return run_grader(workbook, prepared, options, chapter, mode, deadline, chapter_log)
-
-        if mode == "host":  # side by side, each into a log of its own, kept in chapter order
-            logs = [os.path.join(prepared.work, f"run-{c}-{mode}.log") for c in workbook.chapters]
-            with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-                outcomes = list(pool.map(one, workbook.chapters, logs))
-            with open(log, "ab") as whole:
-                for part in logs:
-                    if os.path.exists(part):
-                        with open(part, "rb") as f:
-                            shutil.copyfileobj(f, whole)
-                        os.remove(part)
-        else:
+        gpu_lock = None
+        if mode == "gpu":
             # A few graders at once, their checks one at a time (the lock): the next graders
             # start (process, sandbox, CUDA context: about half a second each on the H200)
             # while one checks. A fault or a timeout stops the graders not yet started.
@@ -791,26 +777,30 @@ def run_checks(workbook, prepared, options, modes, checked=None):
             with open(gpu_lock, "w"):
                 pass
             os.chmod(gpu_lock, 0o644)
-            logs = [os.path.join(prepared.work, f"run-{c}-{mode}.log") for c in workbook.chapters]
 
-            def one_gpu(chapter, chapter_log):
-                reason = blocked(chapter)
-                if reason:
-                    return {}, {mode: reason}, [], None, False
-                outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
-                                     chapter_log, gpu_lock)
+        def one(chapter, chapter_log):
+            reason = blocked(chapter)
+            if reason:
+                return {}, {mode: reason}, [], None, False
+            outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
+                                 chapter_log, gpu_lock)
+            if mode == "gpu":  # a GPU fault or a timeout: the graders not yet started do not run
                 checked.infrastructure = checked.infrastructure or outcome[3]
                 checked.timed_out = checked.timed_out or outcome[4]
-                return outcome
+            return outcome
 
-            with concurrent.futures.ThreadPoolExecutor(max_workers=GPU_GRADERS_AT_ONCE) as pool:
-                outcomes = list(pool.map(one_gpu, workbook.chapters, logs))
-            with open(log, "ab") as whole:
-                for part in logs:
-                    if os.path.exists(part):
-                        with open(part, "rb") as f:
-                            shutil.copyfileobj(f, whole)
-                        os.remove(part)
+        # Host checks side by side (they only use the CPU), GPU graders a few at a time; each
+        # into a log of its own, kept in chapter order.
+        logs = [os.path.join(prepared.work, f"run-{c}-{mode}.log") for c in workbook.chapters]
+        workers = (os.cpu_count() or 1) if mode == "host" else GPU_GRADERS_AT_ONCE
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            outcomes = list(pool.map(one, workbook.chapters, logs))
+        with open(log, "ab") as whole:
+            for part in logs:
+                if os.path.exists(part):
+                    with open(part, "rb") as f:
+                        shutil.copyfileobj(f, whole)
+                    os.remove(part)
         for chapter, (reported, reasons, notes, infrastructure, timed_out) in \
                 zip(workbook.chapters, outcomes):
             checked.notes += notes
