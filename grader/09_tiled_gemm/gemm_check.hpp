@@ -12,9 +12,9 @@
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
-#include "common/cuda/random_fill.hpp"
 #include "grader/harness/feedback_message.hpp"
 #include "grader/harness/parallel_rows.hpp"
+#include "grader/harness/random_values.hpp"
 
 namespace ch09::check {
 
@@ -30,24 +30,11 @@ struct Problem {
   std::vector<float> A, B;
 };
 
-// Uniform in [-1, 1): gpu::random_float of one seed per matrix drawn from `rng`, element by
-// element over the CPU's threads (std::uniform_real_distribution drew the 2^25 floats of the
-// timed size in most of a second).
+// Uniform in [-1, 1): grader::random_floats of one seed per matrix drawn from `rng`.
 inline Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
-  Problem p{M, N, K, std::vector<float>(static_cast<size_t>(M) * K),
-            std::vector<float>(static_cast<size_t>(K) * N)};
   const unsigned long long seed_a = rng(), seed_b = rng();
-  grader::parallel_rows(M, [&](int i) {
-    for (size_t e = static_cast<size_t>(i) * K; e < static_cast<size_t>(i + 1) * K; ++e) {
-      p.A[e] = gpu::random_float(seed_a, e);
-    }
-  });
-  grader::parallel_rows(K, [&](int k) {
-    for (size_t e = static_cast<size_t>(k) * N; e < static_cast<size_t>(k + 1) * N; ++e) {
-      p.B[e] = gpu::random_float(seed_b, e);
-    }
-  });
-  return p;
+  return Problem{M, N, K, grader::random_floats(static_cast<size_t>(M) * K, seed_a),
+                 grader::random_floats(static_cast<size_t>(K) * N, seed_b)};
 }
 
 // The exact (fp64) C[i][j] and sum over k of |A[i][k] B[k][j]|.

@@ -16,9 +16,9 @@
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
-#include "common/cuda/random_fill.hpp"
 #include "grader/harness/feedback_message.hpp"
 #include "grader/harness/parallel_rows.hpp"
+#include "grader/harness/random_values.hpp"
 
 namespace ch10::gemm {
 
@@ -39,21 +39,13 @@ struct Problem {
   std::vector<__half> A, B;  // M x K and N x K, row-major
 };
 
-// Uniform in [-1, 1), rounded to fp16: gpu::random_float of one seed per matrix drawn from `rng`,
-// element by element over the CPU's threads (std::uniform_real_distribution drew the 2^25 values
-// of the timed size in most of a second).
+// Uniform in [-1, 1), rounded to fp16: grader::random_values of one seed per matrix drawn from
+// `rng`.
 inline Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
-  Problem p{M, N, K, std::vector<__half>(static_cast<size_t>(M) * K),
-            std::vector<__half>(static_cast<size_t>(N) * K)};
-  for (std::vector<__half>* matrix : {&p.A, &p.B}) {
-    const unsigned long long seed = rng();
-    grader::parallel_rows(matrix == &p.A ? M : N, [&](int row) {
-      for (size_t e = static_cast<size_t>(row) * K; e < static_cast<size_t>(row + 1) * K; ++e) {
-        (*matrix)[e] = __float2half(gpu::random_float(seed, e));
-      }
-    });
-  }
-  return p;
+  const auto half = [](float x) { return __float2half(x); };
+  const unsigned long long seed_a = rng(), seed_b = rng();
+  return Problem{M, N, K, grader::random_values<__half>(static_cast<size_t>(M) * K, seed_a, half),
+                 grader::random_values<__half>(static_cast<size_t>(N) * K, seed_b, half)};
 }
 
 /// The exact C[i][j] and sum over k of |A[i][k] B[j][k]|.

@@ -14,6 +14,7 @@
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/parallel_rows.hpp"
 #include "grader/harness/random_seed.hpp"
+#include "grader/harness/random_values.hpp"
 #include "grader/harness/speed.hpp"
 
 namespace transpose {
@@ -75,15 +76,8 @@ std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std
   bool aligned_shape_tried = false;
   for (const auto& shape : shapes) {
     const int rows = shape.first, cols = shape.second;  // plain names: the lambdas capture them
-    // Uniform in [-1, 1), drawn over the CPU's threads (one at a time, with mt19937, the
-    // shapes of a check took most of a second).
-    std::vector<float> host(static_cast<size_t>(rows) * cols);
-    const std::uint64_t values = rng();
-    grader::parallel_rows(rows, [&](int r) {
-      for (size_t e = static_cast<size_t>(r) * cols; e < static_cast<size_t>(r + 1) * cols; ++e) {
-        host[e] = gpu::random_float(values, e);
-      }
-    });
+    // Uniform in [-1, 1), drawn over the CPU's threads.
+    const std::vector<float> host = grader::random_floats(static_cast<size_t>(rows) * cols, rng());
     gpu::DeviceBuffer<float> in(host);
     gpu::DeviceBuffer<float> out(host.size());
     out.fill_bytes(0xff);  // NaN

@@ -36,7 +36,7 @@ import subprocess
 import sys
 import time
 
-from scratch_handout import fresh_folder
+from scratch_handout import checkout, fresh_folder
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # A fresh checkout's times: a ccache filled by earlier builds would hide the compiler's.
@@ -101,13 +101,7 @@ def main() -> int:
         parser.error("--repeats must be at least 1")
     work = fresh_folder(args.keep, "class-grading-")
     tree = work / "workbook"
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", args.commit],
-                            capture_output=True, text=True)
-    if commit.returncode != 0:
-        sys.exit(f"--commit {args.commit}: {commit.stderr.strip()}")
-    commit = commit.stdout.strip()
-    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(tree)], check=True)
-    subprocess.run(["git", "-C", str(tree), "checkout", "-q", commit], check=True)
+    commit = checkout(ROOT, args.commit, tree)
     chapters = chapters_of(tree)
     log = work / "grade.log"
     out = work / "grades"

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from scratch_handout import fresh_folder, unpacked_handout
+from scratch_handout import checkout, commit_of, fresh_folder, unpacked_handout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # A fresh checkout's times: a ccache filled by earlier builds would hide the compiler's.
@@ -41,12 +41,6 @@ def timed(command, cwd):
     start = time.monotonic()
     run = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
     return time.monotonic() - start, run
-
-
-def commit_of(checkout):
-    done = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short=12", "HEAD"],
-                          capture_output=True, text=True)
-    return done.stdout.strip() if done.returncode == 0 else "?"
 
 
 def main() -> int:
@@ -64,11 +58,7 @@ def main() -> int:
     source = ROOT
     if args.commit:  # that commit's own checkout, whose make_handout.py writes its hand-out
         source = work / "checkout"
-        subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(source)], check=True)
-        checkout = subprocess.run(["git", "-C", str(source), "checkout", "-q", args.commit],
-                                  capture_output=True, text=True)
-        if checkout.returncode != 0:
-            sys.exit(f"--commit {args.commit}: {checkout.stderr.strip()}")
+        checkout(ROOT, args.commit, source)
     book = unpacked_handout(source, work)
     rows = []
 
@@ -117,7 +107,7 @@ def main() -> int:
     cores = os.cpu_count()
     text = ["# Written by tools/maintainer/bench_first_grade.py; do not edit by hand.",
             f"# machine: {cores} cores, {platform.machine()}, GPU targets {targets}",
-            f"# workbook: {commit_of(source)}; date: {datetime.date.today().isoformat()}",
+            f"# workbook: {commit_of(source)[:12]}; date: {datetime.date.today().isoformat()}",
             "# quantity\tvalue\tunit"]
     text += [f"{k}\t{v:.1f}\t{u}" if u == "s" else f"{k}\t{v}\t{u}" for k, v, u in rows]
     out.write_text("\n".join(text) + "\n")

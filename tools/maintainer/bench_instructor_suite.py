@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 
-from scratch_handout import fresh_folder
+from scratch_handout import checkout, fresh_folder
 import meson_testlog
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -42,9 +42,7 @@ def main() -> int:
     args = parser.parse_args()
     work = fresh_folder(args.keep, "instructor-suite-")
     tree = work / "workbook"
-    subprocess.run(["git", "clone", "-q", str(ROOT), str(tree)], check=True)
-    commit = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = checkout(ROOT, "HEAD", tree)
     setup = ["meson", "setup", "build-solution", "-Dkernels=solution"]
     if args.chapters:
         setup.append(f"-Dchapters={args.chapters}")

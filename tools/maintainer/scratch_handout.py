@@ -1,5 +1,6 @@
-"""Scratch folders and self-study hand-outs for the maintainers' scripts that act as a student
-would (bench_first_grade.py, check_colab_notebook.py, check_install_path.py)."""
+"""Scratch folders, checkouts and self-study hand-outs for the maintainers' scripts that act as a
+student or an instructor would (the bench_*.py scripts, check_colab_notebook.py,
+check_install_path.py)."""
 import pathlib
 import shutil
 import subprocess
@@ -15,6 +16,24 @@ def fresh_folder(keep, prefix):
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     return folder
+
+
+def commit_of(root, revision="HEAD"):
+    """The full hash of `revision` in `root`'s repository; exits saying why where there is none."""
+    found = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q",
+                            f"{revision}^{{commit}}"], capture_output=True, text=True)
+    if found.returncode != 0:
+        sys.exit(f"{revision}: not a commit of {root}")
+    return found.stdout.strip()
+
+
+def checkout(root, revision, folder):
+    """A fresh clone of `root` in `folder`, at `revision` (its committed files only, whatever
+    `root` has not committed); the commit's full hash."""
+    commit = commit_of(root, revision)
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(root), str(folder)], check=True)
+    subprocess.run(["git", "-C", str(folder), "checkout", "-q", commit], check=True)
+    return commit
 
 
 def write_handout(root, archive):

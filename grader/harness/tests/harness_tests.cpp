@@ -16,6 +16,7 @@
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/parallel_rows.hpp"
 #include "grader/harness/prediction_check.hpp"
+#include "grader/harness/random_values.hpp"
 #include "grader/harness/threshold.hpp"
 
 TEST_CASE("median of an odd and an even count", "[host][harness]") {
@@ -33,6 +34,22 @@ TEST_CASE("parallel_rows visits every row once, however the rows split", "[host]
       CHECK(visits[static_cast<size_t>(row)] == 1);
     }
   }
+}
+
+TEST_CASE("random_values is gpu::random_float element by element, whatever the blocks",
+          "[host][harness]") {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{65535},
+                              std::size_t{65536}, std::size_t{65537}, std::size_t{200000}}) {
+    const std::vector<float> values = grader::random_floats(n, 12345);
+    REQUIRE(values.size() == n);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += values[i] != gpu::random_float(12345, i);
+    INFO("n " << n);
+    CHECK(wrong == 0);
+  }
+  const std::vector<double> doubled =
+      grader::random_values<double>(70000, 7, [](float x) { return 2.0 * x; });
+  CHECK(doubled[69999] == 2.0 * gpu::random_float(7, 69999));
 }
 
 TEST_CASE("line fit recovers a line and flags a bad prediction", "[host][harness]") {

@@ -194,6 +194,10 @@ class Heartbeat:
         self.thread.join()
 
 
+# nice(1) of a build queued behind the one whose checks come next.
+QUEUED_BUILD_NICENESS = 10
+
+
 def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     """Grades every submission in `folder` that has no finished result for the same workbook,
     options and files; builds run `build_jobs` at a time while one submission at a time runs
@@ -262,7 +266,8 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
                 say(f"[{number}/{total}] {submission.submission_id(item[0])}: building")
                 # The build whose checks come next has the CPU first; those queued behind it
                 # yield (nice), so that the GPU waits for one build, not for all of them at once.
-                pending.append((item, pool.submit(prepare, item, 10 if pending else 0)))
+                pending.append((item, pool.submit(prepare, item,
+                                                  QUEUED_BUILD_NICENESS if pending else 0)))
 
         fill()
         while pending:
