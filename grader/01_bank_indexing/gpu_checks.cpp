@@ -113,7 +113,7 @@ std::optional<grader::Feedback> not_ready_to_measure(const std::string& verb) {
 
 }  // namespace
 
-TEST_CASE("ch01 exercise 1 on the GPU: bank_of agrees with the bank model", "[gpu]") {
+WORKBOOK_CHECK(ex1_gpu) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::mt19937 rng(static_cast<unsigned>(grader::run_seed()));
   std::vector<unsigned> addresses(8192);
@@ -136,7 +136,7 @@ TEST_CASE("ch01 exercise 1 on the GPU: bank_of agrees with the bank model", "[gp
                 "sides; see the host check of exercise 1."));
 }
 
-TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu]") {
+WORKBOOK_CHECK(ex4) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const TestWarps warps = make_test_warps(grader::run_seed());
   const std::vector<int> got = ch01::probes::device_warp_wavefronts(warps.addresses);
@@ -172,8 +172,7 @@ TEST_CASE("ch01 exercise 4: warp_wavefronts counts like the hardware", "[gpu]") 
   GRADER_EXPECT(false, f);
 }
 
-TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictions",
-          "[gpu][variant]") {
+WORKBOOK_CHECK(ex3_cycles) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto problem = not_ready_to_measure("timed")) GRADER_FAIL(*problem);
   std::vector<grader::CostPoint> points;
@@ -190,8 +189,7 @@ TEST_CASE("ch01 exercise 3 on the GPU: measured load cost follows your predictio
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch01 exercise 3 on the GPU: hardware counters agree with your predictions",
-          "[gpu][variant]") {
+WORKBOOK_CHECK(ex3_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) {

@@ -10,6 +10,7 @@
 #include "grader/01_bank_indexing/answer_cases.hpp"
 #include "grader/01_bank_indexing/pattern_cases.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 #include "grader/harness/variant.hpp"
@@ -47,7 +48,7 @@ std::string principle_of_slip(const std::string& slip, const PatternCase& c) {
 
 }  // namespace
 
-TEST_CASE("ch01 exercise 1: bank_of gives the bank of a byte address", "[host][variant]") {
+WORKBOOK_CHECK(ex1) {
   std::vector<unsigned> addresses;
   for (unsigned a = 0; a < 1024; ++a) addresses.push_back(a);
   std::mt19937 rng(ch01::spec::bank_of_seed(grader::variant::current()));
@@ -74,7 +75,7 @@ TEST_CASE("ch01 exercise 1: bank_of gives the bank of a byte address", "[host][v
   GRADER_EXPECT(wrong == 0, f);
 }
 
-TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host][variant]") {
+WORKBOOK_CHECK(ex2) {
   for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
     const Pattern p = c.pattern;
     const grader::DigestMatch match = ch01::spec::pattern_address_match(c);
@@ -122,7 +123,7 @@ TEST_CASE("ch01 exercise 2: pattern_address follows the declarations", "[host][v
   }
 }
 
-TEST_CASE("ch01 exercise 3: predicted wavefronts match the bank model", "[host][variant]") {
+WORKBOOK_CHECK(ex3) {
   for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
     const Pattern p = c.pattern;
     const std::string call = std::string("predicted_wavefronts(") + ch01::spec::name(p) + ")";

@@ -10,6 +10,7 @@
 #include "chapters/01_bank_indexing/bank_indexing.cuh"
 #include "grader/01_bank_indexing/pattern_cases.hpp"
 #include "grader/01_bank_indexing/pattern_names.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace ch01::spec {
@@ -181,9 +182,9 @@ namespace {
 
 using grader::variant::GradedCase;
 
-constexpr const char* kExercise1 = "ch01 exercise 1: bank_of gives the bank of a byte address";
-constexpr const char* kExercise2 = "ch01 exercise 2: pattern_address follows the declarations";
-constexpr const char* kExercise3 = "ch01 exercise 3: predicted wavefronts match the bank model";
+constexpr const char* kExercise1 = ::grader::chapter::checks::ex1.name;
+constexpr const char* kExercise2 = ::grader::chapter::checks::ex2.name;
+constexpr const char* kExercise3 = ::grader::chapter::checks::ex3.name;
 
 std::string summary(const Identity& v) {
   return std::string(v.self_study() ? "The workbook's own cases" : "Your variant's cases") +

@@ -45,7 +45,7 @@ std::optional<grader::Feedback> owner_sums_problem() {
 
 }  // namespace
 
-TEST_CASE("ch02 exercise 1 on the GPU: the counters count what you predicted", "[gpu][variant]") {
+WORKBOOK_CHECK(ex1_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -91,7 +91,7 @@ TEST_CASE("ch02 exercise 1 on the GPU: the counters count what you predicted", "
   SUCCEED();
 }
 
-TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu][variant]") {
+WORKBOOK_CHECK(ex2) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::vector<grader::CostPoint> points;
   for (int stride : kStrides) {
@@ -115,8 +115,7 @@ TEST_CASE("ch02 exercise 2: your microbenchmark measures the gcd law", "[gpu][va
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbenchmark",
-          "[gpu][variant]") {
+WORKBOOK_CHECK(ex2_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -148,13 +147,13 @@ TEST_CASE("ch02 exercise 2: hardware counters see the gcd law in your microbench
   }
 }
 
-TEST_CASE("ch02 exercise 3: owner_sums_kernel with your layout is correct", "[gpu]") {
+WORKBOOK_CHECK(ex3_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = owner_sums_problem();
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch02 exercise 3: your layout beats the thread-major one", "[gpu]") {
+WORKBOOK_CHECK(ex3_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (owner_sums_problem()) {  // correctness gates speed
     GRADER_FAIL(grader::not_judged_while_wrong(

@@ -7,14 +7,15 @@
 #include "grader/02_strides/layout_check.hpp"
 #include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 
-TEST_CASE("ch02 exercise 1: the gcd law for floats, shorts and bytes", "[host][variant]") {
+WORKBOOK_CHECK(ex1) {
   const auto problem = ch02::spec::gcd_law_problem(ch02::spec::graded_strides());
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch02 exercise 3: the staged layout is a bijection that fits", "[host]") {
+WORKBOOK_CHECK(ex3_layout) {
   // staged_words() is checked before anything is sized from it.
   if (const auto fault = ch02::checks::layout_fault()) {
     GRADER_FAIL(ch02::checks::layout_feedback(*fault));
@@ -22,7 +23,7 @@ TEST_CASE("ch02 exercise 3: the staged layout is a bijection that fits", "[host]
   SUCCEED();
 }
 
-TEST_CASE("ch02 exercise 3: staging stores and sum loads are conflict-free", "[host]") {
+WORKBOOK_CHECK(ex3) {
   // Only a valid layout has conflicts to count: one that sends every lane to one word is a
   // broadcast, one wavefront, and keeps nothing.
   if (const auto fault = ch02::checks::layout_fault()) {

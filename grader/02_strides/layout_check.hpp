@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chapters/02_strides/strides.cuh"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback_message.hpp"
 
 namespace ch02::checks {
@@ -21,7 +22,7 @@ constexpr int kMostStagedWords = 48 * 1024 / 4;
 /// The name of the check that judges the layout itself (its TEST_CASE), for the messages of the
 /// checks it gates.
 inline const char* const kLayoutCheck =
-    "ch02 exercise 3: the staged layout is a bijection that fits";
+    ::grader::chapter::checks::ex3_layout.name;
 
 using grader::LayoutFault;
 

@@ -5,14 +5,15 @@
 
 #include "chapters/02_strides/strides.cuh"
 #include "grader/02_strides/stride_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace {
 
-constexpr const char* kExercise1 = "ch02 exercise 1: the gcd law for floats, shorts and bytes";
+constexpr const char* kExercise1 = ::grader::chapter::checks::ex1.name;
 constexpr const char* kExercise1Gpu =
-    "ch02 exercise 1 on the GPU: the counters count what you predicted";
-constexpr const char* kExercise2 = "ch02 exercise 2: your microbenchmark measures the gcd law";
+    ::grader::chapter::checks::ex1_counters.name;
+constexpr const char* kExercise2 = ::grader::chapter::checks::ex2.name;
 
 std::string list(const std::vector<int>& values) {
   std::string text;

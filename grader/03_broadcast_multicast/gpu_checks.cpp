@@ -58,8 +58,7 @@ std::optional<grader::Feedback> lookup_problem() {
 
 }  // namespace
 
-TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predictions",
-          "[gpu][variant]") {
+WORKBOOK_CHECK(ex1_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -90,13 +89,13 @@ TEST_CASE("ch03 exercise 1 on the GPU: hardware counters agree with your predict
   }
 }
 
-TEST_CASE("ch03 exercise 2: lookup_kernel with your table is correct", "[gpu]") {
+WORKBOOK_CHECK(ex2_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = lookup_problem();
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch03 exercise 2: your table is fast for every key distribution", "[gpu]") {
+WORKBOOK_CHECK(ex2_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (lookup_problem()) {  // correctness gates speed
     GRADER_FAIL(grader::not_judged_while_wrong(

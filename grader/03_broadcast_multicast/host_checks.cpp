@@ -8,6 +8,7 @@
 #include "grader/03_broadcast_multicast/pattern_spec.hpp"
 #include "grader/03_broadcast_multicast/table_check.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 #include "grader/harness/variant.hpp"
@@ -19,7 +20,7 @@ using ch03::spec::Keys;
 
 }  // namespace
 
-TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host][variant]") {
+WORKBOOK_CHECK(ex1) {
   // Your variant's case of each pattern (its stride and group: the grader's report lists them).
   const auto cases = ch03::spec::cases(grader::variant::current());
   for (Pattern p : ch03::kAllPatterns) {
@@ -61,7 +62,7 @@ TEST_CASE("ch03 exercise 1: predicted wavefronts match the bank model", "[host][
   }
 }
 
-TEST_CASE("ch03 exercise 2: the table layout keeps every entry apart and fits", "[host]") {
+WORKBOOK_CHECK(ex2_layout) {
   // table_words() is checked before anything is sized from it.
   if (const auto fault = ch03::checks::table_fault()) {
     GRADER_FAIL(ch03::checks::table_feedback(*fault));
@@ -69,7 +70,7 @@ TEST_CASE("ch03 exercise 2: the table layout keeps every entry apart and fits", 
   SUCCEED();
 }
 
-TEST_CASE("ch03 exercise 2: lookups do not conflict for any key distribution", "[host]") {
+WORKBOOK_CHECK(ex2) {
   // Only a valid table has conflicts to count: one that sends every lane to one word is a
   // broadcast, one wavefront, and holds one entry.
   if (const auto fault = ch03::checks::table_fault()) {

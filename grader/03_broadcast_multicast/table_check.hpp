@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback_message.hpp"
 
 namespace ch03::checks {
@@ -21,7 +22,7 @@ constexpr int kMostTableWords = 48 * 1024 / 4;
 /// The name of the check that judges the layout itself (its TEST_CASE), for the messages of the
 /// checks it gates.
 inline const char* const kLayoutCheck =
-    "ch03 exercise 2: the table layout keeps every entry apart and fits";
+    ::grader::chapter::checks::ex2_layout.name;
 
 using TableFault = grader::LayoutFault;
 

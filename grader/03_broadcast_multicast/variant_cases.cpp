@@ -6,13 +6,14 @@
 
 #include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
 #include "grader/03_broadcast_multicast/pattern_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace {
 
 // Each prediction is graded on the host against the bank model, and again on the GPU against
 // the counters of the same request: listed once, under the host check.
-const char* const kPredictionCheck = "ch03 exercise 1: predicted wavefronts match the bank model";
+const char* const kPredictionCheck = ::grader::chapter::checks::ex1.name;
 
 std::string summary(const grader::variant::Identity& v) {
   std::string out = v.self_study()

@@ -36,8 +36,7 @@ std::optional<grader::Feedback> column_sums_problem() {
 }
 }  // namespace
 
-TEST_CASE("ch04 exercise 1 on the GPU: the counters see your pitches read without conflicts",
-          "[gpu][variant]") {
+WORKBOOK_CHECK(ex1_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -94,7 +93,7 @@ TEST_CASE("ch04 exercise 1 on the GPU: the counters see your pitches read withou
   SUCCEED();
 }
 
-TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included", "[gpu]") {
+WORKBOOK_CHECK(ex2_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto fault = ch04::spec::kernel_pitch_fault()) {
     GRADER_FAIL(grader::Feedback("Not run: " + *fault + ".")
@@ -104,7 +103,7 @@ TEST_CASE("ch04 exercise 2: block_column_sums_kernel is correct, tails included"
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch04 exercise 2: the counters see the conflicts your padded_pitch promises", "[gpu]") {
+WORKBOOK_CHECK(ex2_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto fault = ch04::spec::kernel_pitch_fault()) {
     GRADER_FAIL(grader::Feedback("Not counted: " + *fault + ".")
@@ -145,7 +144,7 @@ TEST_CASE("ch04 exercise 2: the counters see the conflicts your padded_pitch pro
                 "padded_pitch(4, 32): row r, column c at word r * pitch + c."));
 }
 
-TEST_CASE("ch04 exercise 2: padding beats the unpadded tile", "[gpu]") {
+WORKBOOK_CHECK(ex2_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto fault = ch04::spec::kernel_pitch_fault()) {
     GRADER_FAIL(grader::Feedback("Not timed: " + *fault + ".")

@@ -5,13 +5,14 @@
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
 #include "grader/04_tile_columns/pitch_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace {
 
-constexpr const char* kExercise1 = "ch04 exercise 1: padded_pitch is conflict-free and minimal";
+constexpr const char* kExercise1 = ::grader::chapter::checks::ex1.name;
 constexpr const char* kExercise1Gpu =
-    "ch04 exercise 1 on the GPU: the counters see your pitches read without conflicts";
+    ::grader::chapter::checks::ex1_counters.name;
 
 std::string summary(const grader::variant::Identity& v) {
   if (v.self_study()) {

@@ -23,7 +23,7 @@ constexpr const char* kMeasurementFile = grader::chapter::kMeasurementFile;
 const char* const kKernel = "tiled_transpose_kernel (yours)";
 }  // namespace
 
-TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", "[gpu]") {
+WORKBOOK_CHECK(ex1_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch05::probes::launch_yours, kKernel, grader::run_seed());
@@ -36,7 +36,7 @@ TEST_CASE("ch05 exercise 1: tiled_transpose_kernel is correct, tails included", 
   GRADER_EXPECT(!unstaged, *unstaged);
 }
 
-TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[gpu][variant]") {
+WORKBOOK_CHECK(ex2_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const grader::variant::Identity& v = grader::variant::current();
   const ch05::TileCase c = ch05::spec::tile_case(v);
@@ -95,7 +95,7 @@ TEST_CASE("ch05 exercise 2 on the GPU: counters agree with your predictions", "[
   }
 }
 
-TEST_CASE("ch05 exercise 1: the tiled transpose beats the naive one", "[gpu]") {
+WORKBOOK_CHECK(ex1_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = transpose::judge_speedup_over_naive(
       ch05::probes::launch_yours, kKernel, "tiled, tile[32][32] (yours)", kMeasurementFile,

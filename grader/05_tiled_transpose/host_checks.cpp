@@ -5,6 +5,7 @@
 #include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/05_tiled_transpose/tile_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 #include "grader/harness/variant.hpp"
@@ -21,7 +22,7 @@ void check_prediction(const char* name, int predicted, const smem::WarpRequest& 
 
 }  // namespace
 
-TEST_CASE("ch05 exercise 2: predictions for the tile store and load", "[host][variant]") {
+WORKBOOK_CHECK(ex2) {
   // Your variant's tile (variant 0: the kernel's own, row 5 and column 5; there any row and any
   // column give the same counts).
   const ch05::TileCase c = ch05::spec::tile_case(grader::variant::current());

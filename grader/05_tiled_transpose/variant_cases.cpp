@@ -6,13 +6,14 @@
 
 #include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 #include "grader/05_tiled_transpose/tile_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace {
 
 // Each prediction is graded on the host against the bank model, and again on the GPU against
 // the counters of the same request: listed once, under the host check.
-const char* const kPredictionCheck = "ch05 exercise 2: predictions for the tile store and load";
+const char* const kPredictionCheck = ::grader::chapter::checks::ex2.name;
 
 std::string summary(const grader::variant::Identity& v) {
   const ch05::TileCase c = ch05::spec::tile_case(v);

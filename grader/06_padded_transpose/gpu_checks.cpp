@@ -11,7 +11,7 @@ namespace {
 const char* const kKernel = "padded_transpose_kernel (yours)";
 }
 
-TEST_CASE("ch06 exercise 2: padded_transpose_kernel is correct, tails included", "[gpu]") {
+WORKBOOK_CHECK(ex2_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch06::probes::launch_yours, kKernel, grader::run_seed());
@@ -24,7 +24,7 @@ TEST_CASE("ch06 exercise 2: padded_transpose_kernel is correct, tails included",
   GRADER_EXPECT(!unstaged, *unstaged);
 }
 
-TEST_CASE("ch06 exercise 2: the padded transpose beats the naive one by far", "[gpu]") {
+WORKBOOK_CHECK(ex2_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = transpose::judge_speedup_over_naive(
       ch06::probes::launch_yours, kKernel, "padded tile (yours)", grader::chapter::kMeasurementFile,
@@ -34,7 +34,7 @@ TEST_CASE("ch06 exercise 2: the padded transpose beats the naive one by far", "[
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch06 exercise 2: the counters see what padded_tile_index promises", "[gpu]") {
+WORKBOOK_CHECK(ex2_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_layout_counters(
       ch06::probes::launch_yours, ch06::kTile, ch06::padded_tile_index, "padded_tile_index",

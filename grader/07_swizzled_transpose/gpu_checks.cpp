@@ -14,7 +14,7 @@ namespace {
 const char* const kKernel = "swizzled_transpose_kernel (yours)";
 }
 
-TEST_CASE("ch07 exercise 2: the kernel's shared memory is exactly the 32 x 32 tile", "[gpu]") {
+WORKBOOK_CHECK(ex2_tile) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const cudaFuncAttributes a = ch07::probes::attributes();
   GRADER_EXPECT(
@@ -26,7 +26,7 @@ TEST_CASE("ch07 exercise 2: the kernel's shared memory is exactly the 32 x 32 ti
                 "and nothing else."));
 }
 
-TEST_CASE("ch07 exercise 2: swizzled_transpose_kernel is correct, tails included", "[gpu]") {
+WORKBOOK_CHECK(ex2_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch07::probes::launch_yours, kKernel, grader::run_seed());
@@ -38,7 +38,7 @@ TEST_CASE("ch07 exercise 2: swizzled_transpose_kernel is correct, tails included
   GRADER_EXPECT(!unstaged, *unstaged);
 }
 
-TEST_CASE("ch07 exercise 2: the swizzled transpose beats the naive one by far", "[gpu]") {
+WORKBOOK_CHECK(ex2_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = transpose::judge_speedup_over_naive(
       ch07::probes::launch_yours, kKernel, "swizzled tile[32][32] (yours)",
@@ -47,7 +47,7 @@ TEST_CASE("ch07 exercise 2: the swizzled transpose beats the naive one by far", 
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch07 exercise 2: the counters see what swizzled_tile_index promises", "[gpu]") {
+WORKBOOK_CHECK(ex2_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_layout_counters(
       ch07::probes::launch_yours, ch07::kTile, ch07::swizzled_tile_index, "swizzled_tile_index",

@@ -24,7 +24,7 @@ const char* const kKernel = "wide_transpose_kernel (yours)";
 const transpose::Contract kContract{ch08::kTile, 4};
 }  // namespace
 
-TEST_CASE("ch08 exercise 2: wide_transpose_kernel is correct, tails included", "[gpu]") {
+WORKBOOK_CHECK(ex2_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch08::probes::launch_yours, kKernel, grader::run_seed(), kContract);
@@ -37,7 +37,7 @@ TEST_CASE("ch08 exercise 2: wide_transpose_kernel is correct, tails included", "
   GRADER_EXPECT(!unstaged, *unstaged);
 }
 
-TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[gpu][variant]") {
+WORKBOOK_CHECK(ex3_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
       ch08::probes::launch_yours, ch08::kTile, ch08::predicted_tile_store_wavefronts(),
@@ -76,7 +76,7 @@ TEST_CASE("ch08 exercise 3 on the GPU: counters agree with your predictions", "[
   GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }
 
-TEST_CASE("ch08 exercise 2: the wide transpose beats the naive one by far", "[gpu]") {
+WORKBOOK_CHECK(ex2_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = transpose::judge_speedup_over_naive(
       ch08::probes::launch_yours, kKernel, "float4, 64 x 64 tile (yours)", kMeasurementFile,

@@ -7,6 +7,7 @@
 #include "common/model/bank_model.hpp"
 #include "grader/08_wide_accesses/chunk_layout_check.hpp"
 #include "grader/08_wide_accesses/exercise3_cases.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 
@@ -36,13 +37,12 @@ void check_own_prediction(const char* name, int predicted,
 
 }  // namespace
 
-TEST_CASE("ch08 exercise 1: tile_chunk_offset is aligned, a bijection and conflict-free",
-          "[host]") {
+WORKBOOK_CHECK(ex1) {
   const auto problem = ch08::spec::check_chunk_layout(ch08::tile_chunk_offset);
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch08 exercise 3: predictions for the 16- and 8-byte requests", "[host][variant]") {
+WORKBOOK_CHECK(ex3) {
   // Your variant's requests (the grader's report lists them); with a layout that passes
   // exercise 1, every tile store and load of the kernel is alike.
   const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(grader::variant::current());

@@ -6,6 +6,7 @@
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
 #include "grader/08_wide_accesses/exercise3_cases.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace ch08 {
@@ -28,8 +29,8 @@ using grader::variant::GradedCase;
 using grader::variant::Identity;
 
 const char* const kExercise1 =
-    "ch08 exercise 1: tile_chunk_offset is aligned, a bijection and conflict-free";
-const char* const kExercise3 = "ch08 exercise 3: predictions for the 16- and 8-byte requests";
+    ::grader::chapter::checks::ex1.name;
+const char* const kExercise3 = ::grader::chapter::checks::ex3.name;
 
 std::string summary(const Identity& v) {
   const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(v);

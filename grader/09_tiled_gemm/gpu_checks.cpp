@@ -41,7 +41,7 @@ using ch09::check::run;
 
 }  // namespace
 
-TEST_CASE("ch09 exercise 1 on the GPU: the counters count what you predicted", "[gpu][variant]") {
+WORKBOOK_CHECK(ex1_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -107,7 +107,7 @@ TEST_CASE("ch09 exercise 1 on the GPU: the counters count what you predicted", "
   }
 }
 
-TEST_CASE("ch09 exercise 2: sgemm_kernel is exact to fp32 on shapes within the contract", "[gpu]") {
+WORKBOOK_CHECK(ex2_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::mt19937_64 rng(grader::run_seed() + 9);
   const int shapes[][3] = {
@@ -120,8 +120,7 @@ TEST_CASE("ch09 exercise 2: sgemm_kernel is exact to fp32 on shapes within the c
   }
 }
 
-TEST_CASE("ch09 exercise 2: on the timed size sgemm_kernel agrees with cuBLAS, cuBLAS with fp64",
-          "[gpu]") {
+WORKBOOK_CHECK(ex2_vs_cublas) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   constexpr int n = 4096;
   std::mt19937_64 rng(grader::run_seed() + 10);
@@ -171,7 +170,7 @@ TEST_CASE("ch09 exercise 2: on the timed size sgemm_kernel agrees with cuBLAS, c
   SUCCEED();
 }
 
-TEST_CASE("ch09 exercise 2: the counters see what your layout promises", "[gpu]") {
+WORKBOOK_CHECK(ex2_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (ch09::spec::check_as_layout(ch09::as_offset) ||
       ch09::spec::check_ownership(ch09::thread_row, ch09::thread_col)) {
@@ -229,7 +228,7 @@ TEST_CASE("ch09 exercise 2: the counters see what your layout promises", "[gpu]"
                       "outputs thread_row and thread_col name."));
 }
 
-TEST_CASE("ch09 exercise 2: sgemm_kernel is fast, against the classic kernel and cuBLAS", "[gpu]") {
+WORKBOOK_CHECK(ex2_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   {  // Correctness gates speed: a quick check first.
     std::mt19937_64 rng(grader::run_seed() + 12);

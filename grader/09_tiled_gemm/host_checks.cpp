@@ -6,11 +6,11 @@
 #include "grader/09_tiled_gemm/classic_cases.hpp"
 #include "grader/09_tiled_gemm/classic_check.hpp"
 #include "grader/09_tiled_gemm/gemm_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/variant.hpp"
 
-TEST_CASE("ch09 exercise 1: the classic kernel's accesses, at your variant's two tiles",
-          "[host][variant]") {
+WORKBOOK_CHECK(ex1) {
   const grader::variant::Identity& v = grader::variant::current();
   const std::string whose = v.self_study() ? "" : "Your variant's tile: ";
   for (const ch09::spec::GradedTile& t : ch09::spec::graded_tiles(v)) {
@@ -18,30 +18,29 @@ TEST_CASE("ch09 exercise 1: the classic kernel's accesses, at your variant's two
   }
 }
 
-TEST_CASE("ch09 exercise 2a: as_offset is an aligned bijection inside the tile", "[host]") {
+WORKBOOK_CHECK(ex2a) {
   const auto problem = ch09::spec::check_as_layout(ch09::as_offset);
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch09 exercise 2b: the threads own every output of the tile once", "[host]") {
+WORKBOOK_CHECK(ex2b) {
   const auto problem = ch09::spec::check_ownership(ch09::thread_row, ch09::thread_col);
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch09 exercise 2: the transposed store and the inner-loop reads are conflict-free",
-          "[host]") {
+WORKBOOK_CHECK(ex2) {
   // Only a valid layout and mapping have conflicts to count: a layout that sends every lane to
   // one word is a broadcast, one wavefront, and keeps nothing. So this check fails (it used to
   // be skipped) until exercises 2a and 2b pass.
   if (ch09::spec::check_as_layout(ch09::as_offset)) {
     GRADER_FAIL(grader::not_judged_while_invalid(
         "as_offset is not an aligned bijection inside the tile yet (exercise 2a)",
-        "ch09 exercise 2a: as_offset is an aligned bijection inside the tile"));
+        ::grader::chapter::checks::ex2a.name));
   }
   if (ch09::spec::check_ownership(ch09::thread_row, ch09::thread_col)) {
     GRADER_FAIL(grader::not_judged_while_invalid(
         "the threads do not own every output of the tile once yet (exercise 2b)",
-        "ch09 exercise 2b: the threads own every output of the tile once"));
+        ::grader::chapter::checks::ex2b.name));
   }
   const auto problem =
       ch09::spec::check_accesses(ch09::as_offset, ch09::thread_row, ch09::thread_col);

@@ -6,6 +6,7 @@
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
 #include "grader/09_tiled_gemm/classic_cases.hpp"
 #include "grader/09_tiled_gemm/gemm_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace {
@@ -14,9 +15,9 @@ using grader::variant::GradedCase;
 using grader::variant::Identity;
 
 const char* const kExercise1 =
-    "ch09 exercise 1: the classic kernel's accesses, at your variant's two tiles";
+    ::grader::chapter::checks::ex1.name;
 const char* const kExercise1Gpu =
-    "ch09 exercise 1 on the GPU: the counters count what you predicted";
+    ::grader::chapter::checks::ex1_counters.name;
 
 const char* enumerator(ch09::Access a) {
   switch (a) {

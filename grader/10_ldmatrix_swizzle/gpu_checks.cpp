@@ -58,8 +58,8 @@ std::optional<grader::Feedback> not_runnable() {
   if (!fault) return std::nullopt;
   return grader::not_run_while_invalid(
       *fault,
-      "ch10 exercise 3a: fill_copy takes every chunk once, coalesced, conflict-free\" "
-      "and \"ch10 exercise 3b: fragment_offset gives the rows mma wants, conflict-free");
+      std::string(grader::chapter::checks::ex3a.name) + "\" and \"" +
+          grader::chapter::checks::ex3b.name);
 }
 
 // The quick check that gates the counters' and the speed's points: one 256^3 problem against fp64.
@@ -72,7 +72,7 @@ bool wrong_on_a_quick_problem() {
 
 }  // namespace
 
-TEST_CASE("ch10 exercise 2b on the GPU: the counters count what you predicted", "[gpu][variant]") {
+WORKBOOK_CHECK(ex2b_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -119,8 +119,7 @@ TEST_CASE("ch10 exercise 2b on the GPU: the counters count what you predicted", 
   }
 }
 
-TEST_CASE("ch10 exercise 3: tc_gemm_kernel is exact to fp32 accumulation on small shapes",
-          "[gpu]") {
+WORKBOOK_CHECK(ex3_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM80();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
@@ -136,8 +135,7 @@ TEST_CASE("ch10 exercise 3: tc_gemm_kernel is exact to fp32 accumulation on smal
   grader::record_measurement(kMeasurementFile, "tc.worst_error_in_tolerances", worst, "");
 }
 
-TEST_CASE("ch10 exercise 3: on larger shapes tc_gemm_kernel agrees with cuBLAS, cuBLAS with fp64",
-          "[gpu]") {
+WORKBOOK_CHECK(ex3_vs_cublas) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM80();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
@@ -189,7 +187,7 @@ TEST_CASE("ch10 exercise 3: on larger shapes tc_gemm_kernel agrees with cuBLAS, 
                              "");
 }
 
-TEST_CASE("ch10 exercise 3: the counters see ideal ldmatrix and cp.async wavefronts", "[gpu]") {
+WORKBOOK_CHECK(ex3_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM80();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
@@ -261,8 +259,7 @@ TEST_CASE("ch10 exercise 3: the counters see ideal ldmatrix and cp.async wavefro
                           "padded row is rotated, and crosses a line)."));
 }
 
-TEST_CASE("ch10 exercise 3: tc_gemm_kernel is fast, against the grader's wmma kernel and cuBLAS",
-          "[gpu]") {
+WORKBOOK_CHECK(ex3_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM80();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);

@@ -10,6 +10,7 @@
 #include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
 #include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 #include "grader/harness/variant.hpp"
@@ -110,7 +111,7 @@ std::optional<std::string> swizzled_tile_not_ready(int row_bytes) {
 
 }  // namespace
 
-TEST_CASE("ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>", "[host]") {
+WORKBOOK_CHECK(ex1) {
   const std::vector<SwizzleCase> cases = ch10::spec::swizzle_cases();
   const auto [wrong, first, slip] = grader::first_wrong(cases, ch10::spec::swizzle_match);
   if (wrong == 0) {
@@ -130,10 +131,7 @@ TEST_CASE("ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>"
   GRADER_FAIL(f);
 }
 
-TEST_CASE(
-    "ch10 exercise 2a: the chosen swizzles keep chunks whole and fill and drain the tile "
-    "without conflicts",
-    "[host][variant]") {
+WORKBOOK_CHECK(ex2a) {
   for (int row_bytes : ch10::spec::swizzle_widths(grader::variant::current())) {
     const ch10::SwizzleParams p = ch10::chosen_swizzle(row_bytes);
     // The tile is laid out through your own swizzle, so that must be right first.
@@ -149,7 +147,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows", "[host][variant]") {
+WORKBOOK_CHECK(ex2b) {
   const grader::variant::Identity& v = grader::variant::current();
   for (const ch10::spec::LdmatrixCase& asked : ch10::spec::ldmatrix_cases(v)) {
     const int row_bytes = asked.row_bytes;
@@ -205,8 +203,7 @@ TEST_CASE("ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows", "
   }
 }
 
-TEST_CASE("ch10 exercise 3a: fill_copy takes every chunk once, coalesced, conflict-free",
-          "[host]") {
+WORKBOOK_CHECK(ex3a) {
   ch10::feed::Placement place;
   if (const auto fault = ch10::feed::fill_copy_fault(&place)) {
     GRADER_FAIL(grader::Feedback(fault->fact + ".").hint(fault->hint));
@@ -234,7 +231,7 @@ TEST_CASE("ch10 exercise 3a: fill_copy takes every chunk once, coalesced, confli
   SUCCEED();
 }
 
-TEST_CASE("ch10 exercise 3b: fragment_offset gives the rows mma wants, conflict-free", "[host]") {
+WORKBOOK_CHECK(ex3b) {
   ch10::feed::Placement place;
   if (const auto fault = ch10::feed::fill_copy_fault(&place)) {
     GRADER_FAIL(grader::Feedback("Not checked: " + fault->fact + ".")

@@ -6,6 +6,7 @@
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace {
@@ -13,12 +14,10 @@ namespace {
 using grader::variant::GradedCase;
 using grader::variant::Identity;
 
-const char* const kExercise2a =
-    "ch10 exercise 2a: the chosen swizzles keep chunks whole and fill and drain the tile without "
-    "conflicts";
-const char* const kExercise2b = "ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows";
+const char* const kExercise2a = ::grader::chapter::checks::ex2a.name;
+const char* const kExercise2b = ::grader::chapter::checks::ex2b.name;
 const char* const kExercise2bGpu =
-    "ch10 exercise 2b on the GPU: the counters count what you predicted";
+    ::grader::chapter::checks::ex2b_counters.name;
 
 std::string widths_words(const std::vector<int>& widths) {
   std::string out;

@@ -329,8 +329,7 @@ std::optional<grader::Feedback> transpose_problem() {
 
 }  // namespace
 
-TEST_CASE("ch11 exercise 1 on the GPU: the TMA puts every byte where tma_smem_offset says",
-          "[gpu]") {
+WORKBOOK_CHECK(ex1_gpu) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM90();
   for (TmaSwizzle mode : ch11::spec::kModes) {
@@ -357,7 +356,7 @@ TEST_CASE("ch11 exercise 1 on the GPU: the TMA puts every byte where tma_smem_of
   }
 }
 
-TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "[gpu][variant]") {
+WORKBOOK_CHECK(ex2_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -439,7 +438,7 @@ TEST_CASE("ch11 exercise 2 on the GPU: the counters count what you predicted", "
   }
 }
 
-TEST_CASE("ch11 exercise 3b: tma_transpose_kernel is exact, tails included", "[gpu]") {
+WORKBOOK_CHECK(ex3b_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM90();
   if (const auto refused = maps_refused()) GRADER_FAIL(*refused);
@@ -447,7 +446,7 @@ TEST_CASE("ch11 exercise 3b: tma_transpose_kernel is exact, tails included", "[g
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch11 exercise 3b: the counters see conflict-free 16-byte reads and writes", "[gpu]") {
+WORKBOOK_CHECK(ex3b_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM90();
   if (const auto refused = maps_refused()) GRADER_FAIL(*refused);
@@ -494,8 +493,7 @@ TEST_CASE("ch11 exercise 3b: the counters see conflict-free 16-byte reads and wr
                           "lanes finds its 8 chunks in 8 different bank quads."));
 }
 
-TEST_CASE("ch11 exercise 3b: the TMA transpose is fast, against the naive one and the copy",
-          "[gpu]") {
+WORKBOOK_CHECK(ex3b_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_SM90();
   if (const auto refused = maps_refused()) GRADER_FAIL(*refused);

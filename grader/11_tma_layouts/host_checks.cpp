@@ -11,6 +11,7 @@
 #include "grader/11_tma_layouts/exercise2_cases.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 
@@ -92,7 +93,7 @@ std::string principle_of(const LayoutCase& c, const std::string& slip) {
 
 }  // namespace
 
-TEST_CASE("ch11 exercise 1: tma_smem_offset is where the TMA puts each byte", "[host]") {
+WORKBOOK_CHECK(ex1) {
   const std::vector<LayoutCase> cases = ch11::spec::layout_cases();
   const auto [wrong, first, slip] = grader::first_wrong(cases, ch11::spec::layout_match);
   if (wrong == 0) {
@@ -115,7 +116,7 @@ TEST_CASE("ch11 exercise 1: tma_smem_offset is where the TMA puts each byte", "[
                            "is not the box row when the span is shorter than 128 bytes."));
 }
 
-TEST_CASE("ch11 exercise 2a: column reads of a TMA box, in each mode", "[host][variant]") {
+WORKBOOK_CHECK(ex2a) {
   // Your variant's boxes and columns (the grader's report lists them).
   const ch11::spec::Exercise2Case cases = ch11::spec::exercise2_case(grader::variant::current());
   for (TmaSwizzle mode : ch11::spec::kModes) {
@@ -165,8 +166,7 @@ TEST_CASE("ch11 exercise 2a: column reads of a TMA box, in each mode", "[host][v
   }
 }
 
-TEST_CASE("ch11 exercise 2b and 2c: the least padded pitch a TMA box allows, and its column",
-          "[host][variant]") {
+WORKBOOK_CHECK(ex2b_2c) {
   // Your variant's tile (the grader's report says it).
   const int columns = ch11::spec::exercise2_case(grader::variant::current()).padded_columns;
   const int pitch = ch11::least_padded_pitch();

@@ -7,6 +7,7 @@
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "grader/11_tma_layouts/answer_cases.hpp"
 #include "grader/11_tma_layouts/exercise2_cases.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace ch11 {
@@ -29,10 +30,10 @@ using ch11::ColumnRead;
 using grader::variant::GradedCase;
 using grader::variant::Identity;
 
-const char* const kExercise1 = "ch11 exercise 1: tma_smem_offset is where the TMA puts each byte";
-const char* const kExercise2a = "ch11 exercise 2a: column reads of a TMA box, in each mode";
+const char* const kExercise1 = ::grader::chapter::checks::ex1.name;
+const char* const kExercise2a = ::grader::chapter::checks::ex2a.name;
 const char* const kExercise2bc =
-    "ch11 exercise 2b and 2c: the least padded pitch a TMA box allows, and its column";
+    ::grader::chapter::checks::ex2b_2c.name;
 
 std::string summary(const Identity& v) {
   const ch11::spec::Exercise2Case e = ch11::spec::exercise2_case(v);

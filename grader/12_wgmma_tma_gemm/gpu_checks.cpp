@@ -312,8 +312,7 @@ bool wrong_on_a_quick_problem() {
 
 }  // namespace
 
-TEST_CASE("ch12 exercise 1 on the GPU: wgmma reads the TMA's tiles through your descriptors",
-          "[gpu]") {
+WORKBOOK_CHECK(ex1_gpu) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_WGMMA();
   for (OperandLayout layout : ch12::kOperandLayouts) {
@@ -335,7 +334,7 @@ TEST_CASE("ch12 exercise 1 on the GPU: wgmma reads the TMA's tiles through your 
   }
 }
 
-TEST_CASE("ch12 exercise 2a on the GPU: the pairings read as you predicted", "[gpu]") {
+WORKBOOK_CHECK(ex2a_gpu) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_WGMMA();
   // The pairings change one field of your own descriptors: run once they read every layout.
@@ -370,8 +369,7 @@ TEST_CASE("ch12 exercise 2a on the GPU: the pairings read as you predicted", "[g
   }
 }
 
-TEST_CASE("ch12 exercise 2c on the GPU: the counters count the epilogue's stores as you predicted",
-          "[gpu][variant]") {
+WORKBOOK_CHECK(ex2c_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);
@@ -399,7 +397,7 @@ TEST_CASE("ch12 exercise 2c on the GPU: the counters count the epilogue's stores
   }
 }
 
-TEST_CASE("ch12 exercise 3: wgmma_gemm_kernel is exact, in every layout and ring length", "[gpu]") {
+WORKBOOK_CHECK(ex3_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_WGMMA();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
@@ -407,8 +405,7 @@ TEST_CASE("ch12 exercise 3: wgmma_gemm_kernel is exact, in every layout and ring
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch12 exercise 3: on 4096^3 wgmma_gemm_kernel agrees with cuBLAS, cuBLAS with fp64",
-          "[gpu]") {
+WORKBOOK_CHECK(ex3_vs_cublas) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_WGMMA();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
@@ -473,7 +470,7 @@ TEST_CASE("ch12 exercise 3: on 4096^3 wgmma_gemm_kernel agrees with cuBLAS, cuBL
   }
 }
 
-TEST_CASE("ch12 exercise 3: the counters see a conflict-free epilogue", "[gpu]") {
+WORKBOOK_CHECK(ex3_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_WGMMA();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
@@ -527,8 +524,7 @@ TEST_CASE("ch12 exercise 3: the counters see a conflict-free epilogue", "[gpu]")
   // wavefronts, and the excess moves with timing), while no other shared store runs.
 }
 
-TEST_CASE("ch12 exercise 3: wgmma_gemm_kernel is fast, against the grader's baseline and cuBLAS",
-          "[gpu]") {
+WORKBOOK_CHECK(ex3_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   NEEDS_WGMMA();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);

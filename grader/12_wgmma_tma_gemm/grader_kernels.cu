@@ -1,7 +1,7 @@
 // Chapter 12's own kernels and libraries, which run none of the student's code: the baseline
 // the student's speed is measured against (nvcuda::wmma fragments loaded from global memory: it
 // holds no TMA, no descriptor and no C tile), cuBLAS and cuBLASLt, and the operands' fill.
-// Compiled once into the chapter's graders (meson.build: 'libraries'), so that an edit of the
+// Compiled once into the chapter's graders (chapter.ini: [chapter] sources), so that an edit of the
 // exercise recompiles only the probes that run it (device_probes.cu).
 #include <cublasLt.h>
 #include <cublas_v2.h>

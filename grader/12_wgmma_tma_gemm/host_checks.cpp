@@ -10,6 +10,7 @@
 #include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
 #include "grader/12_wgmma_tma_gemm/exercise2_cases.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 
@@ -212,7 +213,7 @@ std::string pitch_problem(int pitch, std::string& picture) {
 
 }  // namespace
 
-TEST_CASE("ch12 exercise 1: wgmma_descriptor describes the TMA's tiles", "[host]") {
+WORKBOOK_CHECK(ex1) {
   std::string hint;
   const std::string missed = property_missed(hint);
   if (!missed.empty()) GRADER_FAIL(grader::Feedback(missed).hint(hint));
@@ -244,7 +245,7 @@ TEST_CASE("ch12 exercise 1: wgmma_descriptor describes the TMA's tiles", "[host]
                            "did: describe the tile before the swizzle."));
 }
 
-TEST_CASE("ch12 exercise 2a: which descriptors read a tile right", "[host]") {
+WORKBOOK_CHECK(ex2a) {
   for (ch12::Pairing pairing : ch12::kPairings) {
     const std::string what = ch12::spec::pairing_call(pairing);
     const int predicted = ch12::predicted_reads_right(pairing);
@@ -264,8 +265,7 @@ TEST_CASE("ch12 exercise 2a: which descriptors read a tile right", "[host]") {
   }
 }
 
-TEST_CASE("ch12 exercise 2b and 2c: a conflict-free C tile, and the epilogue's stores",
-          "[host][variant]") {
+WORKBOOK_CHECK(ex2b_2c) {
   const int pitch = ch12::c_tile_pitch();
   std::string picture;
   const std::string wrong_pitch = pitch_problem(pitch, picture);

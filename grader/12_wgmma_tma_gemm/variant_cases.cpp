@@ -7,6 +7,7 @@
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
 #include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
 #include "grader/12_wgmma_tma_gemm/exercise2_cases.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
 namespace ch12 {
@@ -26,10 +27,10 @@ namespace {
 using grader::variant::GradedCase;
 using grader::variant::Identity;
 
-const char* const kExercise1 = "ch12 exercise 1: wgmma_descriptor describes the TMA's tiles";
-const char* const kExercise2a = "ch12 exercise 2a: which descriptors read a tile right";
+const char* const kExercise1 = ::grader::chapter::checks::ex1.name;
+const char* const kExercise2a = ::grader::chapter::checks::ex2a.name;
 const char* const kExercise2bc =
-    "ch12 exercise 2b and 2c: a conflict-free C tile, and the epilogue's stores";
+    ::grader::chapter::checks::ex2b_2c.name;
 
 std::string summary(const Identity& v) {
   const std::vector<int> pitches = ch12::spec::epilogue_pitches(v);

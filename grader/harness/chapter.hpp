@@ -1,19 +1,38 @@
 /// @file chapter.hpp
-/// @brief Which chapter a grader grades, as the build names it from the chapter's folder.
+/// @brief Which chapter a grader grades, and its manifest's thresholds and checks.
 ///
 /// The top-level meson.build compiles every file of `grader/NN_slug/` with the chapter's
-/// identity, taken from the folder name `NN_slug` alone: the id `chNN` (the meson suite), the
-/// measurement file `chNN_slug`, and its thresholds header `grader/NN_slug/thresholds.hpp`,
-/// whose table this header includes and searches.
+/// identity, taken from the folder name `NN_slug`: the id `chNN` (the meson suite), the
+/// measurement file `chNN_slug`, and the header `chNN_manifest.hpp` that grader/tools/manifest.py
+/// makes from the chapter's manifests (grader/NN_slug/chapter.ini, and solutions/NN_slug/chapter.ini
+/// where the tree has it): the thresholds, and the name and tags of each check.
 #pragma once
 
 #if !defined(WORKBOOK_CHAPTER_ID) || !defined(WORKBOOK_CHAPTER_FOLDER) || \
-    !defined(WORKBOOK_CHAPTER_THRESHOLDS)
+    !defined(WORKBOOK_CHAPTER_MANIFEST)
 #error \
     "grader/harness/chapter.hpp is for a chapter's checks: the build defines the chapter's identity"
 #endif
 
-#include WORKBOOK_CHAPTER_THRESHOLDS  // grader/NN_slug/thresholds.hpp: kThresholds
+#include "grader/harness/threshold.hpp"
+
+namespace grader::chapter {
+
+/// A check of the chapter's manifest: its name as the grader reports it, and its Catch2 tags
+/// (its mode, and [variant] where it draws from the student's variant).
+struct CheckItem {
+  const char* name;
+  const char* tags;
+};
+
+}  // namespace grader::chapter
+
+#include WORKBOOK_CHAPTER_MANIFEST  // chNN_manifest.hpp: kThresholds, checks::ID
+
+/// Registers check ID of the chapter's manifest (a Catch2 test case of its name and tags):
+/// `WORKBOOK_CHECK(ex1) { ... }`.
+#define WORKBOOK_CHECK(id) \
+  TEST_CASE(::grader::chapter::checks::id.name, ::grader::chapter::checks::id.tags)
 
 namespace grader::chapter {
 
@@ -27,7 +46,7 @@ inline constexpr const char* kFolder = WORKBOOK_CHAPTER_FOLDER;
 inline constexpr const char* kMeasurementFile = WORKBOOK_CHAPTER_MEASUREMENTS;
 
 /// The chapter's threshold named `name`; throws std::out_of_range naming it when the chapter's
-/// thresholds.hpp has none.
+/// manifest has none.
 inline const Threshold& threshold(const char* name) {
   return find_threshold(kThresholds, name);
 }

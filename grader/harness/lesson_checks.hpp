@@ -20,9 +20,17 @@
 
 namespace lesson {
 
-/// Fails the running check once for every problem `figures` finds in the lesson `text`.
+/// Fails the running check once for every problem `figures` finds in the lesson `text`; in a
+/// chapter that awaits its first GPU run, a measured figure without its value is said, not failed.
 inline void check_figures(const Figures& figures, const std::string& text) {
-  for (const std::string& problem : figures.problems(text)) FAIL_CHECK(problem);
+  const bool awaiting = awaits_first_gpu_run(grader::chapter::kMeasurementFile);
+  for (const std::string& problem : figures.problems(text)) {
+    if (awaiting && problem.find(" has no value: ") != std::string::npos) {
+      WARN(first_gpu_run_note(grader::chapter::kMeasurementFile) << ": " << problem);
+    } else {
+      FAIL_CHECK(problem);
+    }
+  }
 }
 
 /// With the environment variable WORKBOOK_WRITE_GRADED_REQUESTS naming a file, appends the

@@ -28,6 +28,14 @@ std::string read_lesson(const std::string& folder);
 /// "h200-sm25", "h200-sm10"): `solutions/NN_slug/measurements/<gpu>.tsv`, from the project root.
 std::string committed_measurements(const std::string& file, const std::string& gpu);
 
+/// Whether chapter measurement file `file` ("chNN_slug") has no committed H200 measurements yet
+/// (a chapter added since the last GPU run): its measured figures and its thresholds' headroom
+/// are then not checked, and the checks say so, until run_gpu_suite.sh's files are committed.
+bool awaits_first_gpu_run(const std::string& file);
+
+/// What the checks say of a chapter that awaits its first GPU run.
+std::string first_gpu_run_note(const std::string& file);
+
 /// A committed H200 measurement: `quantity` of chapter measurement file `file` ("chNN_slug").
 /// `file` may also name what one of the chapter's wrong answers measured before it was
 /// rejected, "chNN_slug/wrong_answers/ANSWER" (solutions/NN_slug/measurements/wrong_answers/).

@@ -1,8 +1,8 @@
 /// @file threshold.hpp
 /// @brief What a GPU threshold is, and how a chapter's table is searched.
 ///
-/// Each chapter keeps its own table in `grader/NN_slug/thresholds.hpp`, in namespace
-/// grader::chapter (a grader holds one chapter). A threshold is a ratio or a fit measured within
+/// Each chapter declares its own in its manifest, `grader/NN_slug/chapter.ini`, which the build
+/// turns into a table in namespace grader::chapter (a grader holds one chapter). A threshold is a ratio or a fit measured within
 /// the same run, never an absolute time. The reference solution's value on the H200 is committed
 /// with the instructors' material (`solutions/NN_slug/measurements/h200.tsv`, which a GPU run
 /// rewrites); the chapter's lesson checks fail when it no longer clears its threshold by the
@@ -35,13 +35,13 @@ struct Threshold {
 };
 
 /// The threshold named `name` in `table`; throws std::out_of_range naming it when it is missing.
-template <std::size_t N>
-const Threshold& find_threshold(const Threshold (&table)[N], const char* name) {
+template <typename Table>
+const Threshold& find_threshold(const Table& table, const char* name) {
   for (const Threshold& t : table) {
     if (std::strcmp(t.name, name) == 0) return t;
   }
   throw std::out_of_range(std::string("no threshold named ") + name +
-                          " in this chapter's thresholds.hpp");
+                          " in this chapter's manifest (grader/NN_slug/chapter.ini)");
 }
 
 /// True when `measured` passes threshold `t`.

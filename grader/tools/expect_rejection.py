@@ -2,12 +2,18 @@
 """Runs a grader that must reject what it grades, and checks that it does so for the right reason.
 
     expect_rejection.py --grader EXE --mode host|gpu [--min-sm NN] [--expect TEXT]...
-                        [--expect-once TEXT]... [--expect-not TEXT]... [--measurements DIR]
-    expect_rejection.py --not-built --mode gpu --expect TEXT...
+                        [--expect-once TEXT]... [--expect-not TEXT]... [--fails CHECK]...
+                        [--passes CHECK]... [--measurements DIR]
+    expect_rejection.py --wrong-answer ROOT FOLDER NAME --grader EXE [--min-sm NN] [...]
+    expect_rejection.py --wrong-answer ROOT FOLDER NAME --not-built
+
+--wrong-answer reads the mode, the texts and the checks that must fail (--fails) or must not
+(--passes) from wrong answer [wrong.NAME] of chapter FOLDER's manifest, solutions/FOLDER/chapter.ini.
 
 The grader prints its compact report (what a student reads first) and writes its whole report,
 every failure in full, to a details file (grader/harness/report.hpp), here a scratch file
 named by WORKBOOK_FEEDBACK_FILE. Passes (exit 0) when the grader exits 1 (checks failed), its
+closing summary reports every --fails check failed and no --passes check failed, its
 whole report contains every --expect text, every --expect-once text exactly once (in the checks'
 output, before the grader's closing summary, which repeats each failure's first line) and no
 --expect-not text, its compact report shows no --expect-not text either, and the compact report
@@ -32,6 +38,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import manifest  # noqa: E402
+
 # What the compact report says under a failure it cut short (grader/harness/report.cpp).
 CUT = "(More of this failure is in the details file named at the end.)"
 
@@ -39,13 +48,32 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--grader")
 parser.add_argument("--not-built", action="store_true",
                     help="the wrong answer was not built (-Dgpu_selftests=skip): SKIP")
-parser.add_argument("--mode", choices=["host", "gpu"], required=True)
+parser.add_argument("--mode", choices=["host", "gpu"])
+parser.add_argument("--wrong-answer", nargs=3, metavar=("ROOT", "FOLDER", "NAME"))
+parser.add_argument("--fails", action="append", default=[], help="a check that must fail")
+parser.add_argument("--passes", action="append", default=[], help="a check that must not fail")
 parser.add_argument("--min-sm", default=None, help="passed on to the grader in gpu mode")
 parser.add_argument("--expect", action="append", default=[])
 parser.add_argument("--expect-once", action="append", default=[])
 parser.add_argument("--expect-not", action="append", default=[])
 parser.add_argument("--measurements", default=None, help="folder for the grader's measurements")
 args = parser.parse_args()
+if args.wrong_answer:
+    root, folder, name = args.wrong_answer
+    try:
+        chapter = manifest.load(root, folder)
+    except manifest.ManifestError as e:
+        sys.exit(str(e))
+    wrong = {w.name: w for w in chapter.wrong_answers}.get(name)
+    if wrong is None:
+        sys.exit(f"solutions/{folder}/chapter.ini has no wrong answer [wrong.{name}]")
+    args.mode = wrong.mode
+    args.expect += [t for t in (wrong.expect, wrong.expect_also) if t]
+    args.expect_not += [wrong.expect_not] if wrong.expect_not else []
+    args.fails += [chapter.check(c).name for c in wrong.fails]
+    args.passes += [chapter.check(c).name for c in wrong.passes]
+if not args.mode:
+    parser.error("--mode host|gpu is required (or --wrong-answer)")
 if args.not_built:
     if args.mode != "gpu":
         parser.error("--not-built is for a wrong answer that only the GPU checks reject "
@@ -53,7 +81,8 @@ if args.not_built:
     print("SKIP: this wrong answer was not built: only the GPU checks reject it, and this build "
           "was configured with -Dgpu_selftests=skip (for a machine without a GPU); configure "
           "with -Dgpu_selftests=build on a GPU machine to run it"
-          + "".join(f"\n  there, its GPU checks must say: {text}" for text in args.expect))
+          + "".join(f"\n  there, its GPU checks must say: {text}" for text in args.expect)
+          + "".join(f"\n  there, this check must fail: {name}" for name in args.fails))
     sys.exit(77)
 if not args.grader:
     parser.error("--grader EXE is required (or --not-built)")
@@ -90,6 +119,19 @@ elif run.returncode != 1:
 if details is None:
     problems.append("the grader wrote no details file (WORKBOOK_FEEDBACK_FILE)")
     details = ""
+# The grader's closing summary: one line per check, "  FAILED   NAME", "  passed   NAME" or
+# "  skipped  NAME".
+summary = dict((name, outcome) for outcome, name in
+               re.findall(r"^  (FAILED|passed|skipped) +(.+)$",
+                          details.split("==== Summary", 1)[-1], re.M))
+for name in args.fails:
+    if summary.get(name) != "FAILED":
+        problems.append(f"the check {name!r} did not fail ({summary.get(name, 'not run')}); "
+                        f"this wrong answer must fail it")
+for name in args.passes:
+    if summary.get(name) == "FAILED":
+        problems.append(f"the check {name!r} failed; this wrong answer is one only other checks "
+                        f"catch, so it must not")
 # Catch2 and the compact report wrap long messages: compare with every run of blanks and line
 # breaks as one space.
 flat = " ".join(details.split())
@@ -97,6 +139,9 @@ flat_compact = " ".join(compact.split())
 for text in args.expect:
     if " ".join(text.split()) not in flat:
         problems.append(f"the whole report does not say: {text!r}")
+if not args.expect and args.fails and f"FAILED {args.fails[0]}" not in flat_compact:
+    problems.append(f"the compact report does not name {args.fails[0]!r} as failed: a student "
+                    "must read it without opening the details")
 if args.expect and " ".join(args.expect[0].split()) not in flat_compact:
     # A later case of a check the compact report shows as its first case and a count: the text
     # must be that case's failure message (Catch2's console output heads each test case with its

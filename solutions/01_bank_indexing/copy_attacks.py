@@ -2,8 +2,8 @@
 answer taken from the hand-out would look like, and where it would go in the skeleton."""
 from copy_attack_items import Function, Plant, Prediction, request
 
-EX2 = "ch01 exercise 2: pattern_address follows the declarations"
-EX3 = "ch01 exercise 3: predicted wavefronts match the bank model"
+EX2 = "ex2"
+EX3 = "ex3"
 
 # (enumerator, element bytes, lane t's byte address): the reference's exercise 2 in the
 # workbook's own cases (variant 0; a class variant grades other parameters, grader/01_bank_indexing/

@@ -9,9 +9,10 @@
 #include "common/model/bank_model.hpp"
 #include "grader/01_bank_indexing/device_probes.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 
-TEST_CASE("ch01 hidden: bank_of on addresses the local checks do not try", "[host]") {
+WORKBOOK_CHECK(hidden_bank_of) {
   // Addresses around every power of two (where a signed or narrowed cast goes wrong), and
   // random ones from a seed of official grading's own.
   std::vector<unsigned> addresses;
@@ -34,7 +35,7 @@ TEST_CASE("ch01 hidden: bank_of on addresses the local checks do not try", "[hos
   SUCCEED();
 }
 
-TEST_CASE("ch01 hidden: warp_wavefronts on warps the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_warp_wavefronts) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   // Whole warps in one bank, long word strides, and words spread over 48 KiB.
   std::mt19937_64 rng(0x5eed02u);

@@ -2,9 +2,9 @@
 answer taken from the hand-out would look like, and where it would go in the skeleton."""
 from copy_attack_items import Function, Kernel, Plant, Prediction, request
 
-EX1 = "ch02 exercise 1: the gcd law for floats, shorts and bytes"
-EX2 = "ch02 exercise 2: hardware counters see the gcd law in your microbenchmark"
-EX3 = "ch02 exercise 3: staging stores and sum loads are conflict-free"
+EX1 = "ex1"
+EX2 = "ex2_counters"
+EX3 = "ex3"
 
 TODO = "  return kNotImplemented;  // TODO"
 

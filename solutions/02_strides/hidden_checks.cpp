@@ -12,6 +12,7 @@
 #include "grader/02_strides/gcd_law_check.hpp"
 #include "grader/02_strides/kernel_checks.hpp"
 #include "grader/02_strides/stride_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 
 namespace ch02::hidden {
@@ -46,12 +47,12 @@ std::vector<ch02::spec::StrideCase> hidden_strides() {
 
 }  // namespace ch02::hidden
 
-TEST_CASE("ch02 hidden: the gcd law on strides the local checks do not try", "[host]") {
+WORKBOOK_CHECK(hidden_gcd_law) {
   const auto problem = ch02::spec::gcd_law_problem(ch02::hidden::hidden_strides());
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch02 hidden: your microbenchmark at strides the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_microbenchmark) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const std::vector<int> strides = {7, 9, 10, 11, 14, 20, 28, 40, 44, 56, 63};
   for (int stride : strides) {
@@ -77,7 +78,7 @@ TEST_CASE("ch02 hidden: your microbenchmark at strides the local checks do not t
   }
 }
 
-TEST_CASE("ch02 hidden: owner_sums_kernel on owner counts the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_owner_sums) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = ch02::checks::owner_sums_problem(
       {2, 31, 32, 33, 511, 512, 513, 4095, 65537, 100003}, 0x5eed0202u);

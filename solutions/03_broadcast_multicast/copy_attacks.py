@@ -4,8 +4,8 @@ import re
 
 from copy_attack_items import Function, Plant, Prediction, request
 
-EX1 = "ch03 exercise 1: predicted wavefronts match the bank model"
-EX2 = "ch03 exercise 2: lookups do not conflict for any key distribution"
+EX1 = "ex1"
+EX2 = "ex2"
 
 # (enumerator, the access as the grader names it, bytes per lane, lane t's byte address), as
 # variant 0 (self-study) draws each pattern (the brackets of the interface).

@@ -15,6 +15,7 @@
 #include "grader/03_broadcast_multicast/lookup_checks.hpp"
 #include "grader/03_broadcast_multicast/table_check.hpp"
 #include "grader/harness/access_picture.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 
 namespace {
@@ -41,7 +42,7 @@ bool give_word(int t, const std::array<Reach, kLanes>& reach, std::vector<int>& 
 
 }  // namespace
 
-TEST_CASE("ch03 hidden: the table layout against keys chosen to collide", "[host]") {
+WORKBOOK_CHECK(hidden_table) {
   // Only a valid table has collisions to look for: one that sends every lane to one word is a
   // broadcast, one wavefront for any keys, and holds one entry.
   if (const auto fault = ch03::checks::table_fault()) {
@@ -100,7 +101,7 @@ TEST_CASE("ch03 hidden: the table layout against keys chosen to collide", "[host
                         "lane t reads from."));
 }
 
-TEST_CASE("ch03 hidden: lookup_kernel on sizes and keys the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_lookup) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   std::mt19937_64 rng(0x5eed0302u);
   std::vector<unsigned> table(ch03::kTableEntries);

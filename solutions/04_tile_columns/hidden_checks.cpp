@@ -10,14 +10,15 @@
 #include "chapters/04_tile_columns/tile_columns.cuh"
 #include "grader/04_tile_columns/column_sums_check.hpp"
 #include "grader/04_tile_columns/pitch_check.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 
-TEST_CASE("ch04 hidden: padded_pitch on widths the local checks do not try", "[host]") {
+WORKBOOK_CHECK(hidden_padded_pitch) {
   const auto problem = ch04::spec::pitch_problem(257, 1024);
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch04 hidden: block_column_sums_kernel on shapes the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_column_sums) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (const auto fault = ch04::spec::kernel_pitch_fault()) {
     GRADER_FAIL(grader::Feedback("Not run: " + *fault + "."));

@@ -2,8 +2,8 @@
 answer taken from the hand-out would look like, and where it would go in the skeleton."""
 from copy_attack_items import Kernel, Plant, Prediction, request
 
-EX1 = "ch05 exercise 1: tiled_transpose_kernel is correct, tails included"
-EX2 = "ch05 exercise 2: predictions for the tile store and load"
+EX1 = "ex1_correct"
+EX2 = "ex2"
 
 ITEMS = [
     # Variant 0's tile, float tile[32][32]: a warp stores row 5, and loads column 5 (the grader

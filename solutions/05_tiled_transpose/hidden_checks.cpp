@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "grader/05_tiled_transpose/device_probes.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/transpose/transpose_bench.hpp"
 
-TEST_CASE("ch05 hidden: tiled_transpose_kernel on shapes the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_transpose) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const std::vector<std::pair<int, int>> shapes = {{64, 45},   {45, 64},   {32, 33},  {33, 32},
                                                    {2, 70000}, {70000, 2}, {5, 3000}, {3000, 5},

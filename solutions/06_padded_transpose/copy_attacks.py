@@ -3,8 +3,8 @@ answer taken from the hand-out would look like, and where it would go in the ske
 chapter grades no prediction: its layout is held to properties, its kernel to the GPU."""
 from copy_attack_items import Function, Kernel, Plant
 
-EX1 = "ch06 exercise 1: padded_tile_index is a conflict-free bijection"
-EX2 = "ch06 exercise 2: padded_transpose_kernel is correct, tails included"
+EX1 = "ex1"
+EX2 = "ex2_correct"
 
 ITEMS = [
     Function(EX1, "padded_tile_index", ("padded_tile_index", "padded_index", "padded_word"),

@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "grader/06_padded_transpose/device_probes.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/transpose/transpose_bench.hpp"
 
-TEST_CASE("ch06 hidden: padded_transpose_kernel on shapes the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_transpose) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   // Past 65535 rows and columns (where an index kept in 16 bits wraps), a large square with
   // tails in both sizes, thin strips, and shapes from a seed of official grading's own.

@@ -2,9 +2,9 @@
 answer taken from the hand-out would look like, and where it would go in the skeleton."""
 from copy_attack_items import Function, Kernel, Plant, Prediction, request
 
-EX1 = "ch08 exercise 1: tile_chunk_offset is aligned, a bijection and conflict-free"
-EX2 = "ch08 exercise 2: wide_transpose_kernel is correct, tails included"
-EX3 = "ch08 exercise 3: predictions for the 16- and 8-byte requests"
+EX1 = "ex1"
+EX2 = "ex2_correct"
+EX3 = "ex3"
 
 
 def reference_offset(row, chunk):

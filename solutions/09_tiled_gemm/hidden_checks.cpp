@@ -9,17 +9,17 @@
 #include "grader/09_tiled_gemm/classic_check.hpp"
 #include "grader/09_tiled_gemm/device_probes.hpp"
 #include "grader/09_tiled_gemm/gemm_check.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/variant.hpp"
 #include "solutions/09_tiled_gemm/hidden_tile.hpp"
 
-TEST_CASE("ch09 hidden: predicted_wavefronts for a tile the local checks do not ask",
-          "[host][variant]") {
+WORKBOOK_CHECK(hidden_tile) {
   const ch09::spec::GradedTile t = ch09::hidden::hidden_tile(grader::variant::current());
   ch09::spec::check_classic_predictions(t.tile, t.k);
 }
 
-TEST_CASE("ch09 hidden: sgemm_kernel on shapes the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_sgemm) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   // Long and thin in M and in N, a deep K with an odd number of K-steps, and grids wider and
   // taller than the local shapes', from a seed of official grading's own.

@@ -2,13 +2,12 @@
 answer taken from the hand-out would look like, and where it would go in the skeleton."""
 from copy_attack_items import Function, Kernel, Plant, Prediction, request
 
-EX1 = "ch10 exercise 1: swizzle(B, M, S, offset) is CuTe's Swizzle<B, M, S>"
-EX2A = ("ch10 exercise 2a: the chosen swizzles keep chunks whole and fill and drain the tile "
-        "without conflicts")
-EX2B = "ch10 exercise 2b: ldmatrix.x4 predictions for your variant's rows"
-EX3 = "ch10 exercise 3: the counters see ideal ldmatrix and cp.async wavefronts"
-EX3A = "ch10 exercise 3a: fill_copy takes every chunk once, coalesced, conflict-free"
-EX3B = "ch10 exercise 3b: fragment_offset gives the rows mma wants, conflict-free"
+EX1 = "ex1"
+EX2A = "ex2a"
+EX2B = "ex2b"
+EX3 = "ex3_counters"
+EX3A = "ex3a"
+EX3B = "ex3b"
 
 
 def swizzle(b, m, s, offset):

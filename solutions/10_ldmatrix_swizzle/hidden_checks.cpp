@@ -10,6 +10,7 @@
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
 #include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 
 namespace {
@@ -24,7 +25,7 @@ int swizzle_bit_by_bit(int b, int m, int s, int offset) {
 
 }  // namespace
 
-TEST_CASE("ch10 hidden: swizzle on parameters and offsets the local checks do not try", "[host]") {
+WORKBOOK_CHECK(hidden_swizzle) {
   // B up to 6, M up to 6, S up to 9 (B <= S): every offset of two periods where a period is
   // short, random ones (up to 2^30) otherwise and for every parameter set.
   std::mt19937 rng(0x5eed10u);
@@ -54,7 +55,7 @@ TEST_CASE("ch10 hidden: swizzle on parameters and offsets the local checks do no
   SUCCEED();
 }
 
-TEST_CASE("ch10 hidden: tc_gemm_kernel on shapes the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_tc_gemm) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(8, "cp.async and mma.sync.m16n8k16");
   if (const auto fault = ch10::feed::feed_fault()) {

@@ -2,10 +2,10 @@
 answer taken from the hand-out would look like, and where it would go in the skeleton."""
 from copy_attack_items import Function, Kernel, Plant, Prediction, request
 
-EX1 = "ch11 exercise 1: tma_smem_offset is where the TMA puts each byte"
-EX2A = "ch11 exercise 2a: column reads of a TMA box, in each mode"
-EX2BC = "ch11 exercise 2b and 2c: the least padded pitch a TMA box allows, and its column"
-EX3 = "ch11 exercise 3b: the counters see conflict-free 16-byte reads and writes"
+EX1 = "ex1"
+EX2A = "ex2a"
+EX2BC = "ex2b_2c"
+EX3 = "ex3b_counters"
 
 # mode: (B, the span in bytes): the TMA's layouts as the H200 writes them (the reference's
 # exercise 1).

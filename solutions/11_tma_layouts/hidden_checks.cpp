@@ -9,6 +9,7 @@
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "grader/11_tma_layouts/device_probes.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/transpose/transpose_bench.hpp"
@@ -27,7 +28,7 @@ long long tma_offset(ch11::TmaSwizzle mode, int row_bytes, int row, int byte) {
 
 }  // namespace
 
-TEST_CASE("ch11 hidden: tma_smem_offset on every row below 256 and on wider kNone rows", "[host]") {
+WORKBOOK_CHECK(hidden_tma_offset) {
   for (ch11::TmaSwizzle mode : ch11::spec::kModes) {
     const int widest = mode == ch11::TmaSwizzle::kNone ? 1024 : ch11::spec::widest_row(mode);
     for (int row_bytes = 16; row_bytes <= widest; row_bytes += 16) {
@@ -48,7 +49,7 @@ TEST_CASE("ch11 hidden: tma_smem_offset on every row below 256 and on wider kNon
   SUCCEED();
 }
 
-TEST_CASE("ch11 hidden: tma_transpose_kernel on shapes the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_transpose) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(9, "the TMA and its mbarriers");
   // One row or one column of boxes, thin boxes at either edge, and more boxes than blocks.

@@ -2,9 +2,9 @@
 answer taken from the hand-out would look like, and where it would go in the skeleton."""
 from copy_attack_items import Function, Plant, Prediction, request
 
-EX1 = "ch12 exercise 1: wgmma_descriptor describes the TMA's tiles"
-EX2A = "ch12 exercise 2a: which descriptors read a tile right"
-EX2BC = "ch12 exercise 2b and 2c: a conflict-free C tile, and the epilogue's stores"
+EX1 = "ex1"
+EX2A = "ex2a"
+EX2BC = "ex2b_2c"
 
 PITCH = 264  # the reference's exercise 2b
 ASKED = (258, 272)  # exercise 2c's pitches in self-study (variant 0)

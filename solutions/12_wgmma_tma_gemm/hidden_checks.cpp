@@ -7,6 +7,7 @@
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 
 namespace {
@@ -31,7 +32,7 @@ unsigned long long descriptor(ch12::OperandLayout layout, unsigned tile, int row
 
 }  // namespace
 
-TEST_CASE("ch12 hidden: wgmma_descriptor on tiles the local checks do not try", "[host]") {
+WORKBOOK_CHECK(hidden_descriptor) {
   for (ch12::OperandLayout layout : ch12::kOperandLayouts) {
     for (unsigned tile : {0x30000u, 0x37c00u, 0x2400u}) {
       for (int rows : {192, 64, 256}) {
@@ -53,7 +54,7 @@ TEST_CASE("ch12 hidden: wgmma_descriptor on tiles the local checks do not try", 
   SUCCEED();
 }
 
-TEST_CASE("ch12 hidden: predicted_epilogue_wavefronts at pitches no variant asks", "[host]") {
+WORKBOOK_CHECK(hidden_epilogue) {
   for (int pitch : {340, 356}) {
     const int predicted = ch12::predicted_epilogue_wavefronts(pitch);
     const int model = smem::analyze(ch12::spec::epilogue_store(pitch)).wavefronts;

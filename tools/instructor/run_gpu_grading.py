@@ -46,7 +46,7 @@ def main():
                  "files differ from it (or this is not a git checkout); commit first:\n"
                  + changed.stdout + changed.stderr)
     chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                      if os.path.isfile(os.path.join(root, "grader", d, "points.tsv")))
+                      if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))
     if args.chapters:
         unknown = sorted(set(args.chapters.split(",")) - set(chapters))
         if unknown:

@@ -45,7 +45,7 @@ os.environ["CCACHE_DISABLE"] = "1"
 
 def chapters_of(tree):
     return sorted(p.name for p in (tree / "chapters").iterdir()
-                  if (tree / "grader" / p.name / "points.tsv").is_file())
+                  if (tree / "grader" / p.name / "chapter.ini").is_file())
 
 
 def exercise(tree, folder, chapter):

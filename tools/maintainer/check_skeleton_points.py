@@ -35,7 +35,7 @@ def main():
     # solutions/ has) or a hand-out (no hidden checks, no solutions/).
     source = pathlib.Path(meson_testlog.source_root(build))
     chapters = sorted(p.name for p in (source / "chapters").iterdir()
-                      if (source / "grader" / p.name / "points.tsv").is_file())
+                      if (source / "grader" / p.name / "chapter.ini").is_file())
     if args.chapters:
         chapters = [c for c in chapters if c in args.chapters.split(",")]
     problems, skipped, scored = [], [], 0

@@ -43,7 +43,7 @@ class Prediction:
     a measurement file (a quantity a GPU check records, or a case file's row of the same
     request), in a lesson's analyser example of the same request, or as a literal in grader
     code (`leaks`: regular expressions whose first group is the answer)."""
-    check: str                  # the TEST_CASE whose points a right answer earns
+    check: str                  # the id of the check whose points a right answer earns
     name: str                   # the item, for the report
     request: Request
     plant: Plant

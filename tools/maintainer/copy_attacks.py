@@ -29,6 +29,7 @@ analyser example of a graded request in the lesson) and writes the control
 submission OUT_DIR/control/, which must score the attacked items: proof that the attacks find and
 plant what a leak gives away.
 """
+import dataclasses
 import importlib.util
 import json
 import os
@@ -40,7 +41,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "grader", "tools"))
 from copy_attack_items import Function, Kernel, Prediction  # noqa: E402
+import manifest  # noqa: E402
 
 ATTACKS = ("measurement-files", "grader-code", "lesson-examples")
 # The one measurement file a hand-out holds: the bank model in the browser's H200 cases.
@@ -54,14 +57,25 @@ def chapters_of(tree):
 
 
 def load_items(root, chapter):
-    """The chapter's graded items, from solutions/NN_slug/copy_attacks.py."""
+    """The chapter's graded items, from solutions/NN_slug/copy_attacks.py, each with the name of
+    the check it targets (the items name them by their ids in the chapter's manifests)."""
     path = os.path.join(root, "solutions", chapter, "copy_attacks.py")
     if not os.path.isfile(path):
         sys.exit(f"copy_attacks.py: {path} is missing: every chapter lists its graded items")
     spec = importlib.util.spec_from_file_location(f"attacks_{chapter}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return list(module.ITEMS)
+    try:
+        names = {c.id: c.name for c in manifest.load(root, chapter).checks}
+    except manifest.ManifestError as e:
+        sys.exit(f"copy_attacks.py: {e}")
+    items = []
+    for item in module.ITEMS:
+        if item.check not in names:
+            sys.exit(f"{path}: item {item.name} targets check {item.check!r}, which the "
+                     f"chapter's manifests do not declare")
+        items.append(dataclasses.replace(item, check=names[item.check]))
+    return items
 
 
 def files_under(tree, top, suffixes=None):

@@ -7,8 +7,8 @@ Writes chapters/NN_SLUG/, solutions/NN_SLUG/ and grader/NN_SLUG/ under DIR (defa
 workbook): a working chapter in the shape of a typical one (a tile layout, a prediction and a
 transpose through shared memory, with its interface, skeleton, solution, host, GPU and lesson
 checks, thresholds and wrong answers) that builds at once, fails as a skeleton and passes as a
-solution. Replace its content piece by piece, keeping it green; docs/maintaining.md walks
-through it. Nothing outside the three folders is touched.
+solution. Replace its content piece by piece, keeping it green; docs/instructors/maintaining.md
+walks through it. Nothing outside the three folders is touched.
 """
 import argparse
 import os
@@ -82,10 +82,10 @@ def main():
     print(f"""
 Next:
   meson setup --reconfigure build-solution -Dkernels=solution -Dchapters={folder}
-  meson test -C build-solution --suite ch{args.number}
-The lesson checks fail until the chapter's measurements are committed: run
-tools/maintainer/run_gpu_suite.sh on the H200 and commit
-solutions/{folder}/measurements/.
+  ninja -C build-solution figures      (draws the lesson's bank maps, figures/figures.tsv)
+  meson test -C build-solution
+Its lesson checks say that its measured figures are not checked until its first GPU run:
+run tools/maintainer/run_gpu_suite.sh on the H200 and commit solutions/{folder}/measurements/.
 Then add its line to the README's chapter table:
   | [{args.number} {args.title.strip().lower()}](chapters/{folder}/README.md) | ... | ready |""")
 

@@ -40,7 +40,7 @@ def main():
     args = parser.parse_args()
     out = os.path.abspath(args.out)
     chapter = sorted(d for d in os.listdir(os.path.join(ROOT, "chapters"))
-                     if os.path.isfile(os.path.join(ROOT, "grader", d, "points.tsv")))[0]
+                     if os.path.isfile(os.path.join(ROOT, "grader", d, "chapter.ini")))[0]
     everything, folder = os.path.join(out, "all-cases"), os.path.join(out, "class")
     grades = os.path.join(out, "grades")
     for old in (everything, folder, grades):

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes each lesson's table of checks from its chapter's points file, so that the grader's
-checks (their TEST_CASE names), their points and the lesson's "What the grader checks" cannot
-drift apart: the test `lessons' tables of checks are their points files` holds the three to one
-source, grader/NN_slug/points.tsv (with solutions/NN_slug/hidden_points.tsv for the line about
-official grading's hidden checks), and the points test holds that file to the grader.
+"""Writes each lesson's table of checks from its chapter's manifest, so that the grader's
+checks, their points and the lesson's "What the grader checks" cannot drift apart: the test
+`lessons' tables of checks are their manifests'` holds the lessons to one source,
+grader/NN_slug/chapter.ini (with solutions/NN_slug/chapter.ini for the line about official
+grading's hidden checks), from which the grader registers its checks.
 
     write_check_tables.py SOURCE_ROOT            rewrite every lesson's table
     write_check_tables.py SOURCE_ROOT --check    fail, naming the lesson, where one differs
@@ -18,16 +18,15 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "grader", "tools"))
-import points  # noqa: E402
+import manifest  # noqa: E402
 
-BEGIN = "<!-- checks: made from grader/{folder}/points.tsv; edit that file, not this table -->"
+BEGIN = "<!-- checks: made from grader/{folder}/chapter.ini; edit that file, not this table -->"
 END = "<!-- /checks -->"
 
 
 def table_block(root, folder):
-    checks = points.chapter_checks(root, folder)
-    return BEGIN.format(folder=folder) + "\n" + points.lesson_table(checks, "ch" + folder[:2]) + \
-        "\n" + END
+    table = manifest.lesson_table(manifest.load(root, folder))
+    return BEGIN.format(folder=folder) + "\n" + table + "\n" + END
 
 
 def replace(text, block, folder):
@@ -62,7 +61,7 @@ def main():
         text = open(path, encoding="utf-8").read()
         try:
             block = table_block(root, folder)
-        except points.PointsError as e:
+        except manifest.ManifestError as e:
             problems.append(str(e))
             continue
         new = replace(text, block, folder)
@@ -71,7 +70,7 @@ def main():
                             f"(or the {BEGIN.split(':')[0]}: ... --> markers) to hold the checks")
         elif new != text:
             if check:
-                problems.append(f"{path}: its table of checks is not grader/{folder}/points.tsv's;"
+                problems.append(f"{path}: its table of checks is not grader/{folder}/chapter.ini's;"
                                 f" run tools/maintainer/write_check_tables.py {root}")
             else:
                 open(path, "w", encoding="utf-8").write(new)
@@ -79,7 +78,7 @@ def main():
     for p in problems:
         print(p)
     if check and not problems:
-        print(f"{len(folders)} lessons: each table of checks is its points file's")
+        print(f"{len(folders)} lessons: each table of checks is its manifest's")
     return 1 if problems else 0
 
 

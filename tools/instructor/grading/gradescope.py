@@ -38,7 +38,7 @@ SANDBOXES = ("auto", "fallback")
 ID_FIELDS = ("sid", "email")
 CONFIG, SECRET, ROSTER = "autograder.json", "course-secret", "roster.csv"
 SCRIPTS = ("setup.sh", "run_autograder")
-TOOL_FILES = ("tools/instructor/gradescope_autograder", "grader/tools/points.py",
+TOOL_FILES = ("tools/instructor/gradescope_autograder", "grader/tools/manifest.py",
               "grader/tools/read_variant.py")
 FORMAT = 1
 
@@ -94,10 +94,12 @@ def package_problems(names, chapters):
         if "solutions" in parts:
             at = parts.index("solutions")
             chapter, leaf = (parts + ["", ""])[at + 1:at + 3]
-            if chapter not in chapters or not leaf.startswith(runner.HIDDEN_PREFIX) or \
-                    len(parts) != at + 3:
+            hidden = leaf.startswith(runner.HIDDEN_PREFIX) or leaf == runner.INSTRUCTORS_MANIFEST
+            if chapter not in chapters or not hidden or len(parts) != at + 3:
                 problems.append(f"{name}: a solution (only the chosen chapters' "
-                                f"solutions/NN_slug/{runner.HIDDEN_PREFIX}* files may ship)")
+                                f"solutions/NN_slug/{runner.HIDDEN_PREFIX}* files and the hidden "
+                                f"checks' solutions/NN_slug/{runner.INSTRUCTORS_MANIFEST} may "
+                                f"ship)")
     for needed in SCRIPTS + (CONFIG, "tool/tools/instructor/gradescope_autograder"):
         if needed not in names:
             problems.append(f"{needed} is missing")

@@ -28,10 +28,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # Official grading adds each chapter's hidden checks to the pristine workbook: other cases of the
 # same functions and kernels, which a hand-out never runs: every file solutions/NN_slug/hidden_*
-# (hidden_checks.cpp, hidden_points.tsv, and any header of theirs, such as chapter 09's
-# hidden_tile.hpp). Their source is never in a submission's view: the build there sees a
-# stand-in of the same age.
+# (hidden_checks.cpp, and any header of theirs, such as chapter 09's hidden_tile.hpp), and the
+# hidden checks' part of solutions/NN_slug/chapter.ini (their points). Their source is never in
+# a submission's view: the build there sees a stand-in of the same age.
 HIDDEN_PREFIX = "hidden_"
+INSTRUCTORS_MANIFEST = "chapter.ini"
 SRC, BUILD, TOOL = "/grading/src", "/grading/build", "/grading/tool"
 
 
@@ -229,7 +230,7 @@ class Workbook:
             self._extract(cache, source_root)
         self.tree = os.path.join(self.root, "workbook")
         available = sorted(d for d in os.listdir(os.path.join(self.tree, "chapters"))
-                           if os.path.isfile(os.path.join(self.tree, "grader", d, "points.tsv")))
+                           if os.path.isfile(os.path.join(self.tree, "grader", d, "chapter.ini")))
         chapters = options.chapters
         if chapters:
             unknown = [c for c in chapters if c not in available]
@@ -243,7 +244,7 @@ class Workbook:
             os.path.join("solutions", c, name) for c in self.chapters
             if os.path.isdir(os.path.join(self.tree, "solutions", c))
             for name in os.listdir(os.path.join(self.tree, "solutions", c))
-            if name.startswith(HIDDEN_PREFIX) and not name.endswith(".tsv"))
+            if name.startswith(HIDDEN_PREFIX))
         key = hashlib.sha256(f"{options.gpu_targets} {','.join(self.chapters)}".encode())
         self.build_root = os.path.join(os.path.abspath(cache),
                                        f"build-{self.commit[:12]}-{key.hexdigest()[:10]}")
@@ -268,9 +269,11 @@ class Workbook:
         tree = os.path.join(temporary, "workbook")
         for chapter in os.listdir(os.path.join(tree, "chapters")):
             for name in committed_names(source_root, f"solutions/{chapter}"):
-                if not name.startswith(HIDDEN_PREFIX):
+                if not name.startswith(HIDDEN_PREFIX) and name != INSTRUCTORS_MANIFEST:
                     continue
                 data = committed_file(source_root, f"solutions/{chapter}/{name}")
+                if data is not None and name == INSTRUCTORS_MANIFEST:
+                    data = scoring.manifest.hidden_part(data.decode()).encode()
                 if data is not None:
                     os.makedirs(os.path.join(tree, "solutions", chapter), exist_ok=True)
                     with open(os.path.join(tree, "solutions", chapter, name), "wb") as f:

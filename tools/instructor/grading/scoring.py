@@ -20,19 +20,24 @@ GRADESCOPE_VISIBILITY = {"hidden", "after_due_date", "after_published", "visible
 GRADESCOPE_STATUS = {"passed", "failed"}
 
 
-# The points files' format is the grader's (grader/tools/points.py): one reader of it.
+# The chapters' manifests are the grader's (grader/tools/manifest.py): one reader of them.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))), "grader", "tools"))
-import points as points_file  # noqa: E402
+import manifest  # noqa: E402
 
-PointsError = points_file.PointsError
-number = points_file.number
+PointsError = manifest.ManifestError
+number = manifest.number
 
 
 def load_points(root, chapter):
-    """The checks of chapter `chapter` of the workbook at `root`: its points.tsv, and the hidden
-    checks where the tree has them (grader/tools/points.py)."""
-    return points_file.chapter_checks(root, chapter)
+    """The checks of chapter `chapter` of the workbook at `root`, with their points: its
+    manifest's, and the hidden checks' where the tree has them (grader/tools/manifest.py)."""
+    return manifest.load(root, chapter).checks
+
+
+def is_chapter(root, chapter):
+    """Whether `chapter` of the workbook at `root` has a manifest (a chapter a grader grades)."""
+    return os.path.isfile(os.path.join(root, "grader", chapter, "chapter.ini"))
 
 
 def score_chapter(chapter, points, modes, reported, reasons):

@@ -77,7 +77,7 @@ def digest(path):
 
 
 chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                  if os.path.isfile(os.path.join(root, "grader", d, "points.tsv")))
+                  if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))
 graded = chapters[:2]
 first, second = graded
 hidden_marker = "GRADESCOPE-CI-HIDDEN-SOURCE-MARKER"

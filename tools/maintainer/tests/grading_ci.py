@@ -35,7 +35,7 @@ def expect(condition, what):
 
 
 chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                  if os.path.isfile(os.path.join(root, "grader", d, "points.tsv")))[:2]
+                  if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))[:2]
 first = chapters[0]
 
 
@@ -358,26 +358,22 @@ with open(os.path.join(out, "submissions", "reference", "report.md")) as f:
     expect("[hidden check" in f.read(), "report.md marks the hidden checks")
 tuned = None
 for c in chapters:
-    spec_path = os.path.join(root, "solutions", c, "wrong_answers.ini")
-    listing = subprocess.run([sys.executable, os.path.join(root, "tools", "maintainer",
-                                                           "make_wrong_answer.py"), "list",
-                              spec_path], capture_output=True, text=True).stdout.splitlines()
-    for line in listing:
-        answer, mode, text = line.split("|")[:3]
-        if mode == "host" and "hidden:" in text:
-            tuned = (c, answer, text)
+    chapter = scoring.manifest.load(root, c)
+    for wrong in chapter.wrong_answers:
+        if wrong.mode == "host" and wrong.passes and all(
+                chapter.check(f).hidden for f in wrong.fails):
+            tuned = (c, wrong.name)
             break
     if tuned:
         break
 expect(tuned is not None, f"a host wrong answer of {', '.join(chapters)} tuned to the local "
                           f"cases (rejected by a hidden check) exists")
 if tuned:
-    c, answer, text = tuned
+    c, answer = tuned
     exercise = os.path.join(work, "tuned", "tuned", "chapters", c, f"{c[3:]}_exercise.cu")
     os.makedirs(os.path.dirname(exercise), exist_ok=True)
-    made = subprocess.run([sys.executable, os.path.join(root, "tools", "maintainer",
-                                                        "make_wrong_answer.py"), "make",
-                           os.path.join(root, "solutions", c, "wrong_answers.ini"), answer,
+    made = subprocess.run([sys.executable, os.path.join(root, "grader", "tools", "manifest.py"),
+                           "make-wrong", root, c, answer,
                            os.path.join(root, "solutions", c, f"{c[3:]}_exercise.cu"),
                            os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu"), exercise],
                           capture_output=True, text=True)

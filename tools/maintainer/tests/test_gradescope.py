@@ -49,7 +49,7 @@ expect(any("run_autograder is missing" in p for p in gradescope.package_problems
     parts[:1] + parts[2:], ["01_x"])), "a package without run_autograder is refused")
 
 # The results of a submission that was not graded: valid, 0, and saying which kind.
-checks = {"01_x": [scoring.points_file.Check("host", 2.0, "a check", "it passes", False)]}
+checks = {"01_x": [scoring.manifest.Check("first", "a check", "host", 2.0, "function", "it passes")]}
 for retry in (True, False):
     data = gradescope.not_graded("the disk is full", retry, checks, "ada", 3.2, "hidden")
     expect(scoring.validate_gradescope(data) == [], f"not graded ({retry}): "

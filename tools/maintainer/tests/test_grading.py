@@ -83,7 +83,7 @@ def catch2_attribute(text):
 # "Swizzle<B, M, S>" once went unreported: its '>' ended the tag for a simpler pattern).
 names = []
 for chapter in sorted(os.listdir(os.path.join(root, "grader"))):
-    if os.path.isfile(os.path.join(root, "grader", chapter, "points.tsv")):
+    if scoring.is_chapter(root, chapter):
         names += [c.name for c in scoring.load_points(root, chapter)]
 expect(any(">" in n for n in names) or len(names) == 0, "some check's name holds a '>'")
 names.append('a "quoted" <b> & c')
@@ -102,41 +102,119 @@ for wrapper in ("<Catch name=\"g\"><Group name=\"g\">{}</Group></Catch>",
     expect(all(r[n][1].strip() == "no <" for i, n in enumerate(names) if i % 2 and n in r),
            "a failure's message is read back")
 
+GRADER_INI = """# comment
+[chapter]
+min_compute_capability = 75
+
+[threshold.bar]
+at_least = 2.0
+h200 = q
+headroom = 1.2
+why = because
+
+[check.first]
+name = ch99 first
+mode = host
+points = 2
+kind = function
+passes_when = p1
+
+[check.second]
+name = ch99 second
+mode = gpu
+points = 3
+kind = speed
+passes_when = at least {bar}
+  times faster
+thresholds = bar
+
+[check.guard]
+name = ch99 guard
+mode = host
+points = 0
+kind = guard
+passes_when = p3
+"""
+HIDDEN_INI = """[check.hidden_one]
+name = ch99 hidden one
+mode = host
+points = 1
+kind = function
+passes_when = when
+
+[wrong.slip]
+why = a slip
+replace = a\\nb
+with = c
+fails = first
+passes = guard
+expect = text
+"""
 with tempfile.TemporaryDirectory() as d:
-    os.makedirs(os.path.join(d, "grader", "01_x"))
-    os.makedirs(os.path.join(d, "solutions", "01_x"))
-    path = os.path.join(d, "grader", "01_x", "points.tsv")
+    os.makedirs(os.path.join(d, "grader", "99_x"))
+    os.makedirs(os.path.join(d, "solutions", "99_x"))
+    path = os.path.join(d, "grader", "99_x", "chapter.ini")
     with open(path, "w") as f:
-        f.write("# comment\nhost\t2\tfirst\tp1\ngpu\t3\tsecond\tp2\nhost\t0\tguard\tp3\n")
-    points = scoring.load_points(d, "01_x")
+        f.write(GRADER_INI)
+    points = scoring.load_points(d, "99_x")
     expect([(c.mode, c.points, c.name, c.hidden) for c in points] ==
-           [("host", 2.0, "first", False), ("gpu", 3.0, "second", False),
-            ("host", 0.0, "guard", False)], f"points read: {points}")
-    hidden_path = os.path.join(d, "solutions", "01_x", "hidden_points.tsv")
+           [("host", 2.0, "ch99 first", False), ("gpu", 3.0, "ch99 second", False),
+            ("host", 0.0, "ch99 guard", False)], f"points read: {points}")
+    chapter = scoring.manifest.load(d, "99_x")
+    table = scoring.manifest.lesson_table(chapter)
+    expect("| second | GPU | 3 | at least <!--fig:threshold.bar-->2.0 times faster |" in table,
+           f"the lesson's table quotes the threshold behind its marker: {table}")
+    expect('{"ch99 second", "[gpu]"}' in scoring.manifest.header(chapter),
+           "the header registers each check with its name and tags")
+    hidden_path = os.path.join(d, "solutions", "99_x", "chapter.ini")
     with open(hidden_path, "w") as f:
-        f.write("host\t1\thidden one\twhen\n")
-    with_hidden = scoring.load_points(d, "01_x")
-    expect(len(with_hidden) == 4 and with_hidden[3].hidden and with_hidden[3].name == "hidden one",
-           f"hidden points read: {with_hidden}")
-    for bad in ("host\ttwo\tx\ty\n", "both\t1\tx\ty\n", "host\t1\tx\n",
-                "host\t1\tx\ty\nhost\t2\tx\ty\n", "host\t-1\tx\ty\n", "host\t1\t\ty\n"):
+        f.write(HIDDEN_INI)
+    with_hidden = scoring.load_points(d, "99_x")
+    expect(len(with_hidden) == 4 and with_hidden[3].hidden and
+           with_hidden[3].name == "ch99 hidden one", f"hidden points read: {with_hidden}")
+    wrong = scoring.manifest.load(d, "99_x").wrong_answers
+    expect(len(wrong) == 1 and wrong[0].edits == (("a\nb", "c"),) and wrong[0].mode == "host"
+           and wrong[0].fails == ("first",), f"a wrong answer read: {wrong}")
+    hidden_only = scoring.manifest.hidden_part(HIDDEN_INI)
+    expect("[check.hidden_one]" in hidden_only and "wrong" not in hidden_only,
+           f"official grading's copy holds the hidden checks only: {hidden_only}")
+    for bad, says in (
+            (("points = 2", "points = two"), "is not a number"),
+            (("mode = host", "mode = both"), "say host or gpu"),
+            (("points = 2", "points = -1"), "must be a number >= 0"),
+            (("kind = function", "kind = answer"), "say one of"),
+            (("name = ch99 first", "name = first"), "must start with 'ch99 '"),
+            (("name = ch99 guard", "name = ch99 first"), "two checks have the name"),
+            (("passes_when = p1", "passes_when = p1\nwhatever = 1"), "unknown key 'whatever'"),
+            (("passes_when = p1\n", ""), "no 'passes_when'"),
+            (("[check.first]", "[checks.first]"), "is no section"),
+            (("thresholds = bar", "thresholds = foo"), "threshold 'foo'"),
+            (("at_least = 2.0", "at_least = 2.0\nat_most = 3"), "one of them"),
+            (("[chapter]", "[chapter]\n[chapter]"), "already exists")):
         with open(path, "w") as f:
-            f.write(bad)
+            f.write(GRADER_INI.replace(*bad))
         try:
-            scoring.load_points(d, "01_x")
-            problems.append(f"a bad points line is accepted: {bad!r}")
+            scoring.load_points(d, "99_x")
+            problems.append(f"a bad manifest is accepted: {bad!r}")
         except scoring.PointsError as e:
-            expect(path in str(e), f"the error names the file: {e}")
+            expect(path in str(e) and says in str(e), f"the error names the file and the "
+                   f"fault ({says!r}): {e}")
     with open(path, "w") as f:
-        f.write("host\t1\thidden one\tclash\n")
-    try:
-        scoring.load_points(d, "01_x")
-        problems.append("a hidden check named like a check of points.tsv is accepted")
-    except scoring.PointsError:
-        pass
+        f.write(GRADER_INI)
+    for bad, says in ((("fails = first", "fails = nothing"), "names check 'nothing'"),
+                      (("fails = first", "fails = second"), "of one mode"),
+                      (("[check.hidden_one]", "[check.one]"), "start with hidden_")):
+        with open(hidden_path, "w") as f:
+            f.write(HIDDEN_INI.replace(*bad))
+        try:
+            scoring.load_points(d, "99_x")
+            problems.append(f"a bad instructors' manifest is accepted: {bad!r}")
+        except scoring.PointsError as e:
+            expect(says in str(e), f"the error says {says!r}: {e}")
 
 tests = scoring.score_chapter(
-    "01_x", points, ["host"], {"host": {"first": ("passed", ""), "guard": ("failed", "no")}},
+    "01_x", points, ["host"], {"host": {"ch99 first": ("passed", ""),
+                                        "ch99 guard": ("failed", "no")}},
     {"host": "the grader exited (status 0) before this check reported"})
 expect([t["score"] for t in tests] == [2.0, 0.0], f"host scores: {tests}")
 expect(all(t["mode"] == "host" for t in tests), "gpu checks are not scored in host mode")
@@ -148,7 +226,7 @@ expect([t["status"] for t in tests] == ["not reported"] * 3 and
 
 # A hidden check (official grading's) is scored like any other, and marked in every output.
 hidden_tests = scoring.score_chapter("01_x", with_hidden, ["host"],
-                                     {"host": {"hidden one": ("failed", "a hidden case")}}, {})
+                                     {"host": {"ch99 hidden one": ("failed", "a hidden case")}}, {})
 expect([t["hidden"] for t in hidden_tests] == [False, False, True],
        f"the hidden check is marked: {hidden_tests}")
 hidden_result = {"submission": "h", "mode": "host", "score": 0.0, "max_score": 3.0,

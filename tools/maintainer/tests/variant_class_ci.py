@@ -45,7 +45,7 @@ def run(command, **kw):
 
 
 chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                  if os.path.isfile(os.path.join(root, "grader", d, "points.tsv")))
+                  if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))
 grading_chapters = chapters[:2]  # grading_ci.py's pristine workbook
 out = os.path.join(work, "one-machine")
 here = os.path.join(work, "variants")

@@ -12,14 +12,14 @@ namespace {
 const char* const kKernel = "transpose_kernel (yours)";
 }  // namespace
 
-TEST_CASE("ch@NN@ exercise 3: transpose_kernel is correct, tails included", "[gpu]") {
+WORKBOOK_CHECK(ex3_correct) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem =
       transpose::check_correct(ch@NN@::probes::launch_yours, kKernel, grader::run_seed());
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch@NN@ exercise 3: the counters see what tile_index promises", "[gpu]") {
+WORKBOOK_CHECK(ex3_counters) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const transpose::CounterVerdict verdict = transpose::judge_layout_counters(
       ch@NN@::probes::launch_yours, ch@NN@::kTile, ch@NN@::tile_index, "tile_index",
@@ -28,7 +28,7 @@ TEST_CASE("ch@NN@ exercise 3: the counters see what tile_index promises", "[gpu]
   GRADER_EXPECT(!verdict.problem, *verdict.problem);
 }
 
-TEST_CASE("ch@NN@ exercise 3: the transpose beats the naive one", "[gpu]") {
+WORKBOOK_CHECK(ex3_speed) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = transpose::judge_speedup_over_naive(
       ch@NN@::probes::launch_yours, kKernel, "transpose (yours)", grader::chapter::kMeasurementFile,

@@ -1,17 +1,18 @@
 // Chapter @NN@ host checks: the layout and the prediction, against the bank model.
 #include "chapters/@NN@_@SLUG@/@SLUG@.cuh"
 #include "common/model/bank_model.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"
 #include "grader/transpose/tile_layout_check.hpp"
 
-TEST_CASE("ch@NN@ exercise 1: tile_index is a conflict-free bijection", "[host]") {
+WORKBOOK_CHECK(ex1) {
   const auto problem =
       transpose::check_tile_layout("tile_index", ch@NN@::tile_index, ch@NN@::kTileWords);
   GRADER_EXPECT(!problem, *problem);
 }
 
-TEST_CASE("ch@NN@ exercise 2: the prediction for a plain tile's column", "[host]") {
+WORKBOOK_CHECK(ex2) {
   const auto problem = grader::judge_prediction(
       "predicted_plain_column_wavefronts", ch@NN@::predicted_plain_column_wavefronts(),
       ch@NN@::kNotImplemented,

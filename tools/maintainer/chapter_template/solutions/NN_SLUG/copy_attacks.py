@@ -3,13 +3,13 @@ answer taken from the hand-out would look like, and where it would go in the ske
 from copy_attack_items import Function, Kernel, Plant, Prediction, request
 
 ITEMS = [
-    Function("ch@NN@ exercise 1: tile_index is a conflict-free bijection", "tile_index",
+    Function("ex1", "tile_index",
              ("tile_index",), Plant("  return row * kTile + col;", "  return {call}(row, col);")),
-    Prediction("ch@NN@ exercise 2: the prediction for a plain tile's column",
+    Prediction("ex2",
                "predicted_plain_column_wavefronts()", request(4, "load", lambda t: 4 * 32 * t),
                Plant("int predicted_plain_column_wavefronts() {\n  return kNotImplemented;",
                      "int predicted_plain_column_wavefronts() {\n  return {value};"),
                measured=(r"counted\.plain_column",)),
-    Kernel("ch@NN@ exercise 3: transpose_kernel is correct, tails included", "transpose_kernel",
+    Kernel("ex3_correct", "transpose_kernel",
            ("transpose_kernel",)),
 ]

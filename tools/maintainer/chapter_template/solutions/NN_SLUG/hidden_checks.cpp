@@ -3,10 +3,11 @@
 // local shapes loses these points.
 #include "chapters/@NN@_@SLUG@/@SLUG@.cuh"
 #include "grader/@NN@_@SLUG@/device_probes.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/transpose/transpose_bench.hpp"
 
-TEST_CASE("ch@NN@ hidden: transpose_kernel on shapes the local checks do not try", "[gpu]") {
+WORKBOOK_CHECK(hidden_transpose) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = transpose::check_correct_on(
       ch@NN@::probes::launch_yours, "transpose_kernel (yours)", 0x5eed99u,

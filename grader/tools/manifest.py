@@ -1,0 +1,638 @@
+"""A chapter's manifest: the one place each of its graded items, thresholds and build needs is
+declared. The grader reads it through a generated header; the points test, the lesson's table of
+checks, official grading, the wrong answers' self-tests and the copy attacks read it here.
+
+A chapter has one manifest per audience, both named chapter.ini:
+
+- grader/NN_slug/chapter.ini, handed out: what the chapter's build needs ([chapter]), its
+  thresholds ([threshold.NAME]) and the checks a student's run has ([check.ID]);
+- solutions/NN_slug/chapter.ini, the instructors': the hidden checks of official grading
+  ([check.ID] with ids starting hidden_), the typical wrong answers ([wrong.NAME]) and the
+  maintainers' ablations ([ablation.NAME]).
+
+The keys of each kind of section are in KEYS below, with what they mean; an unknown key, a
+missing one, or a value of the wrong shape is an error that names the file, the section and the
+key. Values may continue on indented lines; runs of white space read as one space, except in
+`replace` and `with`, where \\n stands for a line break and the text is kept as written.
+"""
+import configparser
+import os
+import re
+from dataclasses import dataclass, field
+
+# Every key a section may have: (required, meaning).
+KEYS = {
+    "chapter": {
+        "min_compute_capability": (True, "older GPUs skip the GPU checks, with the reason"),
+        "also_build_for": (False, "architectures built whatever gpu_targets says (90, 90a)"),
+        "libraries": (False, "the workbook's shared libraries the grader links (transpose_bench)"),
+        "cuda_modules": (False, "CUDA libraries the grader links (cublas, cublasLt)"),
+        "sources": (False, "files of grader/NN_slug/ compiled into a library of the grader's own"),
+    },
+    "threshold": {
+        "at_least": (False, "passes when the measured value is at least this (or at_most)"),
+        "at_most": (False, "passes when the measured value is at most this"),
+        "h200": (True, "the quantity of the H200 measurement file that justifies the value"),
+        "headroom": (True, "how far the reference must clear the value on the H200"),
+        "why": (True, "what the limit guards against, and why this value"),
+    },
+    "check": {
+        "name": (True, "the check's name, as the grader reports it"),
+        "mode": (True, "host (no GPU needed) or gpu"),
+        "points": (True, "what passing earns: a number >= 0 (0 for a guard the skeleton passes)"),
+        "kind": (True, "what it certifies: " + ", ".join(sorted([
+            "function", "prediction", "layout", "kernel", "speed", "guard"]))),
+        "passes_when": (True, "a phrase: the lesson's table of checks shows it; {NAME} quotes "
+                              "threshold NAME"),
+        "draws": (False, "what the check draws from the student's variant; empty: nothing"),
+        "thresholds": (False, "the chapter's thresholds the check applies"),
+    },
+    "wrong": {
+        "why": (True, "what the student got wrong, in words"),
+        "from": (False, "solution (the default) or skeleton: the file the edit applies to"),
+        "replace": (False, "text of that file, found exactly once (with `with`)"),
+        "with": (False, "what it becomes"),
+        "fails": (True, "the checks that must fail (ids); all of one mode"),
+        "passes": (False, "checks of that mode that must not fail: a slip the local checks miss"),
+        "expect": (False, "a text the failing checks must print (on the first screen too)"),
+        "expect_also": (False, "a second text they must print"),
+        "expect_not": (False, "a text nothing may print (an answer it would give away)"),
+        "variant": (False, "the variant it is graded on: 0 (the default), lowest, highest or a "
+                           "class variant's number"),
+    },
+    "ablation": {
+        "why": (True, "the design choice it undoes, and which measurement records it"),
+        "replace": (True, "text of the reference solution, found exactly once"),
+        "with": (True, "what it becomes"),
+        "replace2": (False, "a second edit"),
+        "with2": (False, "what the second text becomes"),
+    },
+}
+KINDS = {"function", "prediction", "layout", "kernel", "speed", "guard"}
+CODE_KEYS = {"replace", "with", "replace2", "with2"}
+
+
+class ManifestError(Exception):
+    """A manifest that is missing, malformed, or inconsistent."""
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    name: str
+    mode: str                 # "host" or "gpu"
+    points: float
+    kind: str
+    passes_when: str
+    draws: str = ""
+    thresholds: tuple = ()
+    hidden: bool = False      # declared by the instructors' manifest
+
+    @property
+    def tags(self):
+        return f"[{self.mode}]" + ("[variant]" if self.draws else "")
+
+
+@dataclass(frozen=True)
+class Threshold:
+    name: str
+    value: float
+    at_least: bool
+    h200: str
+    headroom: float
+    why: str
+    value_text: str           # as written ("0.90"), which the lesson quotes
+
+
+@dataclass(frozen=True)
+class WrongAnswer:
+    name: str
+    why: str
+    source: str               # "solution" or "skeleton"
+    edits: tuple              # ((old, new), ...)
+    fails: tuple
+    passes: tuple
+    mode: str
+    expect: str
+    expect_also: str
+    expect_not: str
+    variant: str
+
+
+@dataclass(frozen=True)
+class Ablation:
+    name: str
+    why: str
+    edits: tuple
+
+
+@dataclass
+class Chapter:
+    folder: str
+    min_compute_capability: int = 75
+    also_build_for: tuple = ()
+    libraries: tuple = ()
+    cuda_modules: tuple = ()
+    sources: tuple = ()
+    thresholds: list = field(default_factory=list)
+    checks: list = field(default_factory=list)
+    wrong_answers: list = field(default_factory=list)
+    ablations: list = field(default_factory=list)
+
+    @property
+    def id(self):
+        return "ch" + self.folder[:2]
+
+    @property
+    def slug(self):
+        return self.folder[3:]
+
+    def check(self, check_id):
+        for c in self.checks:
+            if c.id == check_id:
+                return c
+        raise KeyError(check_id)
+
+    def threshold(self, name):
+        for t in self.thresholds:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+
+def _read(path):
+    parser = configparser.RawConfigParser(interpolation=None, strict=True,
+                                          empty_lines_in_values=False)
+    parser.optionxform = str
+    try:
+        with open(path, encoding="utf-8") as f:
+            parser.read_file(f)
+    except OSError as e:
+        raise ManifestError(f"cannot read {path}: {e}") from None
+    except configparser.Error as e:
+        raise ManifestError(f"{path}: {e}".replace("\n", " ")) from None
+    return parser
+
+
+def _values(path, section, kind):
+    """The section's values, checked against KEYS[kind]: prose with its white space folded, code
+    with \\n as a line break."""
+    where = f"{path}: [{section.name}]"
+    allowed = KEYS[kind]
+    for key in section:
+        if key not in allowed:
+            raise ManifestError(f"{where}: unknown key '{key}'; a {kind} section has "
+                                f"{', '.join(allowed)}")
+    for key, (required, meaning) in allowed.items():
+        if required and not section.get(key, "").strip():
+            raise ManifestError(f"{where}: no '{key}' ({meaning})")
+    out = {}
+    for key in section:
+        text = section[key]
+        out[key] = text.replace("\\n", "\n") if key in CODE_KEYS else " ".join(text.split())
+    return out, where
+
+
+def _number(text, where, key, minimum=None):
+    try:
+        value = float(text)
+    except ValueError:
+        raise ManifestError(f"{where}: {key} = {text!r} is not a number") from None
+    if value != value or (minimum is not None and value < minimum):
+        raise ManifestError(f"{where}: {key} must be a number >= {minimum}")
+    return value
+
+
+def _words(text):
+    return tuple(text.replace(",", " ").split())
+
+
+def _edits(values, where, pairs):
+    edits = []
+    for old_key, new_key in pairs:
+        if (old_key in values) != (new_key in values):
+            raise ManifestError(f"{where}: needs both '{old_key}' and '{new_key}', or neither")
+        if old_key in values:
+            edits.append((values[old_key], values[new_key]))
+    return tuple(edits)
+
+
+def _check(values, where, check_id, hidden):
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", check_id):
+        raise ManifestError(f"{where}: a check's id is lowercase letters, digits and _")
+    if hidden != check_id.startswith("hidden_"):
+        raise ManifestError(f"{where}: the ids of hidden checks (solutions/) start with hidden_, "
+                            f"and only theirs")
+    if values["mode"] not in ("host", "gpu"):
+        raise ManifestError(f"{where}: mode = {values['mode']!r}; say host or gpu")
+    if values["kind"] not in KINDS:
+        raise ManifestError(f"{where}: kind = {values['kind']!r}; say one of "
+                            f"{', '.join(sorted(KINDS))}")
+    if any(c in values["name"] for c in "\t\n\"\\"):
+        raise ManifestError(f"{where}: a name holds no tab, line break, quote or backslash")
+    return Check(check_id, values["name"], values["mode"],
+                 _number(values["points"], where, "points", 0), values["kind"],
+                 values["passes_when"], values.get("draws", ""),
+                 _words(values.get("thresholds", "")), hidden)
+
+
+def _grader_part(chapter, path):
+    parser = _read(path)
+    if "chapter" not in parser:
+        raise ManifestError(f"{path}: no [chapter] section (what the chapter's build needs)")
+    for name in parser.sections():
+        kind, _, key = name.partition(".")
+        if name == "chapter":
+            values, where = _values(path, parser[name], "chapter")
+            chapter.min_compute_capability = int(_number(values["min_compute_capability"], where,
+                                                         "min_compute_capability", 75))
+            chapter.also_build_for = _words(values.get("also_build_for", ""))
+            chapter.libraries = _words(values.get("libraries", ""))
+            chapter.cuda_modules = _words(values.get("cuda_modules", ""))
+            chapter.sources = _words(values.get("sources", ""))
+        elif kind == "threshold" and key:
+            values, where = _values(path, parser[name], "threshold")
+            if ("at_least" in values) == ("at_most" in values):
+                raise ManifestError(f"{where}: say at_least = or at_most =, one of them")
+            text = values.get("at_least", values.get("at_most"))
+            chapter.thresholds.append(Threshold(
+                key, _number(text, where, "the limit"), "at_least" in values, values["h200"],
+                _number(values["headroom"], where, "headroom", 1), values["why"], text))
+        elif kind == "check" and key:
+            values, where = _values(path, parser[name], "check")
+            chapter.checks.append(_check(values, where, key, hidden=False))
+        else:
+            raise ManifestError(f"{path}: [{name}] is no section of a chapter's manifest: say "
+                                f"[chapter], [threshold.NAME] or [check.ID]")
+
+
+def _instructors_part(chapter, path):
+    parser = _read(path)
+    for name in parser.sections():
+        kind, _, key = name.partition(".")
+        if kind == "check" and key:
+            values, where = _values(path, parser[name], "check")
+            chapter.checks.append(_check(values, where, key, hidden=True))
+        elif kind == "wrong" and key:
+            values, where = _values(path, parser[name], "wrong")
+            source = values.get("from", "solution")
+            if source not in ("solution", "skeleton"):
+                raise ManifestError(f"{where}: from = {source!r}; say solution or skeleton")
+            variant = values.get("variant", "0")
+            if variant not in ("lowest", "highest") and not (variant.isdigit()
+                                                            and len(variant) <= 9):
+                raise ManifestError(f"{where}: variant = {variant!r}; say 0 to 999999999, "
+                                    f"lowest or highest")
+            for text_key in ("expect", "expect_also", "expect_not"):
+                if "|" in values.get(text_key, ""):
+                    raise ManifestError(f"{where}: {text_key} holds no '|'")
+            chapter.wrong_answers.append(WrongAnswer(
+                key, values["why"], source, _edits(values, where, [("replace", "with")]),
+                _words(values["fails"]), _words(values.get("passes", "")), "",
+                values.get("expect", ""), values.get("expect_also", ""),
+                values.get("expect_not", ""),
+                variant))
+        elif kind == "ablation" and key:
+            values, where = _values(path, parser[name], "ablation")
+            chapter.ablations.append(Ablation(
+                key, values["why"], _edits(values, where, [("replace", "with"),
+                                                            ("replace2", "with2")])))
+        else:
+            raise ManifestError(f"{path}: [{name}] is no section of the instructors' manifest: "
+                                f"say [check.hidden_ID], [wrong.NAME] or [ablation.NAME]")
+
+
+def _consistent(chapter, paths):
+    where = " and ".join(paths)
+    ids = [c.id for c in chapter.checks]
+    names = [c.name for c in chapter.checks]
+    for label, values in (("id", ids), ("name", names)):
+        twice = sorted({v for v in values if values.count(v) > 1})
+        if twice:
+            raise ManifestError(f"{where}: two checks have the {label} {twice[0]!r}")
+    for c in chapter.checks:
+        if not c.name.startswith(chapter.id + " "):
+            raise ManifestError(f"{where}: [check.{c.id}]: its name must start with "
+                                f"'{chapter.id} '")
+        for t in c.thresholds:
+            if t not in {t.name for t in chapter.thresholds}:
+                raise ManifestError(f"{where}: [check.{c.id}] applies threshold {t!r}, which "
+                                    f"grader/{chapter.folder}/chapter.ini does not declare")
+        for name in re.findall(r"\{(\w+)\}", c.passes_when):
+            if name not in c.thresholds:
+                raise ManifestError(f"{where}: [check.{c.id}] quotes {{{name}}} in passes_when "
+                                    f"but does not list it in thresholds")
+    wrong_names = [w.name for w in chapter.wrong_answers]
+    twice = sorted({n for n in wrong_names if wrong_names.count(n) > 1})
+    if twice:
+        raise ManifestError(f"{where}: two wrong answers are named {twice[0]!r}")
+    by_id = {c.id: c for c in chapter.checks}
+    for i, w in enumerate(chapter.wrong_answers):
+        for check_id in w.fails + w.passes:
+            if check_id not in by_id:
+                raise ManifestError(f"{where}: [wrong.{w.name}] names check {check_id!r}, which "
+                                    f"neither manifest declares")
+        modes = {by_id[c].mode for c in w.fails + w.passes}
+        if len(modes) != 1:
+            raise ManifestError(f"{where}: [wrong.{w.name}]: its fails and passes checks must be "
+                                f"of one mode (host or gpu), not {sorted(modes)}")
+        chapter.wrong_answers[i] = WrongAnswer(**{**w.__dict__, "mode": modes.pop()})
+
+
+def load(root, folder, instructors=True):
+    """Chapter `folder` of the workbook at `root`: its grader/ manifest, and (with
+    `instructors`) its solutions/ manifest where the tree has one. ManifestError names the file,
+    the section and the key of whatever is wrong."""
+    chapter = Chapter(folder)
+    grader_path = os.path.join(root, "grader", folder, "chapter.ini")
+    _grader_part(chapter, grader_path)
+    paths = [grader_path]
+    theirs = os.path.join(root, "solutions", folder, "chapter.ini")
+    if instructors and os.path.isfile(theirs):
+        _instructors_part(chapter, theirs)
+        paths.append(theirs)
+    _consistent(chapter, paths)
+    return chapter
+
+
+def hidden_part(text):
+    """The hidden checks' sections of an instructors' manifest `text`, as a manifest of their
+    own: what official grading adds to the pristine workbook, without the wrong answers (edits
+    of the reference solution) and the ablations."""
+    parser = configparser.RawConfigParser(interpolation=None)
+    parser.optionxform = str
+    parser.read_string(text)
+    lines = ["# The hidden checks of official grading (from the instructors' manifest)."]
+    for name in parser.sections():
+        if name.startswith("check."):
+            lines += ["", f"[{name}]"] + [f"{key} = {' '.join(value.split())}"
+                                          for key, value in parser[name].items()]
+    return "\n".join(lines) + "\n"
+
+
+def chapters(root):
+    """The chapter folders of the workbook at `root` (NN_slug under chapters/), in order."""
+    return sorted(d for d in os.listdir(os.path.join(root, "chapters"))
+                  if re.fullmatch(r"\d\d_[a-z0-9_]+", d))
+
+
+def number(x):
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def passes_when_text(chapter, check):
+    """The check's passes_when with each {NAME} replaced by threshold NAME as the lesson quotes
+    it: behind its marker, which the lesson checks hold to the value."""
+    def quoted(match):
+        t = chapter.threshold(match.group(1))
+        return f"<!--fig:threshold.{t.name}-->{t.value_text}"
+    return re.sub(r"\{(\w+)\}", quoted, check.passes_when)
+
+
+def lesson_table(chapter):
+    """The lesson's markdown table of the chapter's checks: what each checks, where, its points
+    and when it passes. Hidden checks are not listed one by one; a line says that official
+    grading adds them."""
+    lines = ["| check | where | points | passes when |", "|---|---|---|---|"]
+    for c in chapter.checks:
+        if c.hidden:
+            continue
+        lines.append(f"| {c.name[len(chapter.id) + 1:]} | {'GPU' if c.mode == 'gpu' else 'host'}"
+                     f" | {number(c.points)} | {passes_when_text(chapter, c)} |")
+    hidden = [c for c in chapter.checks if c.hidden]
+    if hidden:
+        total = number(sum(c.points for c in hidden))
+        lines.append("")
+        lines.append(f"Official grading adds {len(hidden)} hidden "
+                     f"check{'s' if len(hidden) != 1 else ''} worth {total} "
+                     f"point{'s' if total != '1' else ''}: the same functions and kernels on "
+                     f"cases this workbook does not run (other sizes, other inputs, other "
+                     f"seeds). Write for the contract, not for the cases you see.")
+    return "\n".join(lines)
+
+
+def _c_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def header(chapter):
+    """The C++ header the chapter's checks include (grader/harness/chapter.hpp): its thresholds
+    and, for each check, the name and tags WORKBOOK_CHECK(ID) registers it with."""
+    lines = [f"// Made from the manifests of chapter {chapter.folder} by grader/tools/manifest.py "
+             f"(do not edit).",
+             "#pragma once", "", "#include <array>", "",
+             '#include "grader/harness/threshold.hpp"', "",
+             "namespace grader::chapter {", "",
+             f"inline constexpr std::array<Threshold, {len(chapter.thresholds)}> kThresholds{{{{"]
+    for t in chapter.thresholds:
+        lines.append(f"    {{{_c_string(t.name)}, {t.value_text}, "
+                     f"Bound::{'kAtLeast' if t.at_least else 'kAtMost'}, {_c_string(t.h200)}, "
+                     f"{t.headroom!r}, {_c_string(t.why)}}},")
+    lines += ["}};", "", "/// The chapter's checks: WORKBOOK_CHECK(ID) registers check ID.",
+              "namespace checks {"]
+    for c in chapter.checks:
+        lines.append(f"inline constexpr CheckItem {c.id}{{{_c_string(c.name)}, "
+                     f"{_c_string(c.tags)}}};")
+    lines += ["}  // namespace checks", "", "}  // namespace grader::chapter", ""]
+    return "\n".join(lines)
+
+
+# ---- The command line: what the build asks of the manifests. ----
+
+USAGE = """usage:
+  manifest.py chapters ROOT student|solution [CHAPTER ...]
+      each chapter the build grades, a line each: FOLDER|MIN_SM|ALSO_BUILD_FOR|LIBRARIES|
+      CUDA_MODULES|SOURCES (lists comma-separated); a half-added chapter is an error naming
+      the file it lacks; with CHAPTER arguments (-Dchapters), only those
+  manifest.py header ROOT FOLDER OUTPUT
+      the chapter's C++ header: thresholds, and each check's name and tags
+  manifest.py check-grader GRADER ROOT FOLDER [--catch2-v3]
+      the grader registers exactly the manifests' checks, each in its mode
+  manifest.py wrong-answers ROOT FOLDER
+      the wrong answers, a line each: NAME|MODE|VARIANT|BUILT_AS (BUILT_AS: the first answer
+      made from the same source, whose grader this one shares)
+  manifest.py make-wrong ROOT FOLDER NAME SOLUTION SKELETON OUTPUT
+      the wrong answer's source: the solution (or the skeleton as committed) with its edit
+  manifest.py ablations ROOT FOLDER
+      the names of the maintainers' ablations, a line each
+  manifest.py make-ablation ROOT FOLDER NAME SOLUTION PROBES OUTPUT
+      the ablation's unit: the device probes and the solution with its edits, the chapter's
+      namespace chNN renamed chNN_NAME, so that the grader holds it beside the reference"""
+
+
+def required_files(root, folder, mode):
+    slug = folder[3:]
+    files = [f"chapters/{folder}/README.md", f"chapters/{folder}/{slug}.cuh",
+             f"chapters/{folder}/{slug}_exercise.cu"]
+    files += [f"grader/{folder}/{name}" for name in (
+        "chapter.ini", "host_checks.cpp", "gpu_checks.cpp", "device_probes.cu")]
+    if mode == "solution":  # the instructors' folder; a hand-out has none
+        files += [f"solutions/{folder}/{name}" for name in (
+            f"{slug}_exercise.cu", "lesson_checks.cpp", "chapter.ini")]
+    return files
+
+
+def _list_chapters(root, mode, wanted):
+    folders = chapters(root)
+    for name in wanted:
+        if name not in folders:
+            raise ManifestError(f"-Dchapters: '{name}' is not a chapter; the chapters are "
+                                f"{', '.join(folders)}")
+    if wanted:
+        folders = [c for c in folders if c in wanted]
+    lines = []
+    for folder in folders:
+        if mode == "solution" and not os.path.isdir(os.path.join(root, "solutions", folder)):
+            raise ManifestError(f"chapter {folder} has no folder solutions/{folder}: solution "
+                                f"mode (-Dkernels=solution) needs the reference solutions; "
+                                f"build the hand-out in student mode")
+        for path in required_files(root, folder, mode):
+            if not os.path.isfile(os.path.join(root, path)):
+                raise ManifestError(f"chapter {folder} has no file {path} (its folder name "
+                                    f"implies it; see docs/instructors/maintaining.md)")
+        c = load(root, folder)
+        for source in c.sources:
+            if not os.path.isfile(os.path.join(root, "grader", folder, source)):
+                raise ManifestError(f"grader/{folder}/chapter.ini: [chapter] sources names "
+                                    f"{source}, which grader/{folder}/ does not hold")
+        lines.append("|".join([folder, str(c.min_compute_capability)] + [
+            ",".join(v) for v in (c.also_build_for, c.libraries, c.cuda_modules, c.sources)]))
+    return "\n".join(lines)
+
+
+def _listed_checks(grader, mode, v3):
+    import subprocess
+    option = ["--list-tests", "--verbosity", "quiet"] if v3 else ["--list-test-names-only"]
+    run = subprocess.run([grader, mode] + option, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise ManifestError(f"{grader} {mode} could not list its checks:\n{run.stdout}"
+                            f"{run.stderr}")
+    return {line.strip() for line in run.stdout.splitlines() if line.strip()}
+
+
+def _check_grader(grader, root, folder, v3):
+    c = load(root, folder)
+    problems = []
+    for mode in ("host", "gpu"):
+        have = _listed_checks(grader, mode, v3)
+        declared = {check.name for check in c.checks if check.mode == mode}
+        problems += [f"a {mode} check the manifests do not declare: {n}"
+                     for n in sorted(have - declared)]
+        problems += [f"a {mode} check of the manifests that the grader does not register "
+                     f"(WORKBOOK_CHECK): {n}" for n in sorted(declared - have)]
+    if problems:
+        raise ManifestError(f"chapter {folder}:\n  " + "\n  ".join(problems))
+    hidden = sum(check.hidden for check in c.checks)
+    return (f"chapter {folder}: {len(c.checks)} checks ({hidden} hidden), "
+            f"{number(sum(check.points for check in c.checks))} points, each registered once")
+
+
+def committed_text(path):
+    """The file as committed (git HEAD), so that an instructor who filled in the exercises in
+    the same checkout still has the shipped skeleton graded; the working tree's file where the
+    folder is no git checkout, the file is not committed yet (a chapter being written), or the
+    build's environment says WORKBOOK_SKELETON=working-tree (a maintainer changing a skeleton
+    before committing it)."""
+    import subprocess
+    import sys
+    with open(path, encoding="utf-8") as f:
+        working = f.read()
+    if os.environ.get("WORKBOOK_SKELETON") == "working-tree":
+        return working
+    folder, name = os.path.split(os.path.abspath(path))
+    try:
+        top = subprocess.run(["git", "-C", folder, "rev-parse", "--show-toplevel"], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        relative = os.path.relpath(os.path.join(folder, name), top)
+        committed = subprocess.run(["git", "-C", top, "show", f"HEAD:{relative}"], check=True,
+                                   capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return working
+    if working != committed:
+        print(f"note: {relative} differs from the committed skeleton; the self-tests grade "
+              f"the committed one", file=sys.stderr)
+    return committed
+
+
+def apply_edits(text, edits, what, path):
+    """`text` with each (old, new) of `edits` applied; each old text must be found exactly once."""
+    for old, new in edits:
+        count = text.count(old)
+        if count != 1:
+            raise ManifestError(f"{what}: the text to replace occurs {count} times in {path} "
+                                f"(must be exactly once):\n  {old}")
+        text = text.replace(old, new)
+    return text
+
+
+def _wrong_answers(root, folder):
+    lines, built_as = [], {}
+    for w in load(root, folder).wrong_answers:
+        source = (w.source, w.edits)
+        built_as.setdefault(source, w.name)
+        lines.append("|".join([w.name, w.mode, w.variant, built_as[source]]))
+    return "\n".join(lines)
+
+
+def _make_wrong(root, folder, name, solution, skeleton, output):
+    answers = {w.name: w for w in load(root, folder).wrong_answers}
+    if name not in answers:
+        raise ManifestError(f"solutions/{folder}/chapter.ini: no wrong answer [wrong.{name}]")
+    w = answers[name]
+    path = skeleton if w.source == "skeleton" else solution
+    if w.source == "skeleton":
+        text = committed_text(path)
+    else:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    text = apply_edits(text, w.edits, f"solutions/{folder}/chapter.ini: [wrong.{name}]", path)
+    with open(output, "w", encoding="utf-8") as f:
+        f.write(f"// Wrong answer [wrong.{name}] of solutions/{folder}/chapter.ini, made from "
+                f"{path}:\n// {w.why}\n{text}")
+
+
+def _make_ablation(root, folder, name, solution, probes, output):
+    ablations = {a.name: a for a in load(root, folder).ablations}
+    if name not in ablations:
+        raise ManifestError(f"solutions/{folder}/chapter.ini: no ablation [ablation.{name}]")
+    chapter_id = "ch" + folder[:2]
+    parts = [f"// Ablation [ablation.{name}] of solutions/{folder}/chapter.ini, made by "
+             f"grader/tools/manifest.py: {ablations[name].why}\n",
+             f"#define {chapter_id} {chapter_id}_{name}\n"]
+    with open(solution, encoding="utf-8") as f:
+        edited = apply_edits(f.read(), ablations[name].edits,
+                             f"solutions/{folder}/chapter.ini: [ablation.{name}]", solution)
+    for path, text in ((probes, open(probes, encoding="utf-8").read()), (solution, edited)):
+        parts.append(f'#line 1 "{path}"\n{text}' + ("" if text.endswith("\n") else "\n"))
+    with open(output, "w", encoding="utf-8") as f:
+        f.write("".join(parts))
+
+
+def main(argv):
+    import sys
+    try:
+        if len(argv) >= 3 and argv[0] == "chapters" and argv[2] in ("student", "solution"):
+            print(_list_chapters(argv[1], argv[2], argv[3:]))
+        elif len(argv) == 4 and argv[0] == "header":
+            text = header(load(argv[1], argv[2]))
+            with open(argv[3], "w", encoding="utf-8") as f:
+                f.write(text)
+        elif len(argv) in (4, 5) and argv[0] == "check-grader":
+            print(_check_grader(argv[1], argv[2], argv[3], "--catch2-v3" in argv[4:]))
+        elif len(argv) == 3 and argv[0] == "wrong-answers":
+            print(_wrong_answers(argv[1], argv[2]))
+        elif len(argv) == 7 and argv[0] == "make-wrong":
+            _make_wrong(*argv[1:])
+        elif len(argv) == 3 and argv[0] == "ablations":
+            print("\n".join(a.name for a in load(argv[1], argv[2]).ablations))
+        elif len(argv) == 7 and argv[0] == "make-ablation":
+            _make_ablation(*argv[1:])
+        else:
+            sys.exit(USAGE)
+    except ManifestError as e:
+        sys.exit(str(e))
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv[1:])
