@@ -56,21 +56,16 @@ copy_measurements() {  # copy_measurements BUILD
     cp "$file" "$out/"
   done
   [ -f "$1/measurements/smem-cases.tsv" ] && cp "$1/measurements/smem-cases.tsv" "$shared/"
-  # What the wrong answers measured (only those timed before they were rejected):
-  # <build>/measurements/wrong_answers/chNN_answer/chNN_slug.tsv.
-  for folder in solutions/[0-9][0-9]_*/; do
-    if [ -z "$chapters" ] || [[ ",$chapters," == *",$(basename "$folder"),"* ]]; then
-      rm -rf "${folder}measurements/wrong_answers"
-    fi
-  done
+  # What a wrong answer measured before it was rejected
+  # (<build>/measurements/wrong_answers/chNN_answer/chNN_slug.tsv), where a lesson quotes it: the
+  # files committed in solutions/NN_slug/measurements/wrong_answers/ are renewed, no others (add
+  # one by hand when a lesson starts quoting it).
   for file in "$1"/measurements/wrong_answers/*/ch[0-9][0-9]_*.tsv; do
     [ -f "$file" ] || continue
     test=$(basename "$(dirname "$file")")   # chNN_answer
     chapter=$(basename "$file" .tsv)        # chNN_slug
-    answer=${test#ch[0-9][0-9]_}
-    folder=${chapter#ch}
-    mkdir -p "solutions/$folder/measurements/wrong_answers"
-    cp "$file" "solutions/$folder/measurements/wrong_answers/$answer.tsv"
+    kept="solutions/${chapter#ch}/measurements/wrong_answers/${test#ch[0-9][0-9]_}.tsv"
+    [ -f "$kept" ] && cp "$file" "$kept"
   done
 }
 
