@@ -411,6 +411,51 @@ def lesson_table(chapter):
     return "\n".join(lines)
 
 
+def measurement(root, folder, gpu, quantity):
+    """The committed measurement `quantity` of chapter `folder` on `gpu` ("h200", "h200-sm25",
+    "h200-sm10": solutions/NN_slug/measurements/GPU.tsv), or None where it is not committed."""
+    path = os.path.join(root, "solutions", folder, "measurements", gpu + ".tsv")
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                fields = line.rstrip("\n").split("\t")
+                if not line.startswith("#") and len(fields) >= 2 and fields[0] == quantity:
+                    return float(fields[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def threshold_table(root):
+    """Every chapter's thresholds with the evidence for each, drawn from the committed
+    measurements: what the reference measured on the H200 and on slices of 25% and 10% of its
+    SMs, and how far the slowest clears the bar (the bars named reference_* hold on the full
+    H200 only)."""
+    lines = ["| chapter | threshold | bar | H200 | 25% of the SMs | 10% | margin |",
+             "|---|---|---|---|---|---|---|"]
+    for folder in chapters(root):
+        c = load(root, folder, instructors=False)
+        for t in c.thresholds:
+            gpus = ["h200"] if t.name.startswith("reference_") else ["h200", "h200-sm25",
+                                                                     "h200-sm10"]
+            values = {g: measurement(root, folder, g, t.h200) for g in gpus}
+            shown = [f"{values[g]:.3g}" if values.get(g) is not None else
+                     ("not yet measured" if g in values else "(not held)")
+                     for g in ("h200", "h200-sm25", "h200-sm10")]
+            known = [v for v in values.values() if v is not None]
+            margin = ""
+            if known and t.value:
+                worst = min(known) if t.at_least else max(known)
+                if not t.at_least and worst == 0:
+                    margin = f"any (measured 0; needs {t.headroom:g}x on the H200)"
+                else:
+                    ratio = worst / t.value if t.at_least else t.value / worst
+                    margin = f"{ratio:.2f}x (needs {t.headroom:g}x on the H200)"
+            lines.append(f"| {c.id} | {t.name} | {'>=' if t.at_least else '<='} {t.value_text} | "
+                         + " | ".join(shown) + f" | {margin} |")
+    return "\n".join(lines)
+
+
 def _c_string(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
