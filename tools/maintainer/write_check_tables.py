@@ -22,13 +22,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "grader", "tools"))
 import manifest  # noqa: E402
+import manifest_views  # noqa: E402
 
 BEGIN = "<!-- checks: made from grader/{folder}/chapter.ini; edit that file, not this table -->"
 END = "<!-- /checks -->"
 
 
 def table_block(root, folder):
-    table = manifest.lesson_table(manifest.load(root, folder))
+    table = manifest_views.lesson_table(manifest.load(root, folder))
     return BEGIN.format(folder=folder) + "\n" + table + "\n" + END
 
 
@@ -48,7 +49,7 @@ def thresholds_page(root, problems, check):
         problems.append(f"{path}: no {THRESHOLDS} ... {THRESHOLDS_END} markers for the table of "
                         f"thresholds")
         return
-    block = THRESHOLDS + "\n" + manifest.threshold_table(root) + "\n" + THRESHOLDS_END
+    block = THRESHOLDS + "\n" + manifest_views.threshold_table(root) + "\n" + THRESHOLDS_END
     new = marked.sub(lambda _: block, text, count=1)
     if new != text:
         if check:

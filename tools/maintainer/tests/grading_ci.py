@@ -372,7 +372,7 @@ if tuned:
     c, answer = tuned
     exercise = os.path.join(work, "tuned", "tuned", "chapters", c, f"{c[3:]}_exercise.cu")
     os.makedirs(os.path.dirname(exercise), exist_ok=True)
-    made = subprocess.run([sys.executable, os.path.join(root, "grader", "tools", "manifest.py"),
+    made = subprocess.run([sys.executable, os.path.join(root, "grader", "tools", "manifest_views.py"),
                            "make-wrong", root, c, answer,
                            os.path.join(root, "solutions", c, f"{c[3:]}_exercise.cu"),
                            os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu"), exercise],

@@ -12,6 +12,7 @@ import tempfile
 root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 from grading import catch_xml, runner, scoring, submission, variants  # noqa: E402
+import manifest_views  # noqa: E402
 
 problems = []
 
@@ -161,10 +162,10 @@ with tempfile.TemporaryDirectory() as d:
            [("host", 2.0, "ch99 first", False), ("gpu", 3.0, "ch99 second", False),
             ("host", 0.0, "ch99 guard", False)], f"points read: {points}")
     chapter = scoring.manifest.load(d, "99_x")
-    table = scoring.manifest.lesson_table(chapter)
+    table = manifest_views.lesson_table(chapter)
     expect("| second | GPU | 3 | at least <!--fig:threshold.bar-->2.0 times faster |" in table,
            f"the lesson's table quotes the threshold behind its marker: {table}")
-    expect('{"ch99 second", "[gpu]"}' in scoring.manifest.header(chapter),
+    expect('{"ch99 second", "[gpu]"}' in manifest_views.header(chapter),
            "the header registers each check with its name and tags")
     hidden_path = os.path.join(d, "solutions", "99_x", "chapter.ini")
     with open(hidden_path, "w") as f:
