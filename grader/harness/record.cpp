@@ -204,6 +204,7 @@ report::Run read(std::istream& in) {
   report::Run run;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
+    if (in.eof()) break;  // a last line without its line break was cut short: not read
     try {
       const Value v = Parser(line).line();
       if (!v.is_object) throw std::runtime_error("not an object");

@@ -8,7 +8,7 @@ BUILD is a student-mode build (the skeletons). Each chapter's grader runs in the
 its record (grader/harness/record.hpp), and its results are scored with the chapter's points.tsv
 (and the hidden checks' points, where the checkout has them) as class grading scores them. Class grading relies
 on this: it does not run the GPU checks of a chapter whose exercise file is the untouched
-skeleton (tools/instructor/grading/runner.py), since they would score nothing. Exit 0 when every
+skeleton (tools/instructor/grading/checks.py), since they would score nothing. Exit 0 when every
 chapter's skeleton scores 0, 1 otherwise, 77 when the GPU checks cannot run here (no GPU).
 """
 import argparse

@@ -128,7 +128,8 @@ with open(os.path.join(out, "submissions", "skeleton", "report.md")) as f:
     section = f.read().split(f"\n## {first}\n")[-1].split("\n## ")[0]
 block = re.search(r"\n(`{3,})text\n(.*?)\n\1\n", section, re.S)
 grader = next(os.path.join(cache, d, "build", f"ch{first[:2]}_{first[3:]}_grader")
-              for d in os.listdir(cache) if d.startswith(f"build-{commit[:12]}-"))
+              for d in os.listdir(cache) if d.startswith(f"build-{commit[:12]}-")
+              and os.path.isdir(os.path.join(cache, d)))
 screen = subprocess.run([grader, "host"], capture_output=True, text=True, cwd=work,
                         env=dict(os.environ, WORKBOOK_FEEDBACK_FILE=os.path.join(work, "d.txt"),
                                  WORKBOOK_VARIANT="0")).stdout
