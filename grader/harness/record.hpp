@@ -4,11 +4,11 @@
 ///
 /// `<grader> host|gpu --record PATH` writes it as the run goes, each line whole with one write:
 ///
-///     {"record": 1, "chapter": "ch01", "mode": "host", "variant": "variant 0 (self-study)",
+///     {"record": 1, "chapter": "chNN", "mode": "host", "variant": "variant 0 (self-study)",
 ///      "cases": "Graded on ...", "setting": ["..."], "details": "build/feedback/...",
 ///      "details_missing": ""}
 ///     {"setting": "random inputs from seed ..."}          (a line of the run's setting, added)
-///     {"check": "ch01 exercise 1: ...", "outcome": "failed", "skip_reason": "", "failures": 3,
+///     {"check": "chNN exercise 1: ...", "outcome": "failed", "skip_reason": "", "failures": 3,
 ///      "headline": "...", "parts": [{"kind": "line", "text": "..."}], "what_to_do": "",
 ///      "ended_run": false}                                 (a check, as it ends)
 ///     {"end": "finished"}                                  (or "crashed"; or "exit" with
