@@ -302,8 +302,8 @@ def write(root, folder, chapter, secrets, checks):
 
 def judge(cases, results, full, chapter_of, logs):
     """Problems with the graded hostile class: `results` {name: result.json}, `full` the
-    chapter's maximum, `logs` {name: its run.log} (what its graders printed: no secret there
-    either)."""
+    chapter's maximum, `logs` {name: its run.log}: what its graders printed, where what a check
+    printed goes (what it must say may be there; what it must never show is not there either)."""
     problems = []
     for ident, case in cases.items():
         result = results.get(ident)
@@ -320,13 +320,13 @@ def judge(cases, results, full, chapter_of, logs):
             problems.append(f"{ident} (item {case.item}, {case.what}): scored {score} of {full}, "
                             f"expected {case.score}")
         text = "\n".join(result["notes"] + result.get("ignored", []) +
-                         [t["output"] for t in result["tests"]])
+                         [t["output"] for t in result["tests"]] + [logs.get(ident, "")])
         for word in case.says:
             if word.lower() not in text.lower():
                 problems.append(f"{ident} (item {case.item}): its result does not say "
                                 f"'{word}': {text[:600]}")
         for word in case.never:
-            if word in text or word in logs.get(ident, ""):
+            if word in text:
                 problems.append(f"{ident} (item {case.item}): its result or log shows '{word}'")
     return problems
 
