@@ -29,8 +29,8 @@ using Catch::Approx;
 #include <catch2/catch.hpp>
 /// Matches a string that contains `text`.
 #define GRADER_CONTAINS(text) Catch::Matchers::Contains(text)
-/// Catch2 v2 has no SKIP: note the reason and leave the test, with a warning that starts with
-/// "SKIP: " (tools/instructor/grade reads it from the XML reporter as a skip).
+/// Catch2 v2 has no SKIP: note the reason (the run's record holds the skip) and leave the test,
+/// with a warning that starts with "SKIP: " for the whole report.
 #define GRADER_SKIP(reason)                   \
   do {                                        \
     ::grader::note_skip(std::string(reason)); \

@@ -7,8 +7,8 @@
 // grading tool asks before it grades with the GPU). `<grader> cases` lists the graded cases of
 // the run's variant (grader/harness/variant.hpp), one per line, tab-separated: the check, the
 // case, and for a prediction the exercise function, the case's arguments and the exercise's
-// value. Exit codes follow meson test: 0 all passed,
-// 1 something failed, 77 GPU checks skipped because no usable GPU is there.
+// value. Exit codes follow meson test: 0 all passed, 1 something failed, 77 GPU checks skipped
+// because no usable GPU is there.
 //
 // What a person reads: the host and GPU checks run with Catch2's console reporter (no -r or
 // -o given) print a compact report (grader/harness/report.hpp) on standard output, the first
@@ -19,17 +19,16 @@
 // names. Where that file cannot be written the whole report follows the compact one.
 // WORKBOOK_FEEDBACK=full prints the whole report in place instead, as do the maintainers'
 // modes (lesson, reference: CI's log is where they are read) and any run with a reporter
-// given (class grading's `-r xml`), whose output is left exactly as Catch2 writes it.
+// given, whose output is left exactly as Catch2 writes it. `--record PATH` writes the run's
+// record (grader/harness/record.hpp), from which class grading derives its results and report.
 //
 // WORKBOOK_GPU_LOCK names a file the GPU checks lock (flock) before their first check and unlock
 // after their last: class grading starts the next chapters' graders (process, CUDA context)
-// while one checks, and the lock keeps their checks, timed and counted, one at a time.
-//
-// Catch2 v2's implementation is compiled here, unless the build links the one Debian and Ubuntu
-// ship compiled (WORKBOOK_CATCH2_COMPILED: see the top-level meson.build).
-#if defined(WORKBOOK_CATCH2_COMPILED)
-#define CATCH_CONFIG_EXTERNAL_INTERFACES  // the listener's base classes, which the library holds
-#else
+// while one checks, and the lock keeps their checks, timed and counted, one at a time. Catch2 v2's
+// implementation is compiled here, unless the build links the one Debian and Ubuntu ship compiled
+// (WORKBOOK_CATCH2_COMPILED: see the top-level meson.build). The listener that records the checks
+// is grader_listener.cpp.
+#if !defined(WORKBOOK_CATCH2_COMPILED)
 #define CATCH_CONFIG_RUNNER
 #endif
 #include <fcntl.h>
@@ -37,12 +36,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <climits>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,9 +50,9 @@
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/gpu_info.hpp"
 #include "grader/harness/catch.hpp"
-#include "grader/harness/feedback_message.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/report.hpp"
+#include "grader/harness/session.hpp"
 #include "grader/harness/variant.hpp"
 
 #if defined(WORKBOOK_CATCH2_COMPILED)
@@ -67,27 +64,11 @@ extern "C" int workbook_packaged_catch2_main(int argc, char** argv);
 
 namespace {
 
-using grader::report::Outcome;
 using grader::report::recorder;
-
-// The check running now, for a program that ends inside it (exit() in a student's function, a
-// hung kernel): the grading tool reads the line on_exit_inside_check() writes to say so. A
-// plain array, which the signal handler may read.
-char running_check[512] = "";
-
-// Where the output goes. For the compact report, standard output (file descriptor 1, so that
-// std::cout, Catch2 and the printf of the code under test all land there) is the details file,
-// and the report is written to `report_fd`, a copy of the original standard output. Plain
-// values, which the signal handler may read.
-bool compact = false;
-int report_fd = STDOUT_FILENO;
-int unnamed_details_fd = -1;  // details in an unnamed temporary file, copied after the report
-bool compact_written = false;
+namespace session = grader::session;
 
 constexpr int kExitSkip = 77;
 constexpr int kDefaultGpuTimeoutSeconds = 240;
-int gpu_timeout_seconds = kDefaultGpuTimeoutSeconds;
-bool watchdog_armed = false;
 
 // The lock of WORKBOOK_GPU_LOCK while this grader's checks hold the GPU, or -1.
 int gpu_lock_fd = -1;
@@ -122,240 +103,6 @@ void release_gpu_lock() {
   gpu_lock_fd = -1;
 }
 
-void write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = write(fd, data, size);
-    if (n <= 0) return;
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-}
-
-// The details held in an unnamed file, after the compact report (async-signal-safe).
-void copy_unnamed_details() {
-  if (unnamed_details_fd < 0) return;
-  static char buffer[8192];
-  off_t at = 0;
-  for (ssize_t n; (n = pread(unnamed_details_fd, buffer, sizeof buffer, at)) > 0; at += n) {
-    write_all(report_fd, buffer, static_cast<std::size_t>(n));
-  }
-}
-
-// The compact report of the run as recorded, once: at the end, or where the run stops early.
-void write_compact_report() {
-  if (!compact || compact_written) return;
-  compact_written = true;
-  std::cout.flush();
-  std::fflush(stdout);
-  const std::string text = grader::report::render(recorder().run());
-  write_all(report_fd, text.data(), text.size());
-  copy_unnamed_details();
-}
-
-// The report the watchdog prints if a kernel hangs from now on: rendered ahead, as the signal
-// handler may only write it. Two buffers, so that the one published is never being written.
-constexpr std::size_t kPrerenderedBytes = 1 << 16;
-char prerendered[2][kPrerenderedBytes];
-std::size_t prerendered_size[2] = {0, 0};
-volatile std::sig_atomic_t prerendered_index = -1;
-
-std::string stuck_headline() {
-  return "This check did not finish within " + std::to_string(gpu_timeout_seconds) +
-         " s: the grader stopped it, and the checks after it did not run.";
-}
-constexpr const char* kStuckAdvice =
-    "a kernel is most likely stuck: look for a loop that never ends, or __syncthreads() inside "
-    "a branch that not every thread of the block takes (WORKBOOK_GPU_TIMEOUT sets the limit in "
-    "seconds).";
-
-void prerender_stop() {
-  if (!compact || !watchdog_armed) return;
-  grader::report::Recorder stopped = recorder();
-  stopped.stop(stuck_headline(), kStuckAdvice);
-  const std::string text = grader::report::render(stopped.run());
-  const int next = prerendered_index == 0 ? 1 : 0;
-  const std::size_t size = std::min(text.size(), kPrerenderedBytes);
-  std::memcpy(prerendered[next], text.data(), size);
-  prerendered_size[next] = size;
-  prerendered_index = next;
-}
-
-void on_watchdog(int) {
-  // Only async-signal-safe calls here.
-  if (compact && prerendered_index >= 0) {
-    write_all(report_fd, prerendered[prerendered_index], prerendered_size[prerendered_index]);
-    copy_unnamed_details();
-    _exit(1);
-  }
-  const char message[] =
-      "\nGPU checks did not finish in time: a kernel is most likely stuck (a loop that never "
-      "ends, or __syncthreads() inside a branch that not every thread of the block takes).\n";
-  write_all(STDERR_FILENO, message, sizeof message - 1);
-  if (running_check[0] != '\0') {
-    const char before[] = "It was stopped in the check \"";
-    const char after[] = "\".\n";
-    write_all(STDERR_FILENO, before, sizeof before - 1);
-    write_all(STDERR_FILENO, running_check, std::strlen(running_check));
-    write_all(STDERR_FILENO, after, sizeof after - 1);
-  }
-  _exit(1);
-}
-
-void on_exit_inside_check() {
-  if (running_check[0] == '\0') return;
-  const std::string line = std::string("\nworkbook-grader: exit() was called while the check \"") +
-                           running_check + "\" ran\n";
-  write_all(STDERR_FILENO, line.data(), line.size());
-  if (compact) {
-    recorder().stop(
-        "Your code called exit() while this check ran: the grader ended there, and the checks "
-        "after it did not run.",
-        "return from your function instead; a function of the exercise must not end the "
-        "program.");
-    write_compact_report();
-  }
-}
-
-// What to say of a check in which the program crashed (Catch2 reports the signal).
-grader::report::Failure crash_words(const std::string& signal, const std::string& program,
-                                    const std::string& mode) {
-  const auto is = [&signal](const char* name) { return signal.rfind(name, 0) == 0; };
-  if (is("SIGTERM") || is("SIGINT")) {
-    return {"The grader was stopped while this check ran (" + signal +
-                "): the checks after it did not run.",
-            {},
-            "a loop in your code that never ends is the usual cause (meson test stops a test "
-            "at its time limit, and Ctrl-C stops it too)."};
-  }
-  std::string advice = "look for what your code did in this check";
-  if (is("SIGSEGV") || is("SIGBUS")) {
-    advice =
-        "your code read or wrote memory it does not own: an index out of range, or a null "
-        "pointer";
-  } else if (is("SIGFPE")) {
-    advice = "an integer division by zero in your code is the usual cause";
-  } else if (is("SIGABRT")) {
-    advice = "something in your code aborted the program: a failed assert(), say";
-  }
-  return {
-      "The grader crashed while this check ran (" + signal + "): the checks after it did not run.",
-      {},
-      advice + ". A debugger shows where: gdb --args " + program + " " + mode};
-}
-
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (line.size() > 150) line = line.substr(0, 147) + "...";
-  return line;
-}
-
-std::string program_path;  // argv[0]
-std::string run_mode;      // argv[1]
-
-// Records each test case's outcome as Catch2 (v2 or v3) reports it.
-#if defined(WORKBOOK_CATCH2_V3)
-class SummaryListener : public Catch::EventListenerBase {
- public:
-  using Catch::EventListenerBase::EventListenerBase;
-  void testCaseStarting(const Catch::TestCaseInfo& info) override { start(info.name); }
-  void assertionEnded(const Catch::AssertionStats& stats) override { record(stats); }
-  void testCaseEnded(const Catch::TestCaseStats& stats) override {
-    if (stats.totals.testCases.skipped > 0) recorder().skip("");
-    end();
-  }
-  void testRunEnded(const Catch::TestRunStats&) override { end_of_run(); }
-#else
-class SummaryListener : public Catch::TestEventListenerBase {
- public:
-  using Catch::TestEventListenerBase::TestEventListenerBase;
-  void testCaseStarting(const Catch::TestCaseInfo& info) override { start(info.name); }
-  bool assertionEnded(const Catch::AssertionStats& stats) override {
-    record(stats);
-    return true;
-  }
-  void testCaseEnded(const Catch::TestCaseStats&) override { end(); }
-  void testRunEnded(const Catch::TestRunStats&) override { end_of_run(); }
-#endif
-
- private:
-  static bool& crashed() {
-    static bool crash = false;
-    return crash;
-  }
-  static void start(const std::string& name) {
-    recorder().start(name);
-    std::snprintf(running_check, sizeof running_check, "%s", name.c_str());
-    prerender_stop();
-  }
-  static void end() {
-    recorder().end();
-    running_check[0] = '\0';
-    // What the check printed is in the details file now, should the next one hang.
-    std::cout.flush();
-    std::fflush(stdout);
-    prerender_stop();
-  }
-  static void record(const Catch::AssertionStats& stats) {
-    const Catch::AssertionResult& r = stats.assertionResult;
-    if (r.succeeded()) return;
-    if (r.getResultType() == Catch::ResultWas::Warning) return;  // GRADER_SKIP notes its own
-    const std::string message =
-        r.hasMessage() ? std::string(r.getMessage()) : r.getExpressionInMacro();
-    if (r.getResultType() == Catch::ResultWas::FatalErrorCondition) {
-      const grader::report::Failure words = crash_words(message, program_path, run_mode);
-      recorder().stop(words.headline, words.what_to_do);
-      crashed() = true;
-      return;
-    }
-    std::vector<std::string> context;
-    if (grader::feedback_mode() != grader::FeedbackMode::kExam) {
-      // What INFO() said; Catch2 lists the failure's own message there too.
-      for (const Catch::MessageInfo& info : stats.infoMessages) {
-        if (info.type == Catch::ResultWas::Info) context.push_back(info.message);
-      }
-      if (!r.hasMessage() && r.hasExpression() &&
-          r.getExpandedExpression() != r.getExpressionInMacro()) {
-        context.push_back("with expansion: " + r.getExpandedExpression());
-      }
-    }
-    recorder().fail(message, context);
-  }
-  // After a crash Catch2 ends the run and the program at once: the report must be out first.
-  static void end_of_run() {
-    if (crashed()) write_compact_report();
-  }
-};
-CATCH_REGISTER_LISTENER(SummaryListener)
-
-// The closing summary of the whole report: one line per check, so that the outcome of every
-// exercise stays in view however long the pictures above it are.
-void print_summary(const char* program, const std::string& mode) {
-  const std::vector<grader::report::Check>& checks = recorder().run().checks;
-  if (checks.empty()) return;
-  int failed = 0, skipped = 0;
-  std::cout << "\n==== Summary (" << mode << " checks) ====\n";
-  for (const grader::report::Check& c : checks) {
-    const bool fail = c.outcome == Outcome::kFailed;
-    const bool skip = c.outcome == Outcome::kSkipped;
-    failed += fail ? 1 : 0;
-    skipped += skip ? 1 : 0;
-    std::cout << (fail ? "  FAILED   " : skip ? "  skipped  " : "  passed   ") << c.name << "\n";
-    if (fail) std::cout << "           " << first_line(c.first.headline) << "\n";
-    if (skip) std::cout << "           why: " << first_line(c.skip_reason) << "\n";
-  }
-  const std::size_t total = checks.size();
-  std::cout << total << (total == 1 ? " check: " : " checks: ") << total - failed - skipped
-            << " passed, " << failed << " failed, " << skipped << " skipped.\n";
-  if (compact) {
-    std::cout << "Each failure is explained in full above. These checks alone: " << program << " "
-              << mode << "\n";
-  } else {
-    std::cout << "Each failure is explained in full above. Whole log of a meson run: "
-                 "<build>/meson-logs/testlog.txt; these checks alone: "
-              << program << " " << mode << "\n";
-  }
-}
-
 // Catch2 options followed by a value (so the value is not taken for a test spec).
 bool takes_value(const std::string& arg) {
   for (const char* option : {"-r", "--reporter", "-o", "--out", "-c", "--section", "-x",
@@ -369,7 +116,7 @@ bool takes_value(const std::string& arg) {
 int usage(const char* program) {
   std::cerr
       << "usage: " << program
-      << " host|gpu|lesson|reference|device [--min-sm NN] [Catch2 options]\n"
+      << " host|gpu|lesson|reference|device [--min-sm NN] [--record PATH] [Catch2 options]\n"
       << "  host       checks that need no GPU (bank-model predictions, layouts)\n"
       << "  gpu        checks on the GPU (correctness, measured conflicts, speed)\n"
       << "  lesson     maintainers: the lesson's figures, the answer key, and the thresholds\n"
@@ -379,7 +126,8 @@ int usage(const char* program) {
       << "  cases      the graded cases of this variant (WORKBOOK_VARIANT, else the hand-out's)\n"
       << "The host and GPU checks print a compact report and write the whole one to\n"
       << "<folder of the grader>/feedback/<grader>-<mode>.txt (WORKBOOK_FEEDBACK_FILE: another\n"
-      << "file; WORKBOOK_FEEDBACK=full: the whole report in place).\n";
+      << "file; WORKBOOK_FEEDBACK=full: the whole report in place); --record PATH: the run's\n"
+      << "record, one JSON object a line (grader/harness/record.hpp).\n";
   return 2;
 }
 
@@ -467,16 +215,16 @@ bool send_details_to_file(const char* argv0, const std::string& mode) {
     std::FILE* unnamed = std::tmpfile();  // kept open to the end
     if (unnamed == nullptr) return false;
     fd = fileno(unnamed);
-    unnamed_details_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    if (unnamed_details_fd < 0) return false;
+    session::unnamed_details_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (session::unnamed_details_fd < 0) return false;
   }
   std::fflush(stdout);
-  report_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-  if (report_fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
-    report_fd = STDOUT_FILENO;
+  session::report_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (session::report_fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+    session::report_fd = STDOUT_FILENO;
     return false;
   }
-  if (unnamed_details_fd < 0) close(fd);
+  if (session::unnamed_details_fd < 0) close(fd);
   // Line by line into the file, so that a hang or a crash loses nothing printed.
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   return true;
@@ -512,13 +260,14 @@ int main(int argc, char** argv) {
               << "\n";
     return info.usable ? 0 : kExitSkip;
   }
-  program_path = argv[0];
-  run_mode = argv[1];
+  session::program = argv[0];
+  const std::string& run_mode = session::mode = argv[1];
   const bool gpu_mode = run_mode == "gpu" || run_mode == "reference";
   const std::string mode_tag = "[" + run_mode + "]";
   int min_sm = 75;
   // Catch2 options, then test specs; each test spec is narrowed to this mode's tag.
   std::vector<std::string> args{argv[0]};
+  std::string record_path;
   bool has_test_spec = false, reporter_given = false;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -528,6 +277,8 @@ int main(int argc, char** argv) {
     if (arg == "--min-sm" && i + 1 < argc) {
       min_sm = std::atoi(argv[++i]);
       if (min_sm < 10) return usage(argv[0]);
+    } else if (arg == "--record" && i + 1 < argc) {
+      record_path = argv[++i];
     } else if (takes_value(arg) && i + 1 < argc) {
       args.push_back(arg);
       args.push_back(argv[++i]);
@@ -561,6 +312,7 @@ int main(int argc, char** argv) {
               << "\": say full (the whole report in place) or compact (the default)\n";
     return 2;
   }
+  bool& compact = session::compact;
   compact = (run_mode == "host" || run_mode == "gpu") && !listing && !reporter_given &&
             feedback_choice != "full";
 
@@ -600,16 +352,19 @@ int main(int argc, char** argv) {
       }
     }
     const char* limit = std::getenv("WORKBOOK_GPU_TIMEOUT");
-    gpu_timeout_seconds = limit ? std::atoi(limit) : kDefaultGpuTimeoutSeconds;
-    std::signal(SIGALRM, on_watchdog);
-    watchdog_armed = true;
-    alarm(static_cast<unsigned>(gpu_timeout_seconds));
+    session::arm_watchdog(limit ? std::atoi(limit) : kDefaultGpuTimeoutSeconds);
+  }
+  if (!record_path.empty() && !listing) {
+    if (const std::string why = session::open_record(record_path); !why.empty()) {
+      std::cerr << argv[0] << ": " << why << "\n";
+      return 2;
+    }
   }
 
   // The recorder was made above, so it outlives this handler (exit() destroys later statics
   // first).
 #if defined(WORKBOOK_CATCH2_COMPILED)
-  std::atexit(on_exit_inside_check);
+  std::atexit(session::on_exit_inside_check);
   // Catch2's main parses the arguments (saying what is wrong with them, if anything, and then
   // running nothing) and runs the checks: what is left of the run is judged as below.
   std::vector<char*> main_arguments;
@@ -618,14 +373,14 @@ int main(int argc, char** argv) {
   const int failures =
       workbook_packaged_catch2_main(static_cast<int>(arg_pointers.size()), main_arguments.data());
 #else
-  Catch::Session session;
-  if (const int rc =
-          session.applyCommandLine(static_cast<int>(arg_pointers.size()), arg_pointers.data());
+  Catch::Session catch_session;
+  if (const int rc = catch_session.applyCommandLine(static_cast<int>(arg_pointers.size()),
+                                                    arg_pointers.data());
       rc != 0) {
     return rc == kExitSkip ? 1 : rc;
   }
-  std::atexit(on_exit_inside_check);
-  const int failures = session.run();
+  std::atexit(session::on_exit_inside_check);
+  const int failures = catch_session.run();
 #endif
   alarm(0);
   release_gpu_lock();
@@ -635,21 +390,10 @@ int main(int argc, char** argv) {
     std::cout << "\n*** A kernel crashed (the failure above says which) and the GPU context "
                  "is lost:\n    the GPU checks after it were not run. Find the bad access with\n"
               << "    compute-sanitizer " << argv[0] << " gpu\n";
-    recorder().advise(gpu::context_lost(), "find the bad access with compute-sanitizer " +
-                                               program_path +
-                                               " gpu. The crash lost the GPU context, so the GPU "
-                                               "checks after this one were not run.");
   }
   if (gpu_mode) grader::write_measurements();
-  print_summary(argv[0], argv[1]);
-  write_compact_report();
+  session::print_summary();
+  session::write_compact_report();
+  session::end_record();
   return failures == 0 ? 0 : 1;
 }
-
-namespace grader {
-
-void note_skip(const std::string& reason) {
-  recorder().skip(reason);
-}
-
-}  // namespace grader

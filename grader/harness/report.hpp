@@ -2,7 +2,7 @@
 /// @brief The compact report a grader prints for a person: what failed first, why and what to
 /// do, on the first screen; each other failed check in a few lines; where the whole report is.
 ///
-/// The harness records every check as it runs (grader_main.cpp's listener, and GRADER_EXPECT,
+/// The harness records every check as it runs (grader_listener.cpp, and GRADER_EXPECT,
 /// which hands over each failure's Feedback before Catch2 reports it), so the report is laid
 /// out from what the checks said, not from their printed text. The whole report, Catch2's
 /// console output with every failure and picture, goes to a details file beside it.

@@ -10,19 +10,19 @@
 --wrong-answer reads the mode, the texts and the checks that must fail (--fails) or must not
 (--passes) from wrong answer [wrong.NAME] of chapter FOLDER's manifest, solutions/FOLDER/chapter.ini.
 
-The grader prints its compact report (what a student reads first) and writes its whole report,
-every failure in full, to a details file (grader/harness/report.hpp), here a scratch file
-named by WORKBOOK_FEEDBACK_FILE. Passes (exit 0) when the grader exits 1 (checks failed), its
-closing summary reports every --fails check failed and no --passes check failed, its
+The grader prints its compact report (what a student reads first) and writes its whole report, every
+failure in full, to a details file (grader/harness/report.hpp), here a scratch file named by
+WORKBOOK_FEEDBACK_FILE, and its record (grader/harness/record.hpp). Passes (exit 0) when the grader
+exits 1 (checks failed), its record has every --fails check failed and no --passes check failed, its
 whole report contains every --expect text, every --expect-once text exactly once (in the checks'
 output, before the grader's closing summary, which repeats each failure's first line) and no
 --expect-not text, its compact report shows no --expect-not text either, and the compact report
-shows the first --expect text: a student reads the wrong answer's own reason before anything
-else. Where that text is a later case of a check that the compact report shows as its first
-case and a count, or in a failure the compact report cut short (saying so under its check),
-the report must name that check as failed. Exit 77 (meson SKIP) when the grader skipped because there is no usable GPU. Anything
-else fails with both reports, so that a grader which accepts a wrong answer, crashes, or
-rejects it for another reason is caught.
+shows the first --expect text: a student reads the wrong answer's own reason before anything else.
+Where that text is a later case of a check that the compact report shows as its first case and a
+count, or in a failure the compact report cut short (saying so under its check), the report must
+name that check as failed. Exit 77 (meson SKIP) when the grader skipped because there is no usable
+GPU. Anything else fails with both reports, so that a grader which accepts a wrong answer, crashes,
+or rejects it for another reason is caught.
 
 With --not-built (a build configured with -Dgpu_selftests=skip, for a machine without a GPU), the
 wrong answer, which only the GPU checks reject, was not compiled: exit 77 saying so, and what its
@@ -40,6 +40,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import manifest  # noqa: E402
+import record  # noqa: E402
 
 # What the compact report says under a failure it cut short (grader/harness/report.cpp).
 CUT = "(More of this failure is in the details file named at the end.)"
@@ -97,17 +98,25 @@ command = [args.grader, args.mode]
 if args.mode == "gpu" and args.min_sm:
     command += ["--min-sm", args.min_sm]
 env.pop("WORKBOOK_FEEDBACK", None)  # the compact report, as a student gets it
+problems = []
 with tempfile.TemporaryDirectory() as scratch:
     env["WORKBOOK_FEEDBACK_FILE"] = os.path.join(scratch, "details.txt")
-    run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, errors="replace", timeout=600, env=env)
+    record_path = os.path.join(scratch, "record.jsonl")
+    run = subprocess.run(command + ["--record", record_path], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, errors="replace", timeout=600,
+                         env=env)
     try:
         with open(env["WORKBOOK_FEEDBACK_FILE"], errors="replace") as f:
             details = f.read()
     except OSError:
         details = None
+    try:
+        with open(record_path, "rb") as f:
+            outcomes = record.parse(f.read()).outcomes()
+    except (OSError, record.RecordRefused) as e:
+        outcomes = {}
+        problems.append(f"the grader's record cannot be read: {e}")
 compact = run.stdout
-problems = []
 if run.returncode == 77:
     print(compact)
     print("SKIP: the grader skipped its GPU checks (no usable GPU)")
@@ -119,17 +128,12 @@ elif run.returncode != 1:
 if details is None:
     problems.append("the grader wrote no details file (WORKBOOK_FEEDBACK_FILE)")
     details = ""
-# The grader's closing summary: one line per check, "  FAILED   NAME", "  passed   NAME" or
-# "  skipped  NAME".
-summary = dict((name, outcome) for outcome, name in
-               re.findall(r"^  (FAILED|passed|skipped) +(.+)$",
-                          details.split("==== Summary", 1)[-1], re.M))
 for name in args.fails:
-    if summary.get(name) != "FAILED":
-        problems.append(f"the check {name!r} did not fail ({summary.get(name, 'not run')}); "
+    if outcomes.get(name) != "failed":
+        problems.append(f"the check {name!r} did not fail ({outcomes.get(name, 'not run')}); "
                         f"this wrong answer must fail it")
 for name in args.passes:
-    if summary.get(name) == "FAILED":
+    if outcomes.get(name) == "failed":
         problems.append(f"the check {name!r} failed; this wrong answer is one only other checks "
                         f"catch, so it must not")
 # Catch2 and the compact report wrap long messages: compare with every run of blanks and line

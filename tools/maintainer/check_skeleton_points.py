@@ -4,11 +4,11 @@ skeleton passes is worth 0 points (a guard), in the mode asked.
 
     check_skeleton_points.py BUILD --mode host|gpu [--chapters 01_x,02_y]
 
-BUILD is a student-mode build (the skeletons). Each chapter's grader runs in the mode with
-Catch2's XML reporter, and its results are scored with the chapter's points.tsv (and the hidden
-checks' points, where the checkout has them) as class grading scores them. Class grading relies
+BUILD is a student-mode build (the skeletons). Each chapter's grader runs in the mode, writing
+its record (grader/harness/record.hpp), and its results are scored with the chapter's points.tsv
+(and the hidden checks' points, where the checkout has them) as class grading scores them. Class grading relies
 on this: it does not run the GPU checks of a chapter whose exercise file is the untouched
-skeleton (tools/instructor/grading/runner.py), since they would score nothing. Exit 0 when every
+skeleton (tools/instructor/grading/checks.py), since they would score nothing. Exit 0 when every
 chapter's skeleton scores 0, 1 otherwise, 77 when the GPU checks cannot run here (no GPU).
 """
 import argparse
@@ -20,7 +20,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "instructor"))
-from grading import catch_xml, scoring  # noqa: E402
+from grading import scoring  # noqa: E402
 import meson_testlog  # noqa: E402  (beside this file)
 
 
@@ -44,17 +44,18 @@ def main():
         if not grader.is_file():
             problems.append(f"{chapter}: no grader {grader} (build the student mode first)")
             continue
-        with tempfile.NamedTemporaryFile(suffix=".xml") as report:
-            run = subprocess.run([str(grader), args.mode, "-r", "xml", "-o", report.name],
+        with tempfile.NamedTemporaryFile(suffix=".jsonl") as report:
+            run = subprocess.run([str(grader), args.mode, "--record", report.name],
                                  capture_output=True, text=True, timeout=900,
-                                 env=dict(os.environ, WORKBOOK_VARIANT="0"))
+                                 env=dict(os.environ, WORKBOOK_VARIANT="0",
+                                          WORKBOOK_FEEDBACK="full"))
             data = pathlib.Path(report.name).read_bytes()
         if run.returncode == 77:
             skipped.append(chapter)
             continue
         try:
-            reported = catch_xml.parse(data)
-        except catch_xml.ReportRefused as e:
+            reported = scoring.record.parse(data).results()
+        except scoring.record.RecordRefused as e:
             problems.append(f"{chapter}: its report cannot be read ({e})")
             continue
         points = scoring.load_points(source, chapter)

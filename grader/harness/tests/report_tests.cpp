@@ -3,7 +3,10 @@
 #include <string>
 #include <vector>
 
+#include <sstream>
+
 #include "grader/harness/catch.hpp"
+#include "grader/harness/record.hpp"
 #include "grader/harness/report.hpp"
 
 namespace {
@@ -276,4 +279,33 @@ TEST_CASE("report: the note on how to see the answer is shown once", "[host][har
   unsetenv("WORKBOOK_REVEAL");
   CHECK(revealed_report.find("  it is 4\n") != std::string::npos);
   CHECK(revealed_report.find("WORKBOOK_REVEAL=1") == std::string::npos);
+}
+
+TEST_CASE("record: a run read back from its record renders as the run itself", "[host][harness]") {
+  Recorder r = chapter_run();
+  r.run().setting.push_back("GPU checks on a test GPU");
+  r.start("ch42 exercise 1: \"quoted\" \\ and \t odd \xff bytes");
+  fail_with(r, Feedback("caf\xc3\xa9.").line("a line").picture(" a\n b\n").hint("h"));
+  r.fail("a second case", {});
+  r.end();
+  r.start("ch42 exercise 2: skipped");
+  r.skip("not run: no GPU");
+  r.end();
+  r.start("ch42 exercise 3: stops");
+  r.stop("Your code called exit().", "return instead.");
+  std::stringstream record;
+  record << grader::record::header_line(r.run())
+         << grader::record::setting_line("random inputs from seed 7")
+         << grader::record::check_line(r.run().checks[0])
+         << grader::record::check_line(r.run().checks[1])
+         << grader::record::end_line("exit", &r.run().checks[2]);
+  r.run().setting.push_back("random inputs from seed 7");
+  const grader::report::Run read = grader::record::read(record);
+  REQUIRE(read.checks.size() == 3);
+  CHECK(read.checks[0].name == r.run().checks[0].name);
+  CHECK(grader::report::render(read) == grader::report::render(r.run()));
+  std::stringstream escaped("{\"record\": 1, \"chapter\": \"\\u00e9\\u20ac\\n\"}\n");
+  CHECK(grader::record::read(escaped).chapter == "\xc3\xa9\xe2\x82\xac\n");
+  std::stringstream bad("{\"record\": 1}\n{\"check\": \"x\", \"outcome\": \"won\"}\n");
+  CHECK_THROWS_WITH(grader::record::read(bad), GRADER_CONTAINS("line 2"));
 }

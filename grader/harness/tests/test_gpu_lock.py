@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The GPU checks wait for the lock WORKBOOK_GPU_LOCK names (class grading starts the next
-chapters' graders while one checks: tools/instructor/grading/runner.py).
+chapters' graders while one checks: tools/instructor/grading/checks.py).
 
     test_gpu_lock.py STOP_FIXTURE
 

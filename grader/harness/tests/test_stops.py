@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
 """What a grader prints when its run ends inside a check, and where its details go.
 
-    test_stops.py STOP_FIXTURE
+    test_stops.py STOP_FIXTURE RENDER_RECORD
 
 STOP_FIXTURE (stop_fixture.cpp) fails its first check plainly, and its second ends the program
 as WORKBOOK_STOP_FIXTURE says. Each stop must be told in the compact report, the check it
 happened in first, with what to do; the first check's failure must still be there; the checks
 after it must not be reported as run; and the details file must hold what the check printed
-before it ended. Also: WORKBOOK_FEEDBACK=full prints the whole report in place; a details file
+before it ended. Its record (--record) must say as much: RENDER_RECORD renders it as the report
+the grader printed, and a run that exit() ended closes it naming the check. Also:
+WORKBOOK_FEEDBACK=full prints the whole report in place; a details file
 that cannot be written puts the whole report after the compact one; a bad WORKBOOK_FEEDBACK is
 refused; with -r xml the output is Catch2's as before (the summary with each failure's reason).
 """
+import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 
-fixture = sys.argv[1]
+fixture, render_record = sys.argv[1:3]
 problems = []
 STOPPING = "2: a check whose code ends the program"
 
@@ -47,11 +50,12 @@ def flat(text):
 
 with tempfile.TemporaryDirectory() as scratch:
     details = os.path.join(scratch, "details.txt")
+    record = os.path.join(scratch, "record.jsonl")
     cases = [("exit", 3, "Your code called exit() while this check ran"),
              ("segv", -signal.SIGSEGV, "The grader crashed while this check ran (SIGSEGV"),
              ("term", -signal.SIGTERM, "The grader was stopped while this check ran (SIGTERM")]
     for stop, code, headline in cases:
-        done = run(stop, feedback_file=details)
+        done = run(stop, "--record", record, feedback_file=details)
         report = done.stdout
         shown = report + done.stderr
         expect(done.returncode == code, f"{stop}: exit {done.returncode}, not {code}", shown)
@@ -72,6 +76,14 @@ with tempfile.TemporaryDirectory() as scratch:
         expect("printed by the check before it ended" in kept and "the first check failed." in kept,
                f"{stop}: the details file lost what was printed before the stop", kept)
         expect(details in report, f"{stop}: the report does not name the details file", shown)
+        rendered = subprocess.run([render_record, record], capture_output=True, text=True)
+        expect(rendered.returncode == 0 and rendered.stdout == report,
+               f"{stop}: the record's report is not the one printed", rendered.stdout)
+        with open(record) as f:
+            last = json.loads(f.read().splitlines()[-1])
+        expect(last.get("end") == ("exit" if stop == "exit" else "crashed") and
+               (stop != "exit" or last["stopped"]["check"] == STOPPING),
+               f"{stop}: the record's last line does not say how the run ended: {last}")
         if stop == "exit":
             expect(f'workbook-grader: exit() was called while the check "{STOPPING}" ran'
                    in done.stderr, "exit: the grading tool's mark on standard error is gone",

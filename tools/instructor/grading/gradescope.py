@@ -39,7 +39,7 @@ ID_FIELDS = ("sid", "email")
 CONFIG, SECRET, ROSTER = "autograder.json", "course-secret", "roster.csv"
 SCRIPTS = ("setup.sh", "run_autograder")
 TOOL_FILES = ("tools/instructor/gradescope_autograder", "grader/tools/manifest.py",
-              "grader/tools/read_variant.py")
+              "grader/tools/read_variant.py", "grader/tools/record.py")
 FORMAT = 1
 
 

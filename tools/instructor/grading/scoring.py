@@ -5,6 +5,7 @@ import fcntl
 import io
 import json
 import os
+import re
 import sys
 import time
 from xml.sax.saxutils import escape, quoteattr
@@ -20,10 +21,12 @@ GRADESCOPE_VISIBILITY = {"hidden", "after_due_date", "after_published", "visible
 GRADESCOPE_STATUS = {"passed", "failed"}
 
 
-# The chapters' manifests are the grader's (grader/tools/manifest.py): one reader of them.
+# The chapters' manifests and the graders' records are the grader's (grader/tools/manifest.py,
+# record.py): one reader of each.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))), "grader", "tools"))
 import manifest  # noqa: E402
+import record  # noqa: E402,F401
 
 PointsError = manifest.ManifestError
 number = manifest.number
@@ -42,7 +45,7 @@ def is_chapter(root, chapter):
 
 def score_chapter(chapter, points, modes, reported, reasons):
     """The tests of one chapter. `reported[mode]` is {check: (status, message)} from the
-    grader's XML, or None when that mode did not run at all; `reasons[mode]` says why a check
+    grader's record, or None when that mode did not run at all; `reasons[mode]` says why a check
     that did not report is missing (the run's end: exit status, timeout, build failure)."""
     tests = []
     for check in points:
@@ -201,19 +204,24 @@ def variant_words(result):
 
 
 def report(result):
+    """report.md: the score and the notes; each chapter's checks with their points (why a check
+    did not report); and each grader's report as the grader printed it (its record rendered by
+    the grader's own code, result["screens"]), in a code block."""
     lines = ["# " + summary_text(result).replace("\n", "\n\n"), ""]
-    chapter = None
-    for t in result["tests"]:
-        if t["chapter"] != chapter:
-            chapter = t["chapter"]
-            lines += ["", f"## {chapter}", ""]
-        mark = {"passed": "passed", "failed": "FAILED", "skipped": "not run",
-                "not reported": "NO RESULT"}[t["status"]]
-        hidden = " [hidden check: a case the hand-out does not run]" if t.get("hidden") else ""
-        lines.append(f"- {mark} ({number(t['score'])}/{number(t['max_score'])}) {t['name']}{hidden}")
-        if t["status"] != "passed" and t["output"]:
-            for line in t["output"].splitlines()[:12]:
-                lines.append("    " + line)
+    for chapter in dict.fromkeys(t["chapter"] for t in result["tests"]):
+        lines += ["", f"## {chapter}", ""]
+        for t in (t for t in result["tests"] if t["chapter"] == chapter):
+            mark = {"passed": "passed", "failed": "FAILED", "skipped": "not run",
+                    "not reported": "NO RESULT"}[t["status"]]
+            hidden = " [hidden check: a case the hand-out does not run]" if t.get("hidden") else ""
+            lines.append(f"- {mark} ({number(t['score'])}/{number(t['max_score'])}) "
+                         f"{t['name']}{hidden}")
+            if t["status"] == "not reported" and t["output"]:
+                lines += ["    " + line for line in t["output"].splitlines()[:12]]
+        for screen in (s for s in result.get("screens", []) if s["chapter"] == chapter):
+            fence = "`" * max([3] + [len(r) + 1 for r in re.findall("`+", screen["text"])])
+            lines += ["", f"The {screen['mode']} checks, as the grader reported them:", "",
+                      fence + "text", screen["text"].rstrip("\n"), fence]
     return "\n".join(lines) + "\n"
 
 

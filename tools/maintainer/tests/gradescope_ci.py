@@ -111,9 +111,10 @@ if not again:
                          if "/workbook/solutions/" in n)
         committed = sorted(f"solutions/{c}/{n}" for c in chapters
                            for n in runner.committed_names(root, f"solutions/{c}")
-                           if n.startswith(runner.HIDDEN_PREFIX))
-        expect(shipped == committed, f"the package holds every chapter's hidden checks and "
-                                     f"nothing else of solutions/: "
+                           if n.startswith(runner.HIDDEN_PREFIX)
+                           or n == runner.INSTRUCTORS_MANIFEST)
+        expect(shipped == committed, f"the package holds every chapter's hidden checks (and "
+                                     f"their manifest) and nothing else of solutions/: "
                                      f"{sorted(set(shipped) ^ set(committed))}")
         expect(gradescope.package_problems(names, chapters) == [],
                f"the package's own check: {gradescope.package_problems(names, chapters)[:5]}")
@@ -398,7 +399,7 @@ cases["write_probe"] = hostile_class.Case(4, "opens for writing the results, eve
                                           never=["WROTE:"])
 chosen = ["forge_files_and_console", "m_vandal", "write_probe", "leak_files_environment",
           "survivor_fork_setsid", "exit_inside_check"]
-judged = {}
+judged, logs = {}, {}
 for ident in chosen:
     files = {}
     base = os.path.join(planted_folder, ident)
@@ -408,6 +409,8 @@ for ident in chosen:
     results = gradescope_run(f"planted: {ident}", files, metadata=user("ada"))
     if results is None:
         continue
+    if os.path.isfile(os.path.join(layout.out, "run.log")):  # what its graders printed
+        logs[ident] = read(os.path.join(layout.out, "run.log")).decode("utf-8", "replace")
     if ident == "survivor_fork_setsid":
         time.sleep(3)  # long enough for a survivor to act
         with open(layout.results_json) as f:
@@ -423,7 +426,8 @@ for ident in chosen:
         f"uid {u}" for u in range(fallback_sandbox.FIRST_UID, fallback_sandbox.FIRST_UID + 8)
         if fallback_sandbox.processes_of(u)]
     expect(not left, f"{ident}: processes left behind: {left}")
-for problem in hostile_class.judge({i: cases[i] for i in chosen}, judged, first_full, first):
+for problem in hostile_class.judge({i: cases[i] for i in chosen}, judged, first_full, first,
+                                   logs):
     expect(False, "fallback sandbox: " + problem)
 after = {c: digest(p) for c, p in graders.items() if os.path.isfile(p)}
 expect(after == before, "the pristine graders are unchanged")

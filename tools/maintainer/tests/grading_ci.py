@@ -119,6 +119,25 @@ for name, score in expected.items():
 with open(os.path.join(out, "submissions", "reference", "report.md")) as f:
     expect("notes.txt" in f.read(), "a file outside the exercise files is listed as ignored")
 
+# One renderer: the skeleton's report.md shows chapter 01's host checks exactly as its grader
+# (the pristine one: the skeleton is untouched) prints them to a student, but for the last lines,
+# which name the student's details file.
+commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
+                        text=True).stdout.strip()
+with open(os.path.join(out, "submissions", "skeleton", "report.md")) as f:
+    section = f.read().split(f"\n## {first}\n")[-1].split("\n## ")[0]
+block = re.search(r"\n(`{3,})text\n(.*?)\n\1\n", section, re.S)
+grader = next(os.path.join(cache, d, "build", f"ch{first[:2]}_{first[3:]}_grader")
+              for d in os.listdir(cache) if d.startswith(f"build-{commit[:12]}-")
+              and os.path.isdir(os.path.join(cache, d)))
+screen = subprocess.run([grader, "host"], capture_output=True, text=True, cwd=work,
+                        env=dict(os.environ, WORKBOOK_FEEDBACK_FILE=os.path.join(work, "d.txt"),
+                                 WORKBOOK_VARIANT="0")).stdout
+screen = screen[:screen.find("Every failure in full")].rstrip("\n")
+expect("\nFAILED " in screen and block is not None and block.group(2) == screen,
+       f"report.md's {first} host checks are not the screen the grader printed, first failed "
+       f"check and all:\n{block.group(2) if block else None}\n---- the screen ----\n{screen}")
+
 # The same class on Slurm (tools/maintainer/tests/start_slurm.sh: partitions cpu and gpu, the
 # latter without a GPU): as job arrays, the same class.csv; and with --gpu, the phases split:
 # the builds and host checks run as CPU jobs, the GPU checks as GPU jobs that build nothing
@@ -189,8 +208,6 @@ import hostile_class  # noqa: E402
 hostile = os.path.join(work, "hostile")
 hostile_out = os.path.join(work, "hostile-out")
 os.makedirs(hostile_out, exist_ok=True)
-commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
-                        text=True).stdout.strip()
 markers = {"env": "GRADING-CI-SECRET-IN-THE-ENVIRONMENT", "out": "GRADING-CI-SECRET-IN-OUT",
            "class": "GRADING-CI-SECRET-IN-THE-CLASS-FOLDER"}
 put(os.path.join(hostile_out, "secret.txt"), markers["out"].encode())
@@ -218,14 +235,16 @@ run = subprocess.run(hostile_command, capture_output=True, text=True, timeout=18
 hostile_seconds = time.monotonic() - start
 print(run.stderr[-6000:], flush=True)
 expect(run.returncode == 0, f"the hostile class did not complete: {run.stderr[-2000:]}")
-results = {}
+results, logs = {}, {}
 for ident in cases:
     try:
         with open(os.path.join(hostile_out, "submissions", ident, "result.json")) as f:
             results[ident] = json.load(f)
+        with open(os.path.join(hostile_out, "submissions", ident, "run.log"), errors="replace") as f:
+            logs[ident] = f.read()
     except (OSError, ValueError):
         pass
-for problem in hostile_class.judge(cases, results, full, first):
+for problem in hostile_class.judge(cases, results, full, first, logs):
     expect(False, problem)
 for ident in ("a_honest", "z_honest_skeleton"):
     with open(os.path.join(hostile_out, "submissions", ident, "results.json")) as f:

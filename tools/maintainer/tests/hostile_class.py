@@ -8,6 +8,7 @@ the class must complete. Used by grading_ci.py:
     problems = hostile_class.judge(cases, out, ...)
 """
 import io
+import json
 import os
 import re
 import struct
@@ -70,7 +71,7 @@ def zip_with(entries, flags=0, method=None):
 def write(root, folder, chapter, secrets, checks):
     """Writes the hostile class into `folder`; returns {submission name: Case}. `secrets` are
     {marker: path} files planted where a submission must never read them; `checks` the names
-    of the chapter's host checks (for forged reports)."""
+    of the chapter's host checks (for forged records)."""
     name = f"{chapter[3:]}_exercise.cu"
     where = f"chapters/{chapter}/{name}"
     with open(os.path.join(root, "solutions", chapter, name), "rb") as f:
@@ -129,14 +130,16 @@ def write(root, folder, chapter, secrets, checks):
           HEADER + solution + hidden_probe.encode() + static_code(
               '  if (std::strstr(planted_hidden, "TEST_CASE")) std::abort();'), "full")
 
-    # 2. Forged results.
-    forged = "".join(f'<TestCase name="{c}"><OverallResult success="true"/></TestCase>'
-                     for c in checks).replace('"', '\\"')
-    plant("forge_append_after_report", 2, "appends passing checks to its report after Catch2 "
-          "closes it", HEADER + skeleton + (
+    # 2. Forged results: the record's lines of passed checks (grader/harness/record.hpp).
+    forged = "".join(json.dumps({"check": c, "outcome": "passed", "skip_reason": "",
+                                 "failures": 0, "headline": "", "parts": [], "what_to_do": "",
+                                 "ended_run": False}) + "\n" for c in checks)
+    forged = forged.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    plant("forge_append_after_report", 2, "appends passing checks to its record after the "
+          "grader closes it", HEADER + skeleton + (
               '\nnamespace {\nstruct Forger {\n  ~Forger() {\n'
               '    for (int fd = 3; fd < 64; ++fd) {\n'
-              f'      const char text[] = "{forged}</Catch>";\n'
+              f'      const char text[] = "{forged}";\n'
               '      ssize_t n = write(fd, text, sizeof text - 1);\n      (void)n;\n    }\n'
               '  }\n} forger;\n}\n').encode(), "zero", says=["report was refused"])
     plant("forge_replace_grader", 2, "rewrites the graders and the build in place", HEADER
@@ -297,9 +300,10 @@ def write(root, folder, chapter, secrets, checks):
     return cases
 
 
-def judge(cases, results, full, chapter_of):
+def judge(cases, results, full, chapter_of, logs):
     """Problems with the graded hostile class: `results` {name: result.json}, `full` the
-    chapter's maximum."""
+    chapter's maximum, `logs` {name: its run.log}: what its graders printed, where what a check
+    printed goes (what it must say may be there; what it must never show is not there either)."""
     problems = []
     for ident, case in cases.items():
         result = results.get(ident)
@@ -316,14 +320,14 @@ def judge(cases, results, full, chapter_of):
             problems.append(f"{ident} (item {case.item}, {case.what}): scored {score} of {full}, "
                             f"expected {case.score}")
         text = "\n".join(result["notes"] + result.get("ignored", []) +
-                         [t["output"] for t in result["tests"]])
+                         [t["output"] for t in result["tests"]] + [logs.get(ident, "")])
         for word in case.says:
             if word.lower() not in text.lower():
                 problems.append(f"{ident} (item {case.item}): its result does not say "
                                 f"'{word}': {text[:600]}")
         for word in case.never:
             if word in text:
-                problems.append(f"{ident} (item {case.item}): its result shows '{word}'")
+                problems.append(f"{ident} (item {case.item}): its result or log shows '{word}'")
     return problems
 
 

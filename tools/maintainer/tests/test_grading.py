@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The grading tool's parts that need no build: Catch2 XML (v2, v3, cut short), points, scores,
-the Gradescope fields, which files of a submission count, and the include rule.
+"""The grading tool's parts that need no build: the graders' records (cut short, forged), points,
+scores, report.md, the Gradescope fields, which files of a submission count, and the include rule.
 
     test_grading.py SOURCE_ROOT
 """
@@ -11,8 +11,10 @@ import tempfile
 
 root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import catch_xml, runner, scoring, submission, variants  # noqa: E402
+from grading import runner, scoring, submission, variants  # noqa: E402
 import manifest_views  # noqa: E402
+
+record = scoring.record
 
 problems = []
 
@@ -22,86 +24,57 @@ def expect(condition, what):
         problems.append(what)
 
 
-V2 = """<?xml version="1.0" encoding="UTF-8"?>
-<Catch name="g" filters="[host]">
-  <Group name="g">
-    <TestCase name="a &amp; b: passes" tags="[host]" filename="x.cpp" line="1">
-      <OverallResult success="true"/>
-    </TestCase>
-    <TestCase name="fails" tags="[host]" filename="x.cpp" line="2">
-      <Failure filename="x.cpp" line="3">
-        bank_of(0) returned -1
-      </Failure>
-      <OverallResult success="false">
-        <StdOut>
-Hint: bytes 0-3 are bank 0
-        </StdOut>
-      </OverallResult>
-    </TestCase>
-    <TestCase name="skips (v2)" tags="[gpu]" filename="x.cpp" line="4">
-      <Warning>
-        SKIP: hardware counters not checked
-      </Warning>
-      <OverallResult success="true"/>
-    </TestCase>
-    <TestCase name="cut short" tags="[host]" filename="x.cpp" line="5">
-      <Expression success="true" type="CHECK" filename="x.cpp" line="6">
-"""
-V3 = """<?xml version="1.0" encoding="UTF-8"?>
-<Catch2TestRun name="g" rng-seed="1" catch2-version="3.4.0" filters="[gpu]">
-  <TestCase name="skips (v3)" tags="[gpu]" filename="x.cpp" line="1">
-    <Skip filename="x.cpp" line="2">
-      not run: the GPU context was lost
-    </Skip>
-    <OverallResult success="true" skips="1"/>
-  </TestCase>
-  <TestCase name="passes (v3)" tags="[gpu]" filename="x.cpp" line="3">
-    <OverallResult success="true" skips="0"/>
-  </TestCase>
-  <OverallResults successes="1" failures="0" expectedFailures="0" skips="1"/>
-</Catch2TestRun>
-"""
-r = catch_xml.parse(V2)
-expect(r.get("a & b: passes") == ("passed", ""), f"v2 pass, entities: {r.get('a & b: passes')}")
-expect(r.get("fails", ("",))[0] == "failed" and "bank_of(0) returned -1" in r["fails"][1]
-       and "Hint: bytes 0-3" in r["fails"][1], f"v2 failure with its feedback: {r.get('fails')}")
-expect(r.get("skips (v2)") == ("skipped", "hardware counters not checked"),
-       f"v2 skip through the SKIP: warning: {r.get('skips (v2)')}")
-expect("cut short" not in r, "a test case the run did not close is not reported")
-r = catch_xml.parse(V3)
-expect(r.get("skips (v3)") == ("skipped", "not run: the GPU context was lost"),
-       f"v3 skip: {r.get('skips (v3)')}")
-expect(r.get("passes (v3)") == ("passed", ""), "v3 pass")
-expect(catch_xml.parse("") == {}, "an empty report reports nothing")
+def line(**fields):
+    return (json.dumps(fields) + "\n").encode()
 
 
-def catch2_attribute(text):
-    """`text` as Catch2's XML writer puts it in an attribute: '<', '&' and '"' escaped, '>' not."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+def check(name, outcome="passed", failures=0, headline="", parts=(), skip="", ended=False):
+    return dict(check=name, outcome=outcome, skip_reason=skip, failures=failures,
+                headline=headline, parts=list(parts), what_to_do="", ended_run=ended)
 
 
-# Every check of every chapter, named as Catch2 writes it, is read back by its name (chapter 10's
-# "Swizzle<B, M, S>" once went unreported: its '>' ended the tag for a simpler pattern).
-names = []
-for chapter in sorted(os.listdir(os.path.join(root, "grader"))):
-    if scoring.is_chapter(root, chapter):
-        names += [c.name for c in scoring.load_points(root, chapter)]
-expect(any(">" in n for n in names) or len(names) == 0, "some check's name holds a '>'")
-names.append('a "quoted" <b> & c')
-for wrapper in ("<Catch name=\"g\"><Group name=\"g\">{}</Group></Catch>",
-                "<Catch2TestRun name=\"g\">{}</Catch2TestRun>"):
-    cases = "".join(f'<TestCase name="{catch2_attribute(n)}" tags="[host]" filename="a>b.cpp" '
-                    f'line="1"><Failure filename="a>b.cpp" line="2">no &lt;</Failure>'
-                    f'<OverallResult success="{str(i % 2 == 0).lower()}"/></TestCase>'
-                    for i, n in enumerate(names))
-    r = catch_xml.parse(wrapper.format(cases))
-    missing = [n for n in names if n not in r]
-    expect(not missing, f"checks not read back by name: {missing}")
-    wrong = [n for i, n in enumerate(names) if n in r and r[n][0] != ("passed" if i % 2 == 0
-                                                                      else "failed")]
-    expect(not wrong, f"checks read back with the wrong status: {wrong}")
-    expect(all(r[n][1].strip() == "no <" for i, n in enumerate(names) if i % 2 and n in r),
-           "a failure's message is read back")
+HEADER = line(record=1, chapter="ch99", mode="host", variant="variant 0 (self-study)",
+              cases="", setting=[], details="", details_missing="")
+RECORD = HEADER + line(setting="random inputs from seed 1") + line(**check("a & b: passes")) + \
+    line(**check("fails", "failed", 3, "bank_of(0) returned -1",
+                 [{"kind": "line", "text": "5 of 5"}, {"kind": "picture", "text": "w1 0\n"},
+                  {"kind": "hint", "text": "bytes 0-3 are bank 0"}])) + \
+    line(**check("skips", "skipped", skip="hardware counters not checked")) + \
+    line(**check("cut short"))[:-1]
+ran = record.parse(RECORD)
+r = ran.results()
+expect(r.get("a & b: passes") == ("passed", ""), f"a pass: {r.get('a & b: passes')}")
+expect(r.get("fails") == ("failed", "bank_of(0) returned -1\n5 of 5\nHint: bytes 0-3 are bank 0\n"
+                          "+ 2 more failed cases of this check."),
+       f"a failure with its headline, lines, hint and count: {r.get('fails')}")
+expect(r.get("skips") == ("skipped", "hardware counters not checked"), f"a skip: {r.get('skips')}")
+expect("cut short" not in r and ran.end is None, "a line the run did not finish is not read")
+expect(record.parse(b"").results() == {}, "an empty record reports nothing")
+whole = RECORD[:RECORD.rfind(b"\n") + 1]
+stopped = record.parse(whole + line(end="exit", stopped=check(
+    "exits", "failed", 1, "Your code called exit()", ended=True)))
+expect(stopped.end == "exit" and "exits" not in stopped.results() and
+       stopped.outcomes().get("exits") == "failed",
+       "the check exit() stopped in is told of, and did not report")
+for bad, says in ((whole + line(**check("fails")), "two results"),
+                  (HEADER + line(end="finished") + line(**check("forged")), "follows"),
+                  (HEADER + b"<TestCase name=\"x\"/>\n", "not JSON"),
+                  (line(**check("first")), "first line"),
+                  (HEADER + line(**check("x", "won")), "never writes"),
+                  (HEADER + line(**dict(check("x"), points=9)), "a check's line"),
+                  (HEADER + line(end="finished", forged=True), "not one the grader writes"),
+                  (HEADER + b" " * (record.RECORD_BYTES + 1), "larger")):
+    try:
+        record.parse(bad)
+        problems.append(f"a record that breaks a rule is read ({says})")
+    except record.RecordRefused as e:
+        expect(says in str(e), f"the refusal says {says!r}: {e}")
+# Every check of every chapter is read back by its name.
+names = [c.name for chapter in sorted(os.listdir(os.path.join(root, "grader")))
+         if scoring.is_chapter(root, chapter) for c in scoring.load_points(root, chapter)]
+names.append('a "quoted" <b> & c \\ \u00e9')
+r = record.parse(HEADER + b"".join(line(**check(n)) for n in names)).results()
+expect(list(r) == names, f"checks not read back by name: {set(names) - set(r)}")
 
 GRADER_INI = """# comment
 [chapter]
@@ -259,6 +232,12 @@ expect(row[1] == "alice" and row[2] == "'=cmd|' /C calc'!A0",
        f"the row carries the student id, and a name that a spreadsheet would run is text: {row}")
 junit = scoring.junit(result)
 expect(junit.count("<testcase") == 3 and junit.count("<failure") == 2, f"JUnit: {junit}")
+# report.md: each grader's report as it printed it, whole, in a block no backtick in it ends.
+screen = "ch99 host checks: 1 of 2 checks failed.\n\nFAILED x\n  ```not a fence```\n"
+md = scoring.report(dict(result, screens=[{"chapter": "01_x", "mode": "host", "text": screen}],
+                        tests=result["tests"][:2] + [dict(tests[2], status="not reported")]))
+expect("\n````text\n" + screen + "````\n" in md and "    exited" in md,
+       f"report.md holds the grader's report as printed, and why a check did not report: {md}")
 
 files = {"workbook/chapters/01_x/x_exercise.cu": b"a", "x_exercise.cu": b"b",
          "workbook/README.md": b"r", "y_exercise.cu": b"c", "notes/z_exercise.cu": b"d"}
@@ -675,5 +654,6 @@ expect([submission.submission_id(p) for p in ("/c/Ann.zip", "/c/Ann.tar.gz", "/c
 if problems:
     print("\n".join(problems))
     sys.exit(1)
-print("grading: XML v2/v3 and cut short, points, scores, Gradescope fields, submission files, "
+print("grading: records (cut short, forged), points, scores, report.md, Gradescope fields, "
+      "submission files, "
       "hostile archives and folders, submission ids, includes: all as expected")

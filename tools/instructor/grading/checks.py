@@ -1,0 +1,279 @@
+"""The checks of a prepared submission (prepare.py): each chapter's grader run in the sandbox
+with its record (grader/harness/record.hpp) sent through a pipe the tool reads while it runs,
+read strictly (grader/tools/record.py), scored, and its report rendered from the record; and the
+submission's result.
+"""
+import concurrent.futures
+import json
+import os
+import shutil
+import time
+
+from . import pristine, scoring
+from .prepare import overlays, prepare
+from .pristine import grader_name
+from .scoring import record
+
+GRADER_MEMORY = 16 << 30
+# Where a GPU grader finds the lock its checks share with the submission's other graders, and
+# the line it prints once it holds it (grader_main.cpp); how many graders start at once.
+GPU_LOCK = "/grading/gpu.lock"
+GPU_LOCK_TAKEN = "GPU checks start: the GPU is this grader's after"
+GPU_GRADERS_AT_ONCE = 3
+
+
+class Checked:
+    """What the checks of a prepared submission gave so far: the tests scored, the notes, the
+    fault of the machine that stopped them (`infrastructure`), whether the time limit ran out,
+    the seconds they took and each grader's report as it printed it ({"chapter", "mode", "text"},
+    rendered from its record). A Slurm class runs the host checks with the build and the GPU
+    checks in a task of their own: the second phase goes on from the first's (to_json)."""
+
+    def __init__(self, tests=(), notes=(), infrastructure=None, timed_out=False, seconds=0.0,
+                 screens=()):
+        self.tests, self.notes, self.screens = list(tests), list(notes), list(screens)
+        self.infrastructure, self.timed_out, self.seconds = infrastructure, timed_out, seconds
+
+    def to_json(self):
+        return {"tests": self.tests, "notes": self.notes, "infrastructure": self.infrastructure,
+                "timed_out": self.timed_out, "seconds": self.seconds, "screens": self.screens}
+
+    @classmethod
+    def from_json(cls, data):
+        return cls(data["tests"], data["notes"], data["infrastructure"], data["timed_out"],
+                   data["seconds"], data["screens"])
+
+
+def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lock=None):
+    """Runs one chapter's grader in `mode`, sandboxed, its whole report appended to `log`: (what
+    it reported {check: (status, message)}, why the checks that did not report are missing, notes,
+    the fault of the machine it met, whether it ran out of time, its report as it printed it or
+    None where its record is refused or empty). With `gpu_lock` (a file), the
+    grader's checks wait for that lock (grader_main.cpp), which other graders of the submission
+    running at the same time share."""
+    reported, reasons, notes = {}, {}, []
+    infrastructure, timed_out = None, False
+    with open(log, "a") as f:
+        f.write(f"\n==== {chapter} {mode} ====\n")
+    mark = os.path.getsize(log)
+    left = deadline - time.monotonic()
+    env = {"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))), "WORKBOOK_MEASUREMENTS_DIR": "/tmp",
+           "WORKBOOK_VARIANT": str(prepared.variant["variant"]), "WORKBOOK_FEEDBACK": "full"}
+    if gpu_lock:
+        env["WORKBOOK_GPU_LOCK"] = GPU_LOCK
+    outcome = workbook.box.run(
+        [f"{pristine.BUILD}/{grader_name(chapter)}", mode, "--record", "{report}"],
+        "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False), env=env,
+        binds=[(gpu_lock, GPU_LOCK, False)] if gpu_lock else [],
+        report=True, report_bytes=record.RECORD_BYTES, gpu=mode == "gpu",
+        memory_bytes=None if mode == "gpu" else GRADER_MEMORY,
+        file_bytes=256 << 20)
+    with open(log, "rb") as f:
+        f.seek(mark)
+        said = f.read().decode("utf-8", "replace")
+    with open(log, "a") as f:  # which chapter's checks take the time, for the instructor
+        f.write(f"\n==== {chapter} {mode}: {outcome.seconds:.1f} s in the sandbox ====\n")
+    ran = screen = None
+    try:
+        ran = record.parse(outcome.report or b"")
+        reported = ran.results()
+        screen = workbook.render(ran.text) if ran.header is not None else None
+    except record.RecordRefused as e:
+        notes.append(f"{chapter} {mode}: the grader's report was refused: {e}; "
+                     f"none of its checks count.")
+        reasons[mode] = f"no result: the report was refused ({e})"
+    if mode in reasons:
+        pass
+    elif outcome.setup_error:
+        infrastructure = "the sandbox failed: " + outcome.setup_error
+        reasons[mode] = "not graded: " + infrastructure
+    elif outcome.timed_out and gpu_lock and GPU_LOCK_TAKEN not in said:
+        timed_out = True
+        reasons[mode] = (f"not run: the time limit of {options.time_limit} s ran out before "
+                         f"these checks had the GPU (other chapters' checks held it)")
+    elif outcome.timed_out:
+        timed_out = True
+        reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
+                         f"the {mode} checks ran; the grader was stopped")
+    elif outcome.exit == 77 and mode == "gpu":
+        lines = said.strip().splitlines()
+        why = next((line for line in lines if "SKIP" in line), lines[0] if lines else "")
+        infrastructure = "the GPU checks could not use the GPU: " + (why[:200] or "no usable GPU")
+        reasons[mode] = "not graded: " + infrastructure
+    elif ran.stopped:
+        reasons[mode] = (f"your code called exit() while the check "
+                         f"\"{ran.stopped['check']}\" ran ({outcome.describe()} after it); "
+                         f"the checks after it did not run")
+    elif outcome.signal is not None:
+        reasons[mode] = (f"the grader was killed by signal {outcome.signal} before "
+                         f"this check reported (a crash in your code?)")
+    else:
+        reasons[mode] = (f"the grader exited (status {outcome.exit}) before this "
+                         f"check reported: something ended the process early")
+    points = {check.name for check in workbook.points[chapter] if check.mode == mode}
+    stray = sorted(set(reported) - points)
+    if stray:
+        notes.append(f"{chapter}: checks without points (not scored): " + "; ".join(stray))
+    return reported, reasons, notes, infrastructure, timed_out, screen
+
+
+def run_checks(workbook, prepared, options, modes, checked=None):
+    """Runs the graders of a prepared submission in `modes`, each in the sandbox, after what
+    `checked` (a Checked) holds, and scores them. The host checks of the chapters run side by
+    side (they only use the CPU); the GPU graders GPU_GRADERS_AT_ONCE at a time, their checks one
+    chapter at a time (the lock), the GPU to themselves.
+    The time limit bounds all the checks of the submission, those in `checked` included."""
+    checked = checked or Checked()
+    start = time.monotonic()
+    deadline = start + options.time_limit - checked.seconds
+    log = os.path.join(prepared.work, "run.log")
+    if checked.infrastructure is None:
+        checked.infrastructure = prepared.infrastructure
+    for mode in modes:
+        def blocked(chapter):
+            """Why a chapter's grader is not run at all, or None."""
+            if chapter in prepared.refused:
+                return prepared.refused[chapter]
+            if chapter in prepared.failed_build:
+                return prepared.failed_build[chapter]
+            if mode == "gpu" and chapter in prepared.untouched:
+                # The GPU is the class's bottleneck, and a skeleton scores no GPU points
+                # (tools/maintainer/check_skeleton_points.py holds every chapter to that).
+                return (f"not run: {prepared.untouched[chapter]}, and a skeleton scores no GPU "
+                        f"points (its host checks say what is missing)")
+            if checked.infrastructure:
+                return "not graded: " + checked.infrastructure
+            if checked.timed_out or time.monotonic() >= deadline:
+                return f"not run: the time limit of {options.time_limit} s ran out"
+            return None
+
+        gpu_lock = None
+        if mode == "gpu":
+            # A few graders at once, their checks one at a time (the lock): the next graders
+            # start (process, sandbox, CUDA context: about half a second each on the H200)
+            # while one checks. A fault or a timeout stops the graders not yet started.
+            gpu_lock = os.path.join(prepared.work, "gpu.lock")
+            with open(gpu_lock, "w"):
+                pass
+            os.chmod(gpu_lock, 0o644)
+
+        def one(chapter, chapter_log):
+            reason = blocked(chapter)
+            if reason:
+                return {}, {mode: reason}, [], None, False, None
+            outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
+                                 chapter_log, gpu_lock)
+            if mode == "gpu":  # a GPU fault or a timeout: the graders not yet started do not run
+                checked.infrastructure = checked.infrastructure or outcome[3]
+                checked.timed_out = checked.timed_out or outcome[4]
+            return outcome
+
+        # Host checks side by side (they only use the CPU), GPU graders a few at a time; each
+        # into a log of its own, kept in chapter order.
+        logs = [os.path.join(prepared.work, f"run-{c}-{mode}.log") for c in workbook.chapters]
+        workers = (os.cpu_count() or 1) if mode == "host" else GPU_GRADERS_AT_ONCE
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            outcomes = list(pool.map(one, workbook.chapters, logs))
+        with open(log, "ab") as whole:
+            for part in logs:
+                if os.path.exists(part):
+                    with open(part, "rb") as f:
+                        shutil.copyfileobj(f, whole)
+                    os.remove(part)
+        for chapter, (reported, reasons, notes, infrastructure, timed_out, screen) in \
+                zip(workbook.chapters, outcomes):
+            checked.notes += notes
+            if screen is not None:
+                checked.screens.append({"chapter": chapter, "mode": mode, "text": screen})
+            checked.infrastructure = checked.infrastructure or infrastructure
+            checked.timed_out = checked.timed_out or timed_out
+            checked.tests += scoring.score_chapter(chapter, workbook.points[chapter], [mode],
+                                                   {mode: reported}, reasons)
+    checked.seconds += time.monotonic() - start
+    return checked
+
+
+def result_of(workbook, prepared, options, checked):
+    """The submission's result (result.json) from what its checks gave."""
+    notes = list(prepared.notes) + checked.notes
+    tests = sorted(checked.tests, key=lambda t: (t["chapter"], t["mode"] != "host"))
+    hidden = [t for t in tests if t["hidden"]]
+    if hidden:
+        notes.append(f"{len(hidden)} of the checks {'was' if len(hidden) == 1 else 'were'} "
+                     f"hidden: official grading runs {'it' if len(hidden) == 1 else 'them'} on "
+                     f"cases the hand-out does not "
+                     f"({scoring.number(sum(t['score'] for t in hidden))} of "
+                     f"{scoring.number(sum(t['max_score'] for t in hidden))} points).")
+    unreported = sum(t["status"] == "not reported" and t["chapter"] not in prepared.refused
+                     and t["chapter"] not in prepared.failed_build
+                     and not (t["mode"] == "gpu" and t["chapter"] in prepared.untouched)
+                     for t in tests)
+    infrastructure = checked.infrastructure
+    if checked.timed_out:
+        notes.append(f"The time limit of {options.time_limit} s ran out; the checks that had "
+                     f"not reported score zero.")
+    elif unreported and not infrastructure:
+        notes.append(f"{unreported} check(s) did not report and score zero (see the report).")
+    if infrastructure:
+        notes.append("Not graded, to be retried: " + infrastructure + ".")
+    return {
+        "submission": prepared.ident, "mode": "+".join(options.modes()),
+        "variant": prepared.variant["variant"], "student": prepared.variant["student"],
+        "name": prepared.variant.get("name", ""), "variant_source": prepared.variant["source"],
+        "workbook": workbook.commit, "options": options.describe(),
+        "fingerprint": prepared.fingerprint,
+        "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
+        "seconds": prepared.build_seconds + checked.seconds,
+        "build_seconds": round(prepared.build_seconds, 1),
+        "run_seconds": round(checked.seconds, 1),
+        "notes": notes, "ignored": prepared.ignored, "tests": tests,
+        "screens": sorted(checked.screens, key=lambda r: (r["chapter"], r["mode"] != "host")),
+        "complete": infrastructure is None, "error": infrastructure,
+    }
+
+
+def run(workbook, prepared, options, checked=None):
+    """Runs every check of a prepared submission (those of the modes after the host checks, when
+    `checked` holds the host checks' outcome already) and returns its result."""
+    modes = options.modes() if checked is None else [m for m in options.modes() if m != "host"]
+    checked = run_checks(workbook, prepared, options, modes, checked)
+    keep_logs(prepared)
+    return result_of(workbook, prepared, options, checked)
+
+
+def keep_logs(prepared):
+    """The build's and the checks' logs, kept beside the results (the work folder goes)."""
+    for name in ("build.log", "run.log"):
+        if os.path.isfile(os.path.join(prepared.work, name)):
+            shutil.copyfile(os.path.join(prepared.work, name),
+                            os.path.join(prepared.directory, name))
+
+
+def write_result(workbook, directory, result, key=None):
+    """Writes a result's outputs (with `key`, what a class run compares to reuse it). A
+    submission that could not be graded for a fault of the machine gets only its result.json,
+    marked to retry."""
+    if key is not None:
+        result["key"] = key
+    if result["complete"]:
+        scoring.write_outputs(directory, result, workbook.chapters)
+    else:
+        scoring.write_atomically(os.path.join(directory, "result.json"),
+                                 json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def finish(workbook, prepared, options, key=None, keep_work=False, checked=None):
+    """Runs a prepared submission's checks (after the host checks, when `checked` holds them),
+    writes its outputs and removes its work folder unless asked to keep it."""
+    result = write_result(workbook, prepared.directory,
+                          run(workbook, prepared, options, checked), key)
+    if not keep_work:
+        shutil.rmtree(prepared.work, ignore_errors=True)
+    return result
+
+
+def grade_one(workbook, path, directory, options, key=None, keep_work=False, ident=None):
+    os.makedirs(directory, exist_ok=True)
+    return finish(workbook, prepare(workbook, path, directory, options, ident), options, key,
+                  keep_work)

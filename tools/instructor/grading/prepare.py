@@ -1,0 +1,323 @@
+"""A submission laid over the pristine workbook (pristine.py) and built, every command in the
+sandbox: the variant it is graded on, its exercise files over the source, the files the compiler
+says they read (a file outside the allowed headers refuses the chapter), then only the units
+they reach rebuilt and the symbols they define checked against the grader's own.
+"""
+import json
+import os
+import re
+import subprocess
+import time
+
+from . import pristine, submission, variants
+from .pristine import BUILD_MEMORY, HERE, chown_tree, exercise_path, unit_name
+
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
+# A build that failed with one of these failed for want of something the machine lacked.
+RESOURCE_ERRORS = re.compile(r"No space left on device|Cannot allocate memory|out of memory|"
+                             r"virtual memory exhausted|std::bad_alloc|Killed signal terminated|"
+                             r"Resource temporarily unavailable|Disk quota exceeded|"
+                             r"File size limit exceeded|internal compiler error", re.I)
+# Where submissions' work folders go (tools/instructor/grade --scratch): a local disk, since an
+# overlay's changes cannot live on a network file system.
+SCRATCH = [os.path.join("/tmp", f"workbook-grading-{os.getuid()}")]
+
+
+def variant_file_of(files):
+    """The bytes of the submission's VARIANT file (a hand-out's, at its root), or None."""
+    found = sorted((n for n in files if n == "VARIANT" or n.endswith("/VARIANT")),
+                   key=lambda n: (n.count("/"), n))
+    return files[found[0]] if found else None
+
+
+def decide_variant(ident, files, options):
+    """The variant submission `ident` (its files `files`) is graded on: a dict with variant,
+    student, how it was decided (source) and, when the submission is refused for it, refused
+    (why). The roster's entry (or --variant) decides, and a VARIANT file the submission carries
+    must agree with it; without either, its VARIANT file is checked against the course secret."""
+    claimed = damaged = None
+    stamp = variant_file_of(files)
+    if stamp is not None:
+        try:
+            claimed = variants.parse_variant_file(stamp)  # (student, variant)
+        except variants.VariantError as e:
+            damaged = f"its VARIANT file is damaged ({e})"
+
+    def decided(variant, student, source, refused, name=""):
+        return {"variant": variant, "student": student, "source": source, "refused": refused,
+                "name": name}
+
+    if options.roster is not None:
+        entry = options.roster.entry_for(ident)
+        if entry is None:
+            return decided(0, None, "roster", f"{ident} is on no row of the roster")
+        student = entry.student
+        variant, source = options.roster.variant_of(student), "roster"
+        given = f"the roster gives {student}"
+        if options.roster.secret is None:
+            given = (f"without the course secret (--secret-file) the roster gives every "
+                     f"student")
+    elif options.variant is not None:
+        variant, student, source, given = options.variant, None, "--variant", "--variant says"
+    elif claimed is not None:
+        student, variant = claimed
+        refused = None
+        if options.secret is None:
+            refused = (f"its VARIANT file says variant {variant} ({student}'s workbook), which "
+                       f"can only be checked with the course secret: grade it with --roster and "
+                       f"--secret-file")
+        elif variants.derive(options.secret, student) != variant:
+            refused = (f"its VARIANT file says variant {variant} for {student}, but that is not "
+                       f"{student}'s variant under the course secret: the file was edited or "
+                       f"forged")
+        return decided(variant, student, "its VARIANT file", refused)
+    else:
+        return decided(0, None, "self-study", damaged)
+    refused = damaged
+    if claimed is not None and student is not None and claimed[0] != student:
+        refused = (f"its VARIANT file is {claimed[0]}'s, but it was handed in as {student}: a "
+                   f"classmate's workbook is not graded")
+    elif claimed is not None and claimed[1] != variant:
+        refused = (f"its VARIANT file says variant {claimed[1]}, but {given} variant {variant}: "
+                   f"the file was edited or copied")
+    return decided(variant, student, source, refused,
+                   entry.name if options.roster is not None else "")
+
+
+class Prepared:
+    """A submission laid over the pristine workbook and built."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def overlay_dirs(work):
+    names = ("src-upper", "src-work", "build-upper", "build-work")
+    return {n: os.path.join(work, n) for n in names}
+
+
+def overlays(workbook, dirs, writable):
+    return [(workbook.tree, dirs["src-upper"], dirs["src-work"], pristine.SRC, writable),
+            (workbook.build, dirs["build-upper"], dirs["build-work"], pristine.BUILD, writable)]
+
+
+def judge_files(workbook, chapter, files):
+    """The files a chapter's grader unit reads that the pristine unit does not, and that an
+    exercise file may not include: anything but the workbook's headers under its chapter's
+    folder and common/, and the system's and the toolkit's headers."""
+    baseline = set(workbook.info["deps"][chapter]["files"])
+    src = pristine.SRC
+    refused = []
+    for path in files:
+        if path in baseline:
+            continue
+        if path == f"{src}/{exercise_path(chapter)}":
+            continue
+        workbook_header = (path.startswith(f"{src}/chapters/{chapter}/")
+                           or path.startswith(f"{src}/common/")) and path.endswith(HEADER_SUFFIXES)
+        system_header = not path.startswith(os.path.dirname(src) + "/") and "/include/" in path
+        if not (workbook_header or system_header):
+            shown = path[len(src) + 1:] if path.startswith(src + "/") else path
+            refused.append(shown)
+    return refused
+
+
+LINKER = re.compile(r"(multiple definition|undefined reference) (?:of|to) `([^']+)'")
+
+
+def linker_said(line):
+    """A linker's complaint about the student's unit, in the student's terms."""
+    found = LINKER.search(line)
+    if not found:
+        return None
+    kind, name = found.groups()
+    if kind == "multiple definition":
+        return (f"your exercise file defines {name}, which the grader's own code defines too: a "
+                f"grader's function cannot be replaced (rename yours)")
+    return f"{name} is used but never defined (the linker found no definition of it)"
+
+
+def shown_errors(text, chapter, limit=12):
+    """The compiler's and linker's lines about a chapter's exercise, for the student (paths
+    inside the sandbox made relative to the workbook, linkers' complaints in words)."""
+    lines = []
+    for line in text.splitlines():
+        if linker_said(line) and (unit_name(chapter) in line or f"ch{chapter[:2]}_" in line):
+            lines.append(linker_said(line))
+            continue
+        if (exercise_path(chapter) in line or unit_name(chapter) in line
+                or "multiple definition of" in line or "undefined reference to" in line) and \
+                ("error" in line or "multiple definition" in line or "undefined reference" in line):
+            line = line.replace(f"{pristine.SRC}/", "").replace("../src/", "")
+            lines.append(line.strip()[:300])
+    return list(dict.fromkeys(lines))[:limit]
+
+
+def prepare(workbook, path, directory, options, ident=None, niceness=0):
+    """Reads the submission at `path`, lays its exercise files over the pristine workbook in a
+    work folder under `directory`, and builds what they reach, in the sandbox. `ident` names the
+    submission where its path does not (Gradescope's metadata names its student); `niceness`
+    lowers the build's CPU priority (a build queued behind the next one to be checked)."""
+    start = time.monotonic()
+    workbook.ensure_built()
+    box = workbook.box
+    ident = ident or submission.submission_id(path)
+    notes, refused, failed_build = [], {}, {}
+    work = os.path.join(SCRATCH[0], f"{ident}-{os.getpid()}-{time.time_ns()}")
+    dirs = overlay_dirs(work)
+    for d in dirs.values():
+        os.makedirs(d)
+    try:
+        files = submission.read_files(path)
+        notes += files.notes
+    except submission.SubmissionError as e:
+        files = {}
+        notes.append(f"The submission could not be read: {e.reason}.")
+    # exercise_files lists what was not read (links, devices, files too large) as ignored.
+    exercises, ignored = submission.exercise_files(files, workbook.chapters)
+    variant = decide_variant(ident, files, options)
+    if variant["refused"]:
+        # Nothing of it is graded on a variant it may not have: every chapter is refused.
+        reason = "Not graded: " + variant["refused"]
+        notes.append(reason + ".")
+        refused = {chapter: reason for chapter in workbook.chapters}
+        exercises = {}
+    submitted, untouched = [], {}
+    for chapter in workbook.chapters:
+        if chapter in refused:
+            continue
+        if chapter not in exercises:
+            notes.append(f"{chapter}: no exercise file in the submission; its skeleton is graded.")
+            untouched[chapter] = "no exercise file was handed in for this chapter"
+            continue
+        if exercises[chapter][1] == workbook.skeleton(chapter):
+            # The hand-out's file, untouched: the pristine grader is its grader, nothing to
+            # build (a class hands in many untouched chapters).
+            notes.append(f"{chapter}: the exercise file is the hand-out's, untouched; its "
+                         f"skeleton is graded.")
+            untouched[chapter] = "the exercise file is the hand-out's skeleton, untouched"
+            continue
+        target = os.path.join(dirs["src-upper"], exercise_path(chapter))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(exercises[chapter][1])
+        submitted.append(chapter)
+    # The hidden checks' source, out of the submission's view: a stand-in of the same age, so
+    # that the build keeps the pristine objects.
+    for relative in workbook.hidden_sources:
+        original = os.path.join(workbook.tree, relative)
+        stand_in = os.path.join(dirs["src-upper"], relative)
+        os.makedirs(os.path.dirname(stand_in), exist_ok=True)
+        with open(stand_in, "w") as f:
+            f.write("// Not shown to submissions.\n")
+        stat = os.stat(original)
+        os.utime(stand_in, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    chown_tree(work, box)
+    log = os.path.join(work, "build.log")
+    infrastructure = None
+    deadline = time.monotonic() + options.build_time_limit
+
+    def inspect(what, chapters):
+        """inspect_build.py `what` on `chapters` in the sandbox, over this submission's overlays:
+        (the Outcome, its JSON or None)."""
+        build, tool = pristine.BUILD, pristine.TOOL
+        outcome = box.run(["python3", f"{tool}/inspect_build.py", what, build] + chapters
+                          + ["--out", "{report}"], build, log, deadline - time.monotonic(),
+                          overlays=overlays(workbook, dirs, True), binds=[(HERE, tool, False)],
+                          report=True, memory_bytes=BUILD_MEMORY, niceness=niceness)
+        return outcome, parse_json(outcome.report)
+
+    if submitted:
+        # 1. Which files each submitted unit reads, by the compiler's own account.
+        outcome, found = inspect("deps", submitted)
+        if outcome.timed_out:
+            out_of_time(submitted, failed_build, options)
+        elif found is None:
+            infrastructure = f"the dependency scan failed ({outcome.describe()})"
+        else:
+            for chapter in submitted:
+                entry = found.get(chapter, {})
+                if entry.get("status") != 0:
+                    errors = entry.get("errors", "")
+                    if RESOURCE_ERRORS.search(errors):
+                        infrastructure = "the machine ran out of a resource while building " \
+                                         "(see build.log)"
+                    failed_build[chapter] = ("the exercise file does not compile" +
+                                             (":\n" + "\n".join(shown_errors(errors, chapter))
+                                              if shown_errors(errors, chapter) else
+                                              " (the preprocessor stopped; no line names your "
+                                              "file)"))
+                    continue
+                bad = judge_files(workbook, chapter, entry.get("files", []))
+                if bad:
+                    refused[chapter] = ("Not graded: the exercise file reads "
+                                        + ", ".join(bad[:5]) + (" and more" if len(bad) > 5 else "")
+                                        + "; an exercise file may include only system headers "
+                                        f"and the workbook's own headers under chapters/{chapter}/ "
+                                        f"and common/")
+                    notes.append(f"{chapter}: {refused[chapter]}.")
+        # 2. Build what the allowed exercise files reach; list the symbols their units define.
+        to_build = [c for c in submitted if c not in refused and c not in failed_build]
+        if to_build and infrastructure is None:
+            outcome, found = inspect("symbols", to_build)
+            with open(log, errors="replace") as f:
+                build_text = f.read()
+            if outcome.timed_out:
+                out_of_time(to_build, failed_build, options)
+            elif found is None:
+                infrastructure = f"the build failed ({outcome.describe()})"
+            else:
+                for chapter in to_build:
+                    entry = found.get(chapter, {})
+                    if not entry.get("built"):
+                        errors = shown_errors(build_text, chapter)
+                        if errors and not RESOURCE_ERRORS.search(build_text):
+                            failed_build[chapter] = "the exercise file does not compile:\n" + \
+                                "\n".join(errors)
+                        else:
+                            infrastructure = ("the build failed without an error that names the "
+                                              "exercise file" if not errors else
+                                              "the machine ran out of a resource while building")
+                        continue
+                    protected = set(workbook.info["symbols"][chapter]["others"])
+                    clashes = sorted(s for s in entry["unit"] if s in protected
+                                     and not library_instance(s, entry["unit"][s]))
+                    if clashes:
+                        names = demangle(clashes[:5])
+                        refused[chapter] = ("Not graded: the exercise file defines "
+                                            + ", ".join(names) + ", which the grader's own code "
+                                            "or a library it uses defines; a grader's function "
+                                            "cannot be replaced (rename yours)")
+                        notes.append(f"{chapter}: {refused[chapter]}.")
+    return Prepared(ident=ident, path=path, directory=directory, work=work, dirs=dirs,
+                    notes=notes, refused=refused, variant=variant, failed_build=failed_build,
+                    ignored=ignored, untouched=untouched,
+                    infrastructure=infrastructure,
+                    fingerprint=submission.fingerprint(exercises, ignored),
+                    build_seconds=time.monotonic() - start)
+
+
+def out_of_time(chapters, failed_build, options):
+    for chapter in chapters:
+        failed_build[chapter] = f"the build did not finish in {options.build_time_limit} s"
+
+
+def parse_json(data):
+    try:
+        return json.loads(data.decode()) if data else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def library_instance(symbol, kind):
+    """A weak definition of the standard library's templates (std::vector<int> and the like),
+    which every unit that uses them carries and nothing replaces."""
+    return kind in ("W", "V", "u") and symbol.startswith(
+        ("_ZNSt", "_ZNKSt", "_ZSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx", "_ZTVSt", "_ZTISt",
+         "_ZTSSt", "_ZGVZNSt", "_ZZNSt"))
+
+
+def demangle(symbols):
+    shown = subprocess.run(["c++filt"], input="\n".join(symbols), capture_output=True, text=True)
+    names = shown.stdout.split("\n") if shown.returncode == 0 else symbols
+    return [n[:120] for n in names[:len(symbols)]]
