@@ -34,7 +34,7 @@ CHAPTER = re.compile(r"\d\d_[a-z0-9_]+")
 
 
 class MarkerError(Exception):
-    pass
+    """A marker out of place, or a file without any region."""
 
 
 def outside(path, shown):
@@ -100,6 +100,7 @@ def compare(skeleton, solution, shown_skeleton, shown_solution):
 
 
 def chapters_on_disk(root):
+    """The chapter folders (NN_slug) of chapters/ and solutions/ under `root`, sorted."""
     found = set()
     for top in ("chapters", "solutions"):
         folder = os.path.join(root, top)
