@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Host test of tools/maintainer/check_mirrors.py on a copy of one chapter's skeleton and
-solution (no git, no build): the copy passes; a line changed outside a region fails, naming
-both files' lines and the line; a line changed inside a region passes; and each misplaced
-marker (never closed, opened twice, closing nothing, labelled differently, malformed, none at
-all), a line appended and a missing file fail, saying which.
+solution (the smallest pair; no git, no build): the copy passes; a line changed outside a
+region fails, naming both files' lines and the line; a line changed inside a region passes; and
+each misplaced marker (never closed, opened twice, closing nothing, labelled differently,
+malformed, none at all), a line appended and a missing file fail, saying which.
 
     test_check_mirrors.py SOURCE_ROOT
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,9 +16,18 @@ import tempfile
 
 root = sys.argv[1]
 tool = os.path.join(root, "tools", "maintainer", "check_mirrors.py")
-CHAPTER = "06_padded_transpose"
-NAME = f"{CHAPTER[3:]}_exercise.cu"
-SKELETON, SOLUTION = (f"{top}/{CHAPTER}/{NAME}" for top in ("chapters", "solutions"))
+
+
+def files_of(chapter):
+    """The chapter's skeleton and solution, relative to the source root."""
+    return [f"{top}/{chapter}/{chapter[3:]}_exercise.cu" for top in ("chapters", "solutions")]
+
+
+# The chapter whose two files are the smallest (no chapter named: chapters come and go).
+CHAPTER = min((c for c in os.listdir(os.path.join(root, "solutions"))
+               if re.fullmatch(r"\d\d_[a-z0-9_]+", c)),
+              key=lambda c: sum(os.path.getsize(os.path.join(root, f)) for f in files_of(c)))
+SKELETON, SOLUTION = files_of(CHAPTER)
 OPEN, CLOSE = "// ---- your code:", "// ---- end of your code ----"
 
 problems = []
