@@ -10,14 +10,17 @@
 namespace ch01 {
 
 // Exercise 1: the bank of a byte address.
+// ---- your code: exercise 1 ----
 __host__ __device__ int bank_of(unsigned byte_address) {
   (void)byte_address;
   return kNotImplemented;  // TODO: 32 banks, 4 bytes wide.
 }
+// ---- end of your code ----
 
 // Exercise 2: the byte address each lane reads. Work from the declarations in Pattern's
 // comments, for any parameters c.n and c.m: element offset = index * sizeof(element); a row of
 // tile[R][C] is C elements.
+// ---- your code: exercise 2 ----
 __host__ __device__ unsigned pattern_address(const PatternCase& c, int lane) {
   (void)lane;
   switch (c.pattern) {
@@ -34,9 +37,11 @@ __host__ __device__ unsigned pattern_address(const PatternCase& c, int lane) {
   }
   return kNoAddress;
 }
+// ---- end of your code ----
 
 // Exercise 3: your predictions, worked out on paper for your variant's cases (the grader's
 // report lists them). How many wavefronts does each request take?
+// ---- your code: exercise 3 ----
 int predicted_wavefronts(Pattern p) {
   switch (p) {
     case Pattern::kReversedFloats: return kNotImplemented;      // TODO
@@ -51,14 +56,17 @@ int predicted_wavefronts(Pattern p) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
 // Exercise 4: the warp counts its own wavefronts. All 32 lanes call this together.
 // Plan: find the lanes in my bank (__match_any_sync on the bank), count the distinct words among
 // them (one "leader" lane per word, found with __match_any_sync on the word and __ballot_sync),
 // then take the maximum over the warp (__shfl_xor_sync).
+// ---- your code: exercise 4 ----
 __device__ int warp_wavefronts(unsigned byte_address) {
   (void)byte_address;
   return kNotImplemented;  // TODO
 }
+// ---- end of your code ----
 
 }  // namespace ch01

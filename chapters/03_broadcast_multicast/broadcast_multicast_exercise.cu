@@ -9,6 +9,7 @@ namespace ch03 {
 
 // Exercise 1: how many wavefronts does each request take? Your variant's case of each pattern
 // (its stride S and group G): the grader's report says it.
+// ---- your code: exercise 1 ----
 int predicted_wavefronts(Pattern p) {
   switch (p) {
     case Pattern::kBytesGrouped: return kNotImplemented;        // TODO
@@ -25,10 +26,12 @@ int predicted_wavefronts(Pattern p) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
 // Exercise 2: the table's layout in shared memory. As shipped it is the naive one (entry k in
 // word k, one copy): random keys then collide in banks. Lay the table out, or replicate it, so
 // that no key distribution makes a warp's lookups conflict.
+// ---- your code: exercise 2 ----
 __host__ __device__ int table_slot(int key, int lane) {
   (void)lane;
   return key;
@@ -37,5 +40,6 @@ __host__ __device__ int table_slot(int key, int lane) {
 __host__ __device__ int table_words() {
   return kTableEntries;
 }
+// ---- end of your code ----
 
 }  // namespace ch03

@@ -9,6 +9,7 @@ namespace ch05 {
 
 // Exercise 1: stage a 32 x 32 tile (coalesced reads), barrier, write it transposed (coalesced
 // writes). Guard the edges of matrices that are not multiples of 32.
+// ---- your code: exercise 1 ----
 __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTile][kTile];
   (void)&tile;  // silences "declared but never used" until you use it
@@ -18,14 +19,17 @@ __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, in
   (void)cols;
   // TODO
 }
+// ---- end of your code ----
 
 // Exercise 2: wavefronts per warp request of the tile store and the tile load, for your
 // variant's tile (the grader's report says it; variant 0: the kernel's own tile).
+// ---- your code: exercise 2 ----
 int predicted_tile_store_wavefronts() {
   return kNotImplemented;
 }  // TODO
 int predicted_tile_load_wavefronts() {
   return kNotImplemented;
 }  // TODO
+// ---- end of your code ----
 
 }  // namespace ch05

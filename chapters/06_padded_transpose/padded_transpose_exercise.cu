@@ -9,11 +9,14 @@ namespace ch06 {
 
 // Exercise 1: the padded layout. As shipped it is unpadded: row-major with 32 words per row, so
 // a column load is 32-way.
+// ---- your code: exercise 1 ----
 __host__ __device__ int padded_tile_index(int row, int col) {
   return row * kTile + col;
 }
+// ---- end of your code ----
 
 // Exercise 2: the transpose through tile[kTileWords], addressed with padded_tile_index().
+// ---- your code: exercise 2 ----
 __global__ void padded_transpose_kernel(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTileWords];
   (void)&tile;  // silences "declared but never used" until you use it
@@ -23,5 +26,6 @@ __global__ void padded_transpose_kernel(const float* in, float* out, int rows, i
   (void)cols;
   // TODO: as chapter 05, with tile[padded_tile_index(row, col)].
 }
+// ---- end of your code ----
 
 }  // namespace ch06

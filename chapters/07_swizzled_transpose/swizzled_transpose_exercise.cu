@@ -8,11 +8,14 @@
 namespace ch07 {
 
 // Exercise 1: the swizzle. As shipped it is plain row-major: a column load is 32-way.
+// ---- your code: exercise 1 ----
 __host__ __device__ int swizzled_tile_index(int row, int col) {
   return row * kTile + col;
 }
+// ---- end of your code ----
 
 // Exercise 2: the transpose through tile[kTileWords], addressed with swizzled_tile_index().
+// ---- your code: exercise 2 ----
 __global__ void swizzled_transpose_kernel(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTileWords];
   (void)&tile;  // silences "declared but never used" until you use it
@@ -22,5 +25,6 @@ __global__ void swizzled_transpose_kernel(const float* in, float* out, int rows,
   (void)cols;
   // TODO: as chapter 05, with tile[swizzled_tile_index(row, col)].
 }
+// ---- end of your code ----
 
 }  // namespace ch07

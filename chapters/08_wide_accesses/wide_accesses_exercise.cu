@@ -9,12 +9,15 @@ namespace ch08 {
 
 // Exercise 1: where the float4 chunk of a tile row lives. As shipped it is plain row-major,
 // float tile[64][64]: aligned, but the load of a 4 x 4 block conflicts.
+// ---- your code: exercise 1 ----
 __host__ __device__ int tile_chunk_offset(int row, int chunk) {
   return row * kTile + 4 * chunk;
 }
+// ---- end of your code ----
 
 // Exercise 2: float4 in, float4 into the tile, barrier, four float4 out of the tile, a 4 x 4
 // transpose in registers, float4 out. Guard whole chunks at the edges.
+// ---- your code: exercise 2 ----
 __global__ void wide_transpose_kernel(const float* in, float* out, int rows, int cols) {
   __shared__ __align__(16) float tile[kTileFloats];
   (void)&tile;  // silences "declared but never used" until you use it
@@ -24,8 +27,10 @@ __global__ void wide_transpose_kernel(const float* in, float* out, int rows, int
   (void)cols;
   // TODO
 }
+// ---- end of your code ----
 
 // Exercise 3: wavefronts per warp request.
+// ---- your code: exercise 3 ----
 int predicted_tile_store_wavefronts() {
   return kNotImplemented;
 }  // TODO
@@ -38,5 +43,6 @@ int predicted_padded_load_wavefronts() {
 int predicted_float2_pairs_store_wavefronts() {
   return kNotImplemented;
 }  // TODO
+// ---- end of your code ----
 
 }  // namespace ch08

@@ -9,6 +9,7 @@ namespace ch09 {
 
 // Exercise 1: wavefronts of warp 0's request, classic kernel, any TILE from 4 to 32 (the
 // grader's report says which two tiles your variant asks).
+// ---- your code: exercise 1 ----
 int predicted_wavefronts(Access access, int tile) {
   (void)tile;
   switch (access) {
@@ -22,20 +23,26 @@ int predicted_wavefronts(Access access, int tile) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
 // Exercise 2a: the transposed A tile. As shipped: plain rows of 128 floats.
+// ---- your code: exercise 2a ----
 __host__ __device__ int as_offset(int k, int m) {
   return k * kBlockM + m;  // TODO: conflict-free for the transposed store
 }
+// ---- end of your code ----
 
 // Exercise 2b: which outputs a thread owns. As shipped: a contiguous 8 x 8 block per thread.
+// ---- your code: exercise 2b ----
 __host__ __device__ int thread_row(int thread, int half) {
   return 8 * (thread / 16) + 4 * half;  // TODO
 }
 __host__ __device__ int thread_col(int thread, int half) {
   return 8 * (thread % 16) + 4 * half;  // TODO
 }
+// ---- end of your code ----
 
+// ---- your code: exercise 2c ----
 // Exercise 2c: the register-blocked SGEMM. See the contract in tiled_gemm.cuh and the lesson's
 // section 2 (the tiling figure, the register budget, double buffering). The outline below names
 // the steps; each FILL ME IN says roughly how many lines the reference needs there.
@@ -83,5 +90,6 @@ __global__ void sgemm_kernel(const float* A, const float* B, float* C, int M, in
   // + j) is acc[4 h + i][4 g + j]; write each row of 4 as one float4 at C + (m0 + row) * N + n0 +
   // column (N is C's row pitch, whether or not M == N).
 }
+// ---- end of your code ----
 
 }  // namespace ch09

@@ -8,20 +8,25 @@
 namespace ch10 {
 
 // Exercise 1: CuTe's Swizzle<B, M, S> on an offset.
+// ---- your code: exercise 1 ----
 __host__ __device__ int swizzle(int b, int m, int s, int offset) {
   (void)b;
   (void)m;
   (void)s;
   return offset;  // TODO: as shipped, the identity
 }
+// ---- end of your code ----
 
 // Exercise 2a: your swizzle for each row width.
+// ---- your code: exercise 2a ----
 __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
   (void)row_bytes;
   return {};  // TODO
 }
+// ---- end of your code ----
 
 // Exercise 2b: wavefronts of one ldmatrix.x4 (chunk 0) on each tile.
+// ---- your code: exercise 2b ----
 int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
   if (row_bytes == 64) {
     if (layout == Layout::kPlain) return kNotImplemented;     // TODO: 64-byte rows, plain
@@ -35,9 +40,11 @@ int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
 // Exercise 3a: which chunk of a stage's tile thread t copies in its copy i, and where it lands
 // (contract in ldmatrix_swizzle.cuh; section 3 of the lesson works the 64-byte-row case).
+// ---- your code: exercise 3a ----
 __host__ __device__ ChunkCopy fill_copy(int t, int i) {
   // FILL ME IN (roughly 4 lines):
   //  1. the row and chunk: 8 consecutive threads copy the 8 chunks of one row, in order; the
@@ -48,8 +55,10 @@ __host__ __device__ ChunkCopy fill_copy(int t, int i) {
   (void)i;
   return {};  // TODO: as shipped, kNotImplemented
 }
+// ---- end of your code ----
 
 // Exercise 3b: the row address lane `lane` gives to the ldmatrix.x4 of a 16 x 16 piece.
+// ---- your code: exercise 3b ----
 __host__ __device__ int fragment_offset(int lane, int row0, int kk) {
   // FILL ME IN (roughly 3 lines):
   //  1. the row of the piece that lane gives (figure ch10-ldmatrix-fragments.svg: lanes 0-7
@@ -61,6 +70,7 @@ __host__ __device__ int fragment_offset(int lane, int row0, int kk) {
   (void)kk;
   return kNotImplemented;  // TODO
 }
+// ---- end of your code ----
 
 // Exercise 3c: the tensor-core GEMM tile (contract in ldmatrix_swizzle.cuh). Yours: the stage
 // fill and the pipeline's commit and wait (steps 1-3). The fragments' use, the mma and the
@@ -95,6 +105,7 @@ __global__ void __launch_bounds__(kTcThreads, 2)
 
   // Step 1. Filling a stage: this thread's 8 copies of A's tile and 8 of B's for K-step `step`
   // into stage `stage`, whose A slot starts at byte 2 stage kTcSlotBytes (B's right after).
+  // ---- your code: exercise 3c, step 1 ----
   const auto load_stage = [&](int stage, int step) {
     // FILL ME IN (roughly 8 lines): for each copy i (0 .. 7), fill_copy(t, i) says which row
     // and chunk and where in the slot; the 16 bytes come from row m0 + row of A (n0 + row of
@@ -107,13 +118,17 @@ __global__ void __launch_bounds__(kTcThreads, 2)
   };
 
   (void)load_stage;  // remove once steps 2 and 3 call it
+  // ---- end of your code ----
 
   float acc[4][8][4] = {};  // [16 rows of m][8 columns of n][the m16n8 fragment]
+  // ---- your code: exercise 3c, step 2 ----
   // Step 2 (FILL ME IN, roughly 4 lines). The pipeline's start: load stages 0 .. kTcStages - 2
   // (K-steps 0 .. kTcStages - 2, where K has them), each stage its own commit group
   // (ptx::cp_async_commit), empty groups included, so that every thread counts the same.
+  // ---- end of your code ----
 
   for (int step = 0; step < steps; ++step) {
+    // ---- your code: exercise 3c, step 3 ----
     // Step 3 (FILL ME IN, roughly 5 lines). Before reading stage step % kTcStages:
     //  - ptx::cp_async_wait<N>(): how many of this thread's groups may still be in flight when
     //    this step's group has landed?
@@ -121,6 +136,7 @@ __global__ void __launch_bounds__(kTcThreads, 2)
     //    the next load overwrites;
     //  - then load K-step step + kTcStages - 1 (where K has it) into the stage it reuses, and
     //    commit (a group every step, empty or not, keeps the count).
+    // ---- end of your code ----
 
     // ---- given from here on: do not modify ----
     const unsigned slot = base + static_cast<unsigned>(step % kTcStages * 2 * kTcSlotBytes);

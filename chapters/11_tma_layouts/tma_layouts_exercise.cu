@@ -9,12 +9,15 @@
 namespace ch11 {
 
 // Exercise 1: where the TMA puts byte `byte` of box row `row`. As shipped: right for kNone only.
+// ---- your code: exercise 1 ----
 __host__ __device__ int tma_smem_offset(TmaSwizzle mode, int box_row_bytes, int row, int byte) {
   (void)mode;
   return row * box_row_bytes + byte;  // TODO: the three swizzled modes
 }
+// ---- end of your code ----
 
 // Exercise 2a: wavefronts of a warp reading a column of a 32-row box.
+// ---- your code: exercise 2a ----
 int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read) {
   if (read == ColumnRead::kWords) {
     if (mode == TmaSwizzle::kNone) return kNotImplemented;  // TODO: words, kNone
@@ -30,16 +33,21 @@ int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
 // Exercise 2b: the least row pitch (floats, above 32) of a TMA box.
+// ---- your code: exercise 2b ----
 int least_padded_pitch() {
   return kNotImplemented;
 }  // TODO
+// ---- end of your code ----
 
 // Exercise 2c: wavefronts of a column read at that pitch.
+// ---- your code: exercise 2c ----
 int predicted_padded_column_wavefronts() {
   return kNotImplemented;
 }  // TODO
+// ---- end of your code ----
 
 namespace {
 // Where the stages start: at a multiple of 1024 bytes, because the TMA's 128-byte pattern
@@ -77,7 +85,9 @@ __device__ __forceinline__ Transposed transpose_turned_block(const float4 (&read
 
 // Exercise 3a: the layout the input boxes are written in, and read through tma_smem_offset: the
 // mode in which your reads of step 4 below are conflict-free. As shipped the boxes are plain.
+// ---- your code: exercise 3a ----
 constexpr TmaSwizzle kTransposeSwizzle = TmaSwizzle::kNone;  // TODO
+// ---- end of your code ----
 
 CUtensorMap make_input_map(const float* in, int rows, int cols) {
   return gpu::make_float_tma_map_2d(
@@ -122,6 +132,7 @@ __global__ void __launch_bounds__(kThreads)
   // lesson).
   const int q = t % 16, c = t / 16, turn = (q / 2) % 4;
 
+  // ---- your code: exercise 3b, steps 1 and 2 ----
   // Step 1 (FILL ME IN, roughly 5 lines): thread 0 initialises the mbarrier of each stage s,
   // at full_at + 8 * s (ptx::mbarrier_init: how many arrivals complete a phase, when only
   // thread 0 arrives?), and fences the inits (ptx::fence_mbarrier_init); then the whole block
@@ -134,9 +145,11 @@ __global__ void __launch_bounds__(kThreads)
   // each box, box b at (column, row) = (tile / tiles_y * kTileCols + b * kBoxCols,
   // tile % tiles_y * kBoxRows) of in_map (ptx::tma_load_2d). Then thread 0 fills the first
   // kStages stages.
+  // ---- end of your code ----
 
   for (int i = 0; tile_of(i) >= 0; ++i) {
     const int tile = tile_of(i), stage = i % kStages;
+    // ---- your code: exercise 3b, steps 3 and 4 ----
     // Step 3 (FILL ME IN, 1 line): every thread waits for the stage's tile (ptx::mbarrier_wait).
     // A stage's u-th load (u = 0, 1, ...) completes its mbarrier's phase of parity u % 2: which
     // load of stage `stage` brought tile i?
@@ -147,15 +160,17 @@ __global__ void __launch_bounds__(kThreads)
     // kBoxBytes) at the offset your tma_smem_offset gives in kTransposeSwizzle for rows of
     // kBoxRowBytes.
     float4 read[4] = {};
+    // ---- end of your code ----
 
-    const Transposed block = transpose_turned_block(read, turn);  // given
-    // Step 5 (FILL ME IN, roughly 9 lines): the output tile i % kOutTiles, below. Its previous
+    const Transposed block = transpose_turned_block(read, turn);           // given
+    float* const out_tile = out_tiles + i % kOutTiles * (kTileBytes / 4);  // given
+    // ---- your code: exercise 3b, steps 5 and 6 ----
+    // Step 5 (FILL ME IN, roughly 9 lines): the output tile i % kOutTiles, above. Its previous
     // TMA store (kOutTiles tiles ago) must have read it before anyone writes it: thread 0 waits
     // for that (ptx::tma_store_wait_read<N> lets at most N of its stores still read: which N?),
     // then the block synchronises. Each thread writes block.column[e], e = 0 .. 3, to row
     // 4 c + e of the tile at floats 4 q .. 4 q + 3 (a row holds kBoxRows floats), fences its
     // writes for the TMA (ptx::fence_proxy_async), and the block synchronises again.
-    float* const out_tile = out_tiles + i % kOutTiles * (kTileBytes / 4);
 
     // Step 6 (FILL ME IN, roughly 6 lines): thread 0 TMA-stores the tile at (column, row) =
     // (tile % tiles_y * kBoxRows, tile / tiles_y * kTileCols) of out_map (ptx::tma_store_2d),
@@ -165,9 +180,12 @@ __global__ void __launch_bounds__(kThreads)
     // The skeleton's placeholders, so that it compiles as shipped: delete once you use them.
     (void)tile, (void)stage, (void)stages, (void)out_tile, (void)block, (void)stages_at,
         (void)full_at, (void)q, (void)c;
+    // ---- end of your code ----
   }
+  // ---- your code: exercise 3b, step 7 ----
   // Step 7 (FILL ME IN, 1 line): thread 0 waits until its stores are complete
   // (ptx::tma_store_wait_all): they read the output tiles, which live only as long as the block.
+  // ---- end of your code ----
 }
 
 }  // namespace ch11

@@ -7,6 +7,7 @@
 
 namespace ch12 {
 
+// ---- your code: exercise 1 ----
 // Exercise 1 (FILL ME IN, roughly 12 lines): the descriptor of rows row0 .. of a K-tile the TMA
 // wrote at tile_address in `layout`, for k16 step k16 (section 1 of the lesson). Fill a
 // DescriptorFields: which slab holds bytes 32 k16 .. 32 k16 + 31 of each row, where row row0
@@ -17,8 +18,10 @@ __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, un
   (void)layout, (void)tile_address, (void)rows, (void)k16, (void)row0;
   return 0;  // TODO
 }
+// ---- end of your code ----
 
 // Exercise 2a: does wgmma read the tile right in each pairing? 1 or 0.
+// ---- your code: exercise 2a ----
 int predicted_reads_right(Pairing pairing) {
   switch (pairing) {
     case Pairing::kSW128ReadAsSW64: return kNotImplemented;          // TODO
@@ -33,17 +36,22 @@ int predicted_reads_right(Pairing pairing) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
 // Exercise 2b: the C tile's pitch in floats. As shipped: unpadded.
+// ---- your code: exercise 2b ----
 __host__ __device__ int c_tile_pitch() {
   return kBlockN;  // TODO
 }
+// ---- end of your code ----
 
 // Exercise 2c: the wavefronts of one warp's 8-byte accumulator store at `pitch`.
+// ---- your code: exercise 2c ----
 int predicted_epilogue_wavefronts(int pitch) {
   (void)pitch;
   return kNotImplemented;  // TODO
 }
+// ---- end of your code ----
 
 namespace {
 // Where the stages start: at a multiple of 1024 bytes (the 128-byte swizzle's repeat).
@@ -97,6 +105,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // The producer warpgroup: few registers; one thread issues every load.
     ptx::setmaxnreg_dec<40>();
     if (t == 0) {
+      // ---- your code: exercise 3, step 1 ----
       // Step 1 (FILL ME IN, roughly 9 lines): for each K-tile kt, in stage s = kt % Stages:
       // - wait until the consumers released the stage's previous K-tile (ptx::mbarrier_wait on
       //   empty_at(s); the stage's u-th release completes empty[s]'s phase of parity u % 2, and
@@ -106,6 +115,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       // - load A's K-tile (kBlockM rows from row m0) to stage_at(s) and B's (kBlockN rows from
       //   row n0) right after it, both at K halves kt * kKTile (ptx::load_operand_tile<Layout>).
       (void)a_map, (void)b_map, (void)m0, (void)n0, (void)k_tiles, (void)stage_at, (void)empty_at;
+      // ---- end of your code ----
     }
     return;
   }
@@ -117,6 +127,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int i = 0; i < kAccumulators; ++i) d[i] = 0.0f;
   ptx::fence_accumulators(d);
+  // ---- your code: exercise 3, step 2 ----
   // Step 2 (FILL ME IN, roughly 20 lines): for each K-tile kt, in stage s = kt % Stages:
   // - wait for the stage's bytes (ptx::mbarrier_wait on full_at(s): the stage's u-th load
   //   completes full[s]'s phase of parity u % 2); stop the loop if the wait gave up;
@@ -129,7 +140,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   //   empty mbarrier of the stage whose wgmma ops are done (ptx::mbarrier_arrive).
   // After the loop: ptx::wgmma_wait<0>() and ptx::fence_accumulators(d), whatever happened.
   (void)c, (void)tc, (void)full_at;
+  // ---- end of your code ----
 
+  // ---- your code: exercise 3, step 3 ----
   // Step 3 (FILL ME IN, roughly 14 lines): the epilogue, unless a wait gave up. The C tile
   // overwrites the stages: ptx::consumer_barrier() first, so that both consumer warpgroups are
   // done reading them. Each thread stores its accumulators d[reg], d[reg + 1] (reg even) as one
@@ -138,6 +151,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // the tile to C (its rows m0 .., columns n0 ..) in float4s, consecutive threads taking
   // consecutive float4s of a row.
   (void)C, (void)N, (void)stage_memory;
+  // ---- end of your code ----
 }
 
 }  // namespace ch12

@@ -1,13 +1,26 @@
-// Chapter 01, reference solution. The contracts are in bank_indexing.cuh.
+// Chapter 01 exercises: bank indexing. This is the file you edit.
+//
+// Read README.md in this folder first. The contracts of the four functions are in
+// bank_indexing.cuh (do not modify that one). Grade your work with
+//     meson test -C build --suite ch01
+// The host checks grade exercises 1-3 without a GPU; the GPU checks run exercise 4 and time
+// your patterns.
 #include "chapters/01_bank_indexing/bank_indexing.cuh"
 
 namespace ch01 {
 
+// Exercise 1: the bank of a byte address.
+// ---- your code: exercise 1 ----
 __host__ __device__ int bank_of(unsigned byte_address) {
   // 4-byte words, dealt out to the 32 banks in turn.
   return static_cast<int>((byte_address / 4) % 32);
 }
+// ---- end of your code ----
 
+// Exercise 2: the byte address each lane reads. Work from the declarations in Pattern's
+// comments, for any parameters c.n and c.m: element offset = index * sizeof(element); a row of
+// tile[R][C] is C elements.
+// ---- your code: exercise 2 ----
 __host__ __device__ unsigned pattern_address(const PatternCase& c, int lane) {
   const unsigned t = static_cast<unsigned>(lane);
   const unsigned n = static_cast<unsigned>(c.n), m = static_cast<unsigned>(c.m);
@@ -24,7 +37,11 @@ __host__ __device__ unsigned pattern_address(const PatternCase& c, int lane) {
   }
   return kNoAddress;
 }
+// ---- end of your code ----
 
+// Exercise 3: your predictions, worked out on paper for your variant's cases (the grader's
+// report lists them). How many wavefronts does each request take?
+// ---- your code: exercise 3 ----
 namespace {
 
 int gcd_with_32(int words) {
@@ -64,7 +81,13 @@ int predicted_wavefronts(Pattern p) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
+// Exercise 4: the warp counts its own wavefronts. All 32 lanes call this together.
+// Plan: find the lanes in my bank (__match_any_sync on the bank), count the distinct words among
+// them (one "leader" lane per word, found with __match_any_sync on the word and __ballot_sync),
+// then take the maximum over the warp (__shfl_xor_sync).
+// ---- your code: exercise 4 ----
 __device__ int warp_wavefronts(unsigned byte_address) {
   constexpr unsigned kFullWarp = 0xFFFFFFFFu;
   const unsigned word = byte_address / 4;
@@ -79,5 +102,6 @@ __device__ int warp_wavefronts(unsigned byte_address) {
   }
   return words_in_my_bank;
 }
+// ---- end of your code ----
 
 }  // namespace ch01

@@ -1,8 +1,15 @@
-// Chapter 02, reference solution. The contracts are in strides.cuh.
+// Chapter 02 exercises: strides and the gcd law. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in strides.cuh (do not modify it).
+// Grade your work with
+//     meson test -C build --suite ch02
 #include "chapters/02_strides/strides.cuh"
 
 namespace ch02 {
 
+// Exercise 1: the gcd law, for every stride >= 0 (stride 0 too) of 1-, 2- and 4-byte elements,
+// where the byte stride is a multiple of 4 or below 4.
+// ---- your code: exercise 1 ----
 int predicted_wavefronts(int stride, int element_bytes) {
   // Count in 4-byte words. A byte stride below 4 keeps the 32 lanes inside 32 consecutive
   // words (several lanes per word): one wavefront, like stride 0's broadcast.
@@ -19,7 +26,11 @@ int predicted_wavefronts(int stride, int element_bytes) {
   }
   return a;
 }
+// ---- end of your code ----
 
+// Exercise 2: the microbenchmark. One warp; zero the shared words, then a dependent chain of
+// loads at word lane * stride, timed with clock64().
+// ---- your code: exercise 2 ----
 __global__ void stride_probe_kernel(int stride, int iterations, long long* cycles, unsigned* sink) {
   __shared__ unsigned words[kProbeWords];
   for (int w = static_cast<int>(threadIdx.x); w < kProbeWords; w += 32) words[w] = 0;
@@ -36,7 +47,12 @@ __global__ void stride_probe_kernel(int stride, int iterations, long long* cycle
   if (threadIdx.x == 0) *cycles = stop - start;
   sink[threadIdx.x] = index;
 }
+// ---- end of your code ----
 
+// Exercise 3: the layout of owner_sums_kernel's shared memory (the kernel is in strides.cuh).
+// As shipped it is thread-major, like ThreadMajorLayout: value i of every thread lies in bank i,
+// so the sum loop is 32-way. Make both the staging stores and the sum loads conflict-free.
+// ---- your code: exercise 3 ----
 // Padding each owner's row to 33 words: value i of owner o is in bank (o + i) % 32, so a warp
 // reading value i of 32 owners hits 32 banks, and a warp storing 32 values of one owner too.
 __host__ __device__ int staged_index(int owner, int i) {
@@ -46,5 +62,6 @@ __host__ __device__ int staged_index(int owner, int i) {
 __host__ __device__ int staged_words() {
   return kThreads * (kValuesPerThread + 1);
 }
+// ---- end of your code ----
 
 }  // namespace ch02

@@ -1,8 +1,15 @@
-// Chapter 03, reference solution. The contracts are in broadcast_multicast.cuh.
+// Chapter 03 exercises: broadcast, multicast, and lookup tables. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in broadcast_multicast.cuh (do not
+// modify it). Grade your work with
+//     meson test -C build --suite ch03
 #include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
 
 namespace ch03 {
 
+// Exercise 1: how many wavefronts does each request take? Your variant's case of each pattern
+// (its stride S and group G): the grader's report says it.
+// ---- your code: exercise 1 ----
 namespace {
 
 // The wavefronts of lane t loading `width` bytes at byte `address(t)`, by the chapter's rules:
@@ -81,7 +88,12 @@ int predicted_wavefronts(Pattern p) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
+// Exercise 2: the table's layout in shared memory. As shipped it is the naive one (entry k in
+// word k, one copy): random keys then collide in banks. Lay the table out, or replicate it, so
+// that no key distribution makes a warp's lookups conflict.
+// ---- your code: exercise 2 ----
 // 32 copies, one per lane, interleaved so that copy t lies entirely in bank t: lane t reads
 // entry k at word 32 k + t. Any keys, any lane: 32 different banks, one wavefront. Costs
 // 32 x 1 KiB = 32 KiB of shared memory per block.
@@ -92,5 +104,6 @@ __host__ __device__ int table_slot(int key, int lane) {
 __host__ __device__ int table_words() {
   return 32 * kTableEntries;
 }
+// ---- end of your code ----
 
 }  // namespace ch03

@@ -1,8 +1,14 @@
-// Chapter 04, reference solution. The contracts are in tile_columns.cuh.
+// Chapter 04 exercises: columns of 2D tiles. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in tile_columns.cuh (do not modify).
+// Grade your work with
+//     meson test -C build --suite ch04
 #include "chapters/04_tile_columns/tile_columns.cuh"
 
 namespace ch04 {
 
+// Exercise 1: the least padding that makes every column read conflict-free.
+// ---- your code: exercise 1 ----
 __host__ __device__ int padded_pitch(int element_bytes, int width) {
   if (element_bytes >= 4) {
     // Floats: the word stride between rows must be odd (the gcd law). 8- and 16-byte elements:
@@ -19,7 +25,10 @@ __host__ __device__ int padded_pitch(int element_bytes, int width) {
   while ((pitch * element_bytes) % 8 != 4) ++pitch;
   return pitch;
 }
+// ---- end of your code ----
 
+// Exercise 2: sums of tile columns, read from a padded shared tile.
+// ---- your code: exercise 2 ----
 __global__ void block_column_sums_kernel(const float* m, float* out, int rows, int cols) {
   extern __shared__ float tile[];
   const int pitch = padded_pitch(4, kTile);
@@ -42,5 +51,6 @@ __global__ void block_column_sums_kernel(const float* m, float* out, int rows, i
     if (x == 0 && j < cols) out[static_cast<long long>(blockIdx.y) * cols + j] = sum;
   }
 }
+// ---- end of your code ----
 
 }  // namespace ch04

@@ -1,8 +1,15 @@
-// Chapter 08, reference solution. The contracts are in wide_accesses.cuh.
+// Chapter 08 exercises: wide accesses. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in wide_accesses.cuh (do not modify
+// it). Grade your work with
+//     meson test -C build --suite ch08
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
 
 namespace ch08 {
 
+// Exercise 1: where the float4 chunk of a tile row lives. As shipped it is plain row-major,
+// float tile[64][64]: aligned, but the load of a 4 x 4 block conflicts.
+// ---- your code: exercise 1 ----
 // Chunk `chunk` of row `row` goes to chunk position chunk ^ ((row / 4) % 8) of its row.
 //  - XOR with a value below 8 only permutes chunks within each half-row of 8 chunks
 //    (0-7 and 8-15, 128 bytes each): a row is still its 16 chunks, and the 8 lanes of a
@@ -16,7 +23,11 @@ namespace ch08 {
 __host__ __device__ int tile_chunk_offset(int row, int chunk) {
   return row * kTile + 4 * (chunk ^ ((row / 4) % 8));
 }
+// ---- end of your code ----
 
+// Exercise 2: float4 in, float4 into the tile, barrier, four float4 out of the tile, a 4 x 4
+// transpose in registers, float4 out. Guard whole chunks at the edges.
+// ---- your code: exercise 2 ----
 __global__ void wide_transpose_kernel(const float* in, float* out, int rows, int cols) {
   __shared__ __align__(16) float tile[kTileFloats];
   constexpr int kRowsPerThread = kTile / kBlockSide;  // 4
@@ -64,7 +75,10 @@ __global__ void wide_transpose_kernel(const float* in, float* out, int rows, int
           transposed[j];
   }
 }
+// ---- end of your code ----
 
+// Exercise 3: wavefronts per warp request.
+// ---- your code: exercise 3 ----
 // A 16-byte request is served in groups of 8 lanes (lanes 0-7, 8-15, 16-23, 24-31) unless
 // neighbouring lanes share addresses; a group moves at most 128 bytes per wavefront.
 int predicted_tile_store_wavefronts() {
@@ -120,5 +134,6 @@ int predicted_float2_pairs_store_wavefronts() {
   const int wavefronts = unmerged_wavefronts(8, [stride](int t) { return 8LL * stride * (t / 2); });
   return wavefronts;  // stores never merge
 }
+// ---- end of your code ----
 
 }  // namespace ch08

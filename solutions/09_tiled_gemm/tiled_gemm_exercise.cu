@@ -1,8 +1,15 @@
-// Chapter 09, reference solution. The contracts are in tiled_gemm.cuh.
+// Chapter 09 exercises: shared tiles in matrix multiply. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in tiled_gemm.cuh (do not modify it).
+// Grade your work with
+//     meson test -C build --suite ch09
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
 
 namespace ch09 {
 
+// Exercise 1: wavefronts of warp 0's request, classic kernel, any TILE from 4 to 32 (the
+// grader's report says which two tiles your variant asks).
+// ---- your code: exercise 1 ----
 namespace {
 
 // The largest power of two that divides `tile` and 32: gcd(tile, 32).
@@ -36,14 +43,20 @@ int predicted_wavefronts(Access access, int tile) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
+// Exercise 2a: the transposed A tile. As shipped: plain rows of 128 floats.
+// ---- your code: exercise 2a ----
 // Rows of 132 floats: the transposed store writes k rows i and 4 + i (528 x 4 = 2112 bytes apart,
 // 16 banks) for 16 consecutive m, so the 32 lanes meet 32 banks; 132 is a multiple of 4, so every
 // chunk of 4 m stays 16-byte aligned.
 __host__ __device__ int as_offset(int k, int m) {
   return k * (kBlockM + 4) + m;
 }
+// ---- end of your code ----
 
+// Exercise 2b: which outputs a thread owns. As shipped: a contiguous 8 x 8 block per thread.
+// ---- your code: exercise 2b ----
 // Warp w = t / 32 owns a 16 x 32 piece of each quarter of the tile (warp rows w / 2, warp
 // columns w % 2), and its lane l = t % 32 one 4 x 4 piece of that: piece row (l & 1) + 2 (bit 4
 // of l), piece column bits 1-3 of l. So lanes l and l ^ 2 read one As chunk, and lanes l and
@@ -58,7 +71,10 @@ __host__ __device__ int thread_col(int thread, int half) {
   const int warp = thread / 32, lane = thread % 32;
   return 64 * half + 32 * (warp % 2) + 4 * ((lane >> 1) & 7);
 }
+// ---- end of your code ----
 
+// ---- your code: exercise 2c ----
+// Exercise 2c: the register-blocked SGEMM (the contract is in tiled_gemm.cuh).
 // Two buffers of each tile (double buffering): while the block computes K-step s from buffer
 // s % 2, each thread holds K-step s + 1's two float4s in registers and stores them into the other
 // buffer, so one barrier per K-step suffices. The K loop is unrolled by two steps so that each
@@ -145,5 +161,6 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
   }
 }
+// ---- end of your code ----
 
 }  // namespace ch09

@@ -1,14 +1,23 @@
-// Chapter 10, reference solution. The contracts are in ldmatrix_swizzle.cuh.
+// Chapter 10 exercises: ldmatrix and the general swizzle. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in ldmatrix_swizzle.cuh (do not modify
+// it). Grade your work with
+//     meson test -C build --suite ch10
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 
 namespace ch10 {
 
+// Exercise 1: CuTe's Swizzle<B, M, S> on an offset.
+// ---- your code: exercise 1 ----
 __host__ __device__ int swizzle(int b, int m, int s, int offset) {
   // The B bits at M + S .. M + S + B - 1, moved down by S onto bits M .. M + B - 1.
   const int mask = ((1 << b) - 1) << (m + s);
   return offset ^ ((offset & mask) >> s);
 }
+// ---- end of your code ----
 
+// Exercise 2a: your swizzle for each row width.
+// ---- your code: exercise 2a ----
 __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
   // Keep the 16 bytes of a chunk (M = 4); XOR the chunk index within a 128-byte line (3 bits
   // for 128-byte rows, the 2 bits of a 64-byte row's 4 chunks, the 1 bit of a 32-byte row's 2)
@@ -19,7 +28,10 @@ __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
   if (row_bytes == 32) return {1, 4, 3};
   return {};
 }
+// ---- end of your code ----
 
+// Exercise 2b: wavefronts of one ldmatrix.x4 (chunk 0) on each tile.
+// ---- your code: exercise 2b ----
 namespace {
 
 // How many of 8 rows `chunks` 16-byte chunks apart share one bank quad: gcd(chunks, 8). Row r's
@@ -43,7 +55,11 @@ int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
+// Exercise 3a: which chunk of a stage's tile thread t copies in its copy i, and where it lands
+// (contract in ldmatrix_swizzle.cuh; section 3 of the lesson works the 64-byte-row case).
+// ---- your code: exercise 3a ----
 namespace {
 
 // Where chunk `chunk` of tile row `row` lives in an operand's slot: its byte in the plain layout
@@ -57,20 +73,26 @@ __host__ __device__ int tile_byte(int row, int chunk) {
 
 }  // namespace
 
-// Exercise 3a: the stage fill. Thread t copies chunk t % 8 of row t / 8 + 16 i: 8 consecutive
-// threads read one 128-byte row of A or B.
+// The stage fill: thread t copies chunk t % 8 of row t / 8 + 16 i, so 8 consecutive threads
+// read one 128-byte row of A or B.
 __host__ __device__ ChunkCopy fill_copy(int t, int i) {
   const int row = t / 8 + 16 * i, chunk = t % 8;
   return {row, chunk, tile_byte(row, chunk)};
 }
+// ---- end of your code ----
 
-// Exercise 3b: lane l gives row l % 16 of the piece (matrices 0 and 2 rows 0-7, 1 and 3 rows
-// 8-15) at chunk 2 kk + l / 16 (matrices 2 and 3 the second 8 halves), where fill_copy put it.
+// Exercise 3b: the row address lane `lane` gives to the ldmatrix.x4 of a 16 x 16 piece.
+// ---- your code: exercise 3b ----
+// Lane l gives row l % 16 of the piece (matrices 0 and 2 rows 0-7, 1 and 3 rows 8-15) at chunk
+// 2 kk + l / 16 (matrices 2 and 3 the second 8 halves), where fill_copy put it.
 __host__ __device__ int fragment_offset(int lane, int row0, int kk) {
   return tile_byte(row0 + lane % 16, 2 * kk + lane / 16);
 }
+// ---- end of your code ----
 
-// Exercise 3c: the tensor-core GEMM tile. See the contract in ldmatrix_swizzle.cuh.
+// Exercise 3c: the tensor-core GEMM tile (contract in ldmatrix_swizzle.cuh). Yours: the stage
+// fill and the pipeline's commit and wait (steps 1-3). The fragments' use, the mma and the
+// epilogue are given: the grader counts this kernel's shared accesses against the contract.
 // The 2 below says that two blocks share an SM (108 KiB of shared memory each); at 128 threads
 // per block, that still leaves ptxas all 255 registers a thread can have.
 __global__ void __launch_bounds__(kTcThreads, 2)
@@ -99,10 +121,12 @@ __global__ void __launch_bounds__(kTcThreads, 2)
       static_cast<unsigned>(fragment_offset(lane, 16, 0) - fragment_offset(lane, 0, 0));
   // ---- end of the given part ----
 
-  // Filling a stage: this thread's 8 copies of A's tile and 8 of B's, one commit group. This
-  // fill_copy puts copy i 16 i rows below copy 0, and the layout repeats every 16 rows (the
-  // contract), so copy i lands i times the slot bytes of 16 rows further: the addresses are
-  // worked out once, here, and the loop only adds the stage and the K-step.
+  // Step 1. Filling a stage: this thread's 8 copies of A's tile and 8 of B's for K-step `step`
+  // into stage `stage`, whose A slot starts at byte 2 stage kTcSlotBytes (B's right after).
+  // ---- your code: exercise 3c, step 1 ----
+  // This fill_copy puts copy i 16 i rows below copy 0, and the layout repeats every 16 rows
+  // (the contract), so copy i lands i times the slot bytes of 16 rows further: the addresses
+  // are worked out once, here, and the loop only adds the stage and the K-step.
   const ChunkCopy first = fill_copy(t, 0), second = fill_copy(t, 1);
   const unsigned copy_to = base + static_cast<unsigned>(first.to);
   const unsigned copy_step = static_cast<unsigned>(second.to - first.to);
@@ -119,8 +143,10 @@ __global__ void __launch_bounds__(kTcThreads, 2)
       ptx::cp_async_16(b_to + i * copy_step, b_from + k0 + i * row_step);
     }
   };
+  // ---- end of your code ----
 
   float acc[4][8][4] = {};  // [16 rows of m][8 columns of n][the m16n8 fragment]
+  // ---- your code: exercise 3c, step 2 ----
   // The pipeline's first kTcStages - 1 stages, one commit group each (an empty group where K
   // is shorter keeps the count).
 #pragma unroll
@@ -128,7 +154,10 @@ __global__ void __launch_bounds__(kTcThreads, 2)
     if (s < steps) load_stage(s, s);
     ptx::cp_async_commit();
   }
+  // ---- end of your code ----
+
   for (int step = 0; step < steps; ++step) {
+    // ---- your code: exercise 3c, step 3 ----
     // Groups committed so far: step + kTcStages - 1. Waiting until at most kTcStages - 2 are
     // in flight leaves this step's landed; the barrier makes every thread's visible, and
     // tells every thread that all warps are done with the stage the next load overwrites.
@@ -137,8 +166,9 @@ __global__ void __launch_bounds__(kTcThreads, 2)
     const int next = step + kTcStages - 1;
     if (next < steps) load_stage(next % kTcStages, next);
     ptx::cp_async_commit();
+    // ---- end of your code ----
 
-    // ---- given: the fragments' use (do not modify in the skeleton) ----
+    // ---- given from here on: do not modify ----
     const unsigned slot = base + static_cast<unsigned>(step % kTcStages * 2 * kTcSlotBytes);
 #pragma unroll
     for (int kk = 0; kk < kTcKStep / 16; ++kk) {

@@ -1,9 +1,15 @@
-// Chapter 11, reference solution. The contracts are in tma_layouts.cuh.
+// Chapter 11 exercises: Hopper TMA layouts. This is the file you edit.
+//
+// Read README.md in this folder first; the contracts are in tma_layouts.cuh (do not modify it).
+// Grade your work with
+//     meson test -C build --suite ch11
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "common/cuda/tma_map.hpp"
 
 namespace ch11 {
 
+// Exercise 1: where the TMA puts byte `byte` of box row `row`. As shipped: right for kNone only.
+// ---- your code: exercise 1 ----
 __host__ __device__ int tma_smem_offset(TmaSwizzle mode, int box_row_bytes, int row, int byte) {
   // Without a swizzle the box lands densely, row after row. A swizzled mode gives every box row
   // its whole span (32, 64 or 128 bytes), however narrow the row; then each 16-byte chunk moves:
@@ -19,7 +25,10 @@ __host__ __device__ int tma_smem_offset(TmaSwizzle mode, int box_row_bytes, int 
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
+// Exercise 2a: wavefronts of a warp reading a column of a 32-row box.
+// ---- your code: exercise 2a ----
 namespace {
 // Wavefronts of a warp reading down a column of 32 rows, lane t at byte `byte_of(t)`, `bytes`
 // each: groups of 128 / bytes lanes (the rows differ, so no lanes merge), each costing the most
@@ -62,18 +71,25 @@ int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read) {
   return column_wavefronts(words ? 4 : 16,
                            [&](int t) { return tma_smem_offset(mode, row_bytes, t, byte); });
 }
+// ---- end of your code ----
 
+// Exercise 2b: the least row pitch (floats, above 32) of a TMA box.
+// ---- your code: exercise 2b ----
 int least_padded_pitch() {
   const int columns = padded_tile_columns();  // 32 in variant 0
   const int pitch = columns / 4 * 4 + 4;      // the next multiple of 4 floats above
   return pitch;
 }  // box rows are multiples of 16 bytes: 4 floats
+// ---- end of your code ----
 
+// Exercise 2c: wavefronts of a column read at that pitch.
+// ---- your code: exercise 2c ----
 int predicted_padded_column_wavefronts() {
   // Row t starts in bank (pitch t) % 32: 32 / gcd(pitch, 32) banks, gcd(pitch, 32) rows each.
   const int ways = greatest_common_divisor(least_padded_pitch(), 32);
   return ways;
 }  // 36 r mod 32 = 4 r: 8 banks, 4-way
+// ---- end of your code ----
 
 namespace {
 // Where the stages start: at a multiple of 1024 bytes, because the TMA's 128-byte pattern
@@ -109,8 +125,11 @@ __device__ __forceinline__ Transposed transpose_turned_block(const float4 (&read
 }
 }  // namespace
 
-// Exercise 3a: the layout the input boxes are written in, and read through tma_smem_offset.
+// Exercise 3a: the layout the input boxes are written in, and read through tma_smem_offset: the
+// mode in which your reads of step 4 below are conflict-free. As shipped the boxes are plain.
+// ---- your code: exercise 3a ----
 constexpr TmaSwizzle kTransposeSwizzle = TmaSwizzle::k128B;
+// ---- end of your code ----
 
 CUtensorMap make_input_map(const float* in, int rows, int cols) {
   return gpu::make_float_tma_map_2d(
@@ -124,7 +143,10 @@ CUtensorMap make_output_map(float* out, int rows, int cols) {
       "the output map of tma_transpose_kernel", CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
-// Exercise 3b: the TMA transpose (contract in tma_layouts.cuh).
+// Exercise 3b: the TMA transpose (the contract is in tma_layouts.cuh, the pipeline in section 5
+// of the lesson). Given: where everything sits in shared memory, which tiles this block
+// transposes, which 4 x 4 block of each tile a thread takes, and the transpose of that block in
+// registers. Yours: the pipeline, steps 1-7. As shipped the kernel writes nothing.
 __global__ void __launch_bounds__(kThreads)
     tma_transpose_kernel(const __grid_constant__ CUtensorMap in_map,
                          const __grid_constant__ CUtensorMap out_map, int rows, int cols) {
@@ -152,6 +174,7 @@ __global__ void __launch_bounds__(kThreads)
   // lesson).
   const int q = t % 16, c = t / 16, turn = (q / 2) % 4;
 
+  // ---- your code: exercise 3b, steps 1 and 2 ----
   // Step 1: one mbarrier per stage, one arrival per phase; fenced, then published.
   if (t == 0) {
     for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(full_at + 8 * s, 1);
@@ -172,8 +195,11 @@ __global__ void __launch_bounds__(kThreads)
   if (t == 0) {
     for (int i = 0; i < kStages; ++i) load(i);
   }
+  // ---- end of your code ----
+
   for (int i = 0; tile_of(i) >= 0; ++i) {
     const int tile = tile_of(i), stage = i % kStages;
+    // ---- your code: exercise 3b, steps 3 and 4 ----
     // Step 3: wait for the stage's tile: its (i / kStages)-th load, one phase each.
     ptx::mbarrier_wait(full_at + 8 * stage, (i / kStages) % 2);
     // Step 4: read chunk c % 8 of the four rows in box c / 8, turned, through the layout of
@@ -186,11 +212,14 @@ __global__ void __launch_bounds__(kThreads)
       read[k] = *reinterpret_cast<const float4*>(
           in_box + tma_smem_offset(kTransposeSwizzle, kBoxRowBytes, row, 16 * (c % 8)));
     }
-    const Transposed block = transpose_turned_block(read, turn);
+    // ---- end of your code ----
+
+    const Transposed block = transpose_turned_block(read, turn);           // given
+    float* const out_tile = out_tiles + i % kOutTiles * (kTileBytes / 4);  // given
+    // ---- your code: exercise 3b, steps 5 and 6 ----
     // Step 5: the output tile. The store of two tiles ago must have read it (the previous
     // tile's store may still be reading the other one); then every thread writes its four
     // chunks, and fences them for the TMA.
-    float* const out_tile = out_tiles + i % kOutTiles * (kTileBytes / 4);
     if (t == 0) ptx::tma_store_wait_read<kOutTiles - 1>();
     __syncthreads();
 #pragma unroll
@@ -206,9 +235,12 @@ __global__ void __launch_bounds__(kThreads)
       ptx::tma_store_commit();
       load(i + kStages);
     }
+    // ---- end of your code ----
   }
+  // ---- your code: exercise 3b, step 7 ----
   // Step 7: the stores read shared memory until they complete; the block must outlive them.
   if (t == 0) ptx::tma_store_wait_all();
+  // ---- end of your code ----
 }
 
 }  // namespace ch11

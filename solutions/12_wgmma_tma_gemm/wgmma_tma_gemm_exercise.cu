@@ -1,4 +1,4 @@
-// Chapter 12 exercises: wgmma fed by TMA tiles. The reference solution.
+// Chapter 12 exercises: wgmma fed by TMA tiles. This is the file you edit.
 //
 // Read README.md in this folder first; the contracts are in wgmma_tma_gemm.cuh (do not modify it).
 // Grade your work with
@@ -7,6 +7,7 @@
 
 namespace ch12 {
 
+// ---- your code: exercise 1 ----
 // Exercise 1: the descriptor of rows row0 .. of a K-tile the TMA wrote in `layout`, k16 step k16.
 __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, unsigned tile_address,
                                                         int rows, int k16, int row0) {
@@ -27,8 +28,10 @@ __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, un
   }
   return encode_descriptor(f);
 }
+// ---- end of your code ----
 
-// Exercise 2a: which pairings read right.
+// Exercise 2a: does wgmma read the tile right in each pairing? 1 or 0.
+// ---- your code: exercise 2a ----
 int predicted_reads_right(Pairing pairing) {
   switch (pairing) {
     case Pairing::kSW128ReadAsSW64: return 0;
@@ -43,14 +46,20 @@ int predicted_reads_right(Pairing pairing) {
   }
   return kNotImplemented;
 }
+// ---- end of your code ----
 
-// Exercise 2b: rows 8 floats of banks apart, so that the 4 rows of a half-warp's 8-byte stores
-// (8 words each) fill 32 different banks.
+// Exercise 2b: the C tile's pitch in floats. As shipped: unpadded.
+// ---- your code: exercise 2b ----
+// Rows 8 floats of banks apart, so that the 4 rows of a half-warp's 8-byte stores (8 words
+// each) fill 32 different banks.
 __host__ __device__ int c_tile_pitch() {
   return kBlockN + 8;
 }
+// ---- end of your code ----
 
-// Exercise 2c: a half-warp stores 4 rows x 8 words; rows r start in bank (pitch r) % 32.
+// Exercise 2c: the wavefronts of one warp's 8-byte accumulator store at `pitch`.
+// ---- your code: exercise 2c ----
+// A half-warp stores 4 rows x 8 words; rows r start in bank (pitch r) % 32.
 int predicted_epilogue_wavefronts(int pitch) {
   int total = 0;
   for (int half = 0; half < 2; ++half) {
@@ -67,6 +76,7 @@ int predicted_epilogue_wavefronts(int pitch) {
   }
   return total;
 }
+// ---- end of your code ----
 
 namespace {
 // Where the stages start: at a multiple of 1024 bytes (the 128-byte swizzle's repeat).
@@ -77,7 +87,9 @@ __device__ __forceinline__ unsigned char* aligned_stages(unsigned char* raw) {
 }  // namespace
 
 // Exercise 3: the GEMM (the contract is in wgmma_tma_gemm.cuh, the pipeline in section 3 of the
-// lesson).
+// lesson). Given: where everything sits in shared memory, the mbarriers, the register split and
+// the accumulators. Yours: the producer's loop (step 1), the consumers' k-loop (step 2) and the
+// epilogue (step 3). As shipped the kernel writes nothing.
 template <OperandLayout Layout, int Stages>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -118,6 +130,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // The producer warpgroup: few registers; one thread issues every load.
     ptx::setmaxnreg_dec<40>();
     if (t == 0) {
+      // ---- your code: exercise 3, step 1 ----
       for (int kt = 0; kt < k_tiles; ++kt) {
         const int s = kt % Stages, use = kt / Stages;
         // Wait for the consumers to release the stage's previous K-tile (for the first use,
@@ -128,6 +141,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         ptx::load_operand_tile<Layout>(stage_at(s) + kATileBytes, &b_map, kBlockN, n0, kt * kKTile,
                                        full_at(s));
       }
+      // ---- end of your code ----
     }
     return;
   }
@@ -139,6 +153,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int i = 0; i < kAccumulators; ++i) d[i] = 0.0f;
   ptx::fence_accumulators(d);
+  // ---- your code: exercise 3, step 2 ----
   bool waited = true;
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int s = kt % Stages;
@@ -163,7 +178,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   ptx::wgmma_wait<0>();
   ptx::fence_accumulators(d);
   if (!waited) return;
+  // ---- end of your code ----
 
+  // ---- your code: exercise 3, step 3 ----
   // The epilogue: both consumer warpgroups are done reading the stages before the C tile
   // overwrites them; then every thread stores its accumulators as float2 at the tile's pitch,
   // and the two warpgroups copy the tile to C in coalesced 16-byte rows.
@@ -184,6 +201,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const float4 x = *reinterpret_cast<const float4*>(tile + row * pitch + col);
     *reinterpret_cast<float4*>(C + static_cast<long long>(m0 + row) * N + n0 + col) = x;
   }
+  // ---- end of your code ----
 }
 
 }  // namespace ch12
