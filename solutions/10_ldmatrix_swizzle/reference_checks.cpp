@@ -1,6 +1,8 @@
 // Chapter 10, the reference solution's own GPU checks (`<grader> reference`, solution mode): the
 // lesson's table of tiles and its other counted accesses, with kernels and layouts a hand-out
-// must not hold.
+// must not hold. The table's plain and padded tiles are the reference with its tile changed
+// ([ablation.NAME] of solutions/10_ldmatrix_swizzle/chapter.ini); its swizzled tile is the
+// reference's own.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -23,7 +25,14 @@
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
-#include "solutions/10_ldmatrix_swizzle/reference_probes.hpp"
+
+// Each ablation's unit holds the device probes and the edited reference in namespace ch10_NAME.
+namespace ch10_plain_tile::probes {
+void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
+}
+namespace ch10_padded_tile::probes {
+void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
+}
 
 namespace {
 
@@ -37,9 +46,9 @@ struct Tile {
 
 const std::vector<Tile>& tiles() {
   static const std::vector<Tile> all = {
-      {"plain", "plain tile (maintainers)", ch10::reference_probes::launch_plain_tile},
-      {"padded16", "padded tile (maintainers)", ch10::reference_probes::launch_padded_tile},
-      {"swizzled", "swizzled tile (maintainers)", ch10::reference_probes::launch_swizzled_tile},
+      {"plain", "plain tile (maintainers)", ch10_plain_tile::probes::launch_yours},
+      {"padded16", "padded tile (maintainers)", ch10_padded_tile::probes::launch_yours},
+      {"swizzled", "swizzled tile (maintainers)", ch10::probes::launch_yours},
   };
   return all;
 }
