@@ -20,6 +20,7 @@
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
+#include "grader/gemm/gemm_bench.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
@@ -41,7 +42,7 @@ using grader::chapter::kMeasurementFile;
 struct Tile {
   const char* name;  // as the measurements name it
   const char* row;   // as the table prints it
-  ch10::gemm::Launch launch;
+  ch10::check::Launch launch;
 };
 
 const std::vector<Tile>& tiles() {
@@ -63,16 +64,16 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
   std::mt19937_64 rng(grader::run_seed() + 30);
   for (const Tile& tile : tiles()) {
     for (const auto& [M, N, K] : {std::tuple{256, 256, 256}, std::tuple{384, 128, 320}}) {
-      const auto problem = ch10::gemm::check_against_fp64(tile.launch, tile.row,
-                                                          ch10::gemm::random_problem(M, N, K, rng));
+      const auto problem = ch10::check::check_against_fp64(
+          tile.launch, tile.row, ch10::check::random_problem(M, N, K, rng));
       GRADER_EXPECT(!problem, *problem);
     }
   }
   // Their ldmatrix wavefronts, one block of 8 K-steps each.
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (counters.available) {
-    const ch10::gemm::Problem p =
-        ch10::gemm::random_problem(ch10::kTcBlock, ch10::kTcBlock, ch10::kTcKStep * 8, rng);
+    const ch10::check::Problem p =
+        ch10::check::random_problem(ch10::kTcBlock, ch10::kTcBlock, ch10::kTcKStep * 8, rng);
     gpu::DeviceBuffer<__half> a(p.A), b(p.B);
     gpu::DeviceBuffer<float> c(static_cast<size_t>(p.M) * p.N);
     for (const Tile& tile : tiles()) {
@@ -101,10 +102,10 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
   // Their speed, in turns with cuBLAS and the reference solution.
   constexpr int n = 4096;
   std::mt19937_64 fixed(5);
-  const ch10::gemm::Problem p = ch10::gemm::random_problem(n, n, n, fixed);
+  const ch10::check::Problem p = ch10::check::random_problem(n, n, n, fixed);
   gpu::DeviceBuffer<__half> a(p.A), b(p.B);
   gpu::DeviceBuffer<float> c(static_cast<size_t>(n) * n);
-  const auto launch = [&](const ch10::gemm::Launch& kernel) {
+  const auto launch = [&](const ch10::check::Launch& kernel) {
     return [&a, &b, &c, kernel] { kernel(a.get(), b.get(), c.get(), n, n, n); };
   };
   std::vector<grader::TimedKernel> kernels = {{"cublasGemmEx", launch(ch10::probes::cublas_gemm)}};
@@ -133,8 +134,7 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
                              cublas_ms / rows[4].median_ms, "");
   std::printf("GEMM 4096^3, fp16 in, fp32 accumulate, median of 21 launches each, in turns:\n");
   for (const grader::SpeedRow& r : rows) {
-    std::printf("  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n", r.name.c_str(), r.median_ms,
-                flops / r.median_ms / 1e9, cublas_ms / r.median_ms);
+    std::cout << gemm::speed_line(r.name, r.median_ms, flops, cublas_ms);
   }
   SUCCEED();
 }
