@@ -29,12 +29,6 @@ inline Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
   return gemm::random_problem<float>(gemm::Operands::kAB, M, N, K, rng);
 }
 
-// Runs `launch` on p with C poisoned (NaN); returns C.
-inline std::vector<float> run(const gemm::Launch<float>& launch, const Problem& p,
-                              const char* kernel) {
-  return gemm::run(launch, p, kernel);
-}
-
 // The first entry of `c` further from the fp64 result than the tolerance, as feedback.
 inline std::optional<grader::Feedback> compare_with_fp64(const Problem& p,
                                                          const std::vector<float>& c,

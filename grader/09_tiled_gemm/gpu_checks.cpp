@@ -37,7 +37,7 @@ using ch09::check::compare_with_fp64;
 using ch09::check::kTolerance;
 using ch09::check::Problem;
 using ch09::check::random_problem;
-using ch09::check::run;
+using gemm::run;
 
 }  // namespace
 

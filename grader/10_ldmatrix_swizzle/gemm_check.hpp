@@ -31,8 +31,7 @@ inline double tolerance(int K) {
 
 using Problem = gemm::Problem<__half>;
 
-// Uniform in [-1, 1), rounded to fp16: grader::random_values of one seed per matrix drawn from
-// `rng`.
+// Uniform in [-1, 1), rounded to fp16: one seed per matrix drawn from `rng`.
 inline Problem random_problem(int M, int N, int K, std::mt19937_64& rng) {
   return gemm::random_problem<__half>(gemm::Operands::kABt, M, N, K, rng);
 }

@@ -2,7 +2,6 @@
 // fp64 and cuBLAS, its counted shared accesses against the contract, and its speed against the
 // grader's wmma kernel and cuBLAS, timed in the same run.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>

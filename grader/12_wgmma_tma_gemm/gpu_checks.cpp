@@ -154,9 +154,8 @@ WORKBOOK_CHECK(ex3_vs_cublas) {
   NEEDS_WGMMA();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
   if (wrong_on_a_quick_problem()) {
-    GRADER_FAIL(grader::not_judged_while_wrong("Not compared",
-                                               "wgmma_gemm_kernel gives wrong "
-                                               "results"));
+    GRADER_FAIL(
+        grader::not_judged_while_wrong("Not compared", "wgmma_gemm_kernel gives wrong results"));
   }
   constexpr int n = 4096;
   std::mt19937_64 rng(grader::run_seed() + 122);
@@ -193,9 +192,8 @@ WORKBOOK_CHECK(ex3_counters) {
   NEEDS_WGMMA();
   if (const auto why = not_runnable()) GRADER_FAIL(*why);
   if (wrong_on_a_quick_problem()) {
-    GRADER_FAIL(grader::not_judged_while_wrong("Not counted",
-                                               "wgmma_gemm_kernel gives wrong "
-                                               "results"));
+    GRADER_FAIL(
+        grader::not_judged_while_wrong("Not counted", "wgmma_gemm_kernel gives wrong results"));
   }
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (!counters.available) GRADER_SKIP("hardware counters not checked: " + counters.reason);

@@ -1,7 +1,5 @@
-// Chapter 12: wgmma_gemm_kernel run on exact problems for the GPU checks: whether it may run at
-// all (its descriptors and C tile in place), and its results on small integers, where every
-// element of C is exact in fp32, in every layout and ring length, through the shared GEMM bench
-// (grader/gemm/).
+// Chapter 12: whether wgmma_gemm_kernel may run (its descriptors and C tile in place), and its
+// results on small integers, exact in fp32, in every layout and ring length (grader/gemm/).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -12,7 +10,6 @@
 #include <optional>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
@@ -38,15 +35,8 @@ inline std::optional<grader::Feedback> descriptors_out_of_place() {
         if (f.start_address >= tile && f.start_address < tile + rows * kKTileBytes &&
             f.layout == layout)
           continue;
-        char call[160];
-        std::snprintf(call, sizeof call, "wgmma_descriptor(%s, 0x%x, %d, %d, %d)",
-                      spec::name(layout), tile, rows, k16, row0);
-        return grader::Feedback(std::string("Not run: ") + call + " has start address 0x" +
-                                [&] {
-                                  char hex[16];
-                                  std::snprintf(hex, sizeof hex, "%x", f.start_address);
-                                  return std::string(hex);
-                                }() +
+        return grader::Feedback("Not run: " + spec::call_text({layout, tile, rows, k16, row0}) +
+                                " has start address " + spec::hex(f.start_address) +
                                 " and layout type " + std::to_string(static_cast<int>(f.layout)) +
                                 ": wgmma would read outside the tile, or in another layout.")
             .hint(
@@ -81,9 +71,9 @@ struct ExactProblem {
 };
 
 inline ExactProblem exact_problem(int M, int N, int K, std::mt19937_64& rng) {
-  gemm::Problem<__half> p = gemm::small_integer_problem<__half>(gemm::Operands::kABt, M, N, K, rng);
-  std::vector<gemm::Exact> C = gemm::exact_result(p);
-  return {std::move(p), std::move(C)};
+  ExactProblem e{gemm::small_integer_problem<__half>(gemm::Operands::kABt, M, N, K, rng), {}};
+  e.C = gemm::exact_result(e.p);
+  return e;
 }
 
 inline const char* const kPipelineHint =
