@@ -51,11 +51,6 @@ __global__ void classic_kernel(const float* A, const float* B, float* C, int N, 
   C[static_cast<long long>(row) * N + col] = sum;
 }
 
-__global__ void absolute_kernel(float* x, long long n) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) x[i] = fabsf(x[i]);
-}
-
 }  // namespace
 
 void launch_classic(const float* A, const float* B, float* C, int M, int N, int K) {
@@ -71,11 +66,6 @@ void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K)
   if (s != CUBLAS_STATUS_SUCCESS) {
     throw std::runtime_error(std::string("cublasSgemm failed: ") + cublasGetStatusString(s));
   }
-}
-
-void absolute_values(float* x, long long n) {
-  absolute_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n);
-  GPU_CHECK(cudaGetLastError());
 }
 
 }  // namespace ch09::probes

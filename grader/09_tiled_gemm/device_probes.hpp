@@ -24,7 +24,4 @@ void launch_classic(const float* A, const float* B, float* C, int M, int N, int 
 /// whole run; throws std::runtime_error naming the cuBLAS status when a call fails.
 void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K);
 
-/// Element-wise |x| of n floats, in place on the device.
-void absolute_values(float* x, long long n);
-
 }  // namespace ch09::probes

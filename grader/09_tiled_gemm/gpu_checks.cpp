@@ -19,6 +19,7 @@
 #include "grader/09_tiled_gemm/device_probes.hpp"
 #include "grader/09_tiled_gemm/gemm_check.hpp"
 #include "grader/09_tiled_gemm/gemm_spec.hpp"
+#include "grader/gemm/gemm_bench.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
@@ -36,8 +37,7 @@ using ch09::check::compare_with_fp64;
 using ch09::check::kTolerance;
 using ch09::check::Problem;
 using ch09::check::random_problem;
-using ch09::check::reference;
-using ch09::check::run;
+using gemm::run;
 
 }  // namespace
 
@@ -125,47 +125,26 @@ WORKBOOK_CHECK(ex2_vs_cublas) {
   constexpr int n = 4096;
   std::mt19937_64 rng(grader::run_seed() + 10);
   const Problem p = random_problem(n, n, n, rng);
-  gpu::DeviceBuffer<float> a(p.A), b(p.B);
-  gpu::DeviceBuffer<float> yours(static_cast<size_t>(n) * n), cublas(yours.size()),
-      magnitude(yours.size());
-  yours.fill_bytes(0xff);
-  ch09::probes::launch_yours(a.get(), b.get(), yours.get(), n, n, n);
-  GPU_CHECK_KERNEL("sgemm_kernel");
-  ch09::probes::cublas_sgemm(a.get(), b.get(), cublas.get(), n, n, n);
-  // |A| |B|, for each entry's tolerance.
-  ch09::probes::absolute_values(a.get(), static_cast<long long>(a.size()));
-  ch09::probes::absolute_values(b.get(), static_cast<long long>(b.size()));
-  ch09::probes::cublas_sgemm(a.get(), b.get(), magnitude.get(), n, n, n);
-  GPU_CHECK(cudaDeviceSynchronize());
-  const std::vector<float> y = yours.download(), c = cublas.download(), s = magnitude.download();
+  const gemm::WithCublas r = gemm::run_with_cublas(ch09::probes::launch_yours, "sgemm_kernel",
+                                                   ch09::probes::cublas_sgemm, p);
   // cuBLAS first: on 256 sampled entries against fp64, so that a TF32 default cannot pass.
-  std::uniform_int_distribution<int> index(0, n - 1);
-  for (int sample = 0; sample < 256; ++sample) {
-    const int i = index(rng), j = index(rng);
-    const auto [exact, mag] = reference(p, i, j);
-    const double got = c[static_cast<size_t>(i) * n + j];
-    if (!(std::fabs(got - exact) <= kTolerance * mag)) {
-      GRADER_FAIL(grader::Feedback("cuBLAS itself is not fp32-accurate here: C[" +
-                                   std::to_string(i) + "][" + std::to_string(j) + "] = " +
-                                   std::to_string(got) + ", exact " + std::to_string(exact) + ".")
-                      .line("Is TF32 forced on (NVIDIA_TF32_OVERRIDE=1, or a cuBLAS math mode)? "
-                            "The grader compares fp32 with fp32 only.")
-                      .hint("unset NVIDIA_TF32_OVERRIDE and run again."));
-    }
+  if (const auto wrong = gemm::sampled_mismatch(p, r.cublas, {kTolerance}, rng)) {
+    GRADER_FAIL(gemm::cublas_inaccurate(*wrong)
+                    .line("Is TF32 forced on (NVIDIA_TF32_OVERRIDE=1, or a cuBLAS math mode)? "
+                          "The grader compares fp32 with fp32 only.")
+                    .hint("unset NVIDIA_TF32_OVERRIDE and run again."));
   }
-  for (std::size_t e = 0; e < y.size(); ++e) {
-    if (!(std::fabs(static_cast<double>(y[e]) - c[e]) <= 2 * kTolerance * s[e])) {
-      const int i = static_cast<int>(e / n), j = static_cast<int>(e % n);
-      const auto [exact, mag] = reference(p, i, j);
-      char line[200];
-      std::snprintf(
-          line, sizeof line, "C[%d][%d]: yours %.9g, cuBLAS %.9g, exact %.9g (tolerance %.3g).", i,
-          j, static_cast<double>(y[e]), static_cast<double>(c[e]), exact, 2 * kTolerance * mag);
-      grader::Feedback f("sgemm_kernel disagrees with cuBLAS on 4096 x 4096 x 4096.");
-      f.line(line);
-      if (std::isnan(y[e])) f.line("That element was never written (C was filled with NaN).");
-      GRADER_FAIL(f.hint("the smaller shapes above show the first error more plainly."));
-    }
+  if (const auto wrong = gemm::disagreement(p, r, {2 * kTolerance})) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "C[%d][%d]: yours %.9g, cuBLAS %.9g, exact %.9g (tolerance %.3g).", wrong->i,
+                  wrong->j, static_cast<double>(wrong->got),
+                  static_cast<double>(r.cublas[static_cast<size_t>(wrong->i) * n + wrong->j]),
+                  wrong->exact, 2 * kTolerance * wrong->magnitude);
+    grader::Feedback f("sgemm_kernel disagrees with cuBLAS on 4096 x 4096 x 4096.");
+    f.line(line);
+    if (std::isnan(wrong->got)) f.line("That element was never written (C was filled with NaN).");
+    GRADER_FAIL(f.hint("the smaller shapes above show the first error more plainly."));
   }
   SUCCEED();
 }
@@ -262,31 +241,19 @@ WORKBOOK_CHECK(ex2_speed) {
       resources.registers, resources.local_bytes, resources.shared_bytes, resources.blocks_per_sm,
       ch09::kThreads);
   const double speedup = classic_ms / yours_ms;
-  grader::record_measurement(kMeasurementFile, "gemm.cublas_tflops", flops / cublas_ms / 1e9,
-                             "TFLOP/s");
-  grader::record_measurement(kMeasurementFile, "gemm.fraction_of_cublas", cublas_ms / yours_ms, "");
-  grader::record_measurement(kMeasurementFile, "gemm.classic_fraction_of_cublas",
-                             cublas_ms / classic_ms, "");
-  grader::record_measurement(kMeasurementFile, "gemm.speedup_over_classic", speedup, "x");
-  char table[600];
-  std::snprintf(table, sizeof table,
-                "SGEMM 4096 x 4096 x 4096, fp32, median of 15 launches each:\n"
-                "  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n"
-                "  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n"
-                "  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS  (%.2fx the classic kernel)\n",
-                "cublasSgemm", cublas_ms, flops / cublas_ms / 1e9, 1.0, "classic 32 x 32 tiles",
-                classic_ms, flops / classic_ms / 1e9, cublas_ms / classic_ms,
-                "sgemm_kernel (yours)", yours_ms, flops / yours_ms / 1e9, cublas_ms / yours_ms,
-                speedup);
+  gemm::record_speed(kMeasurementFile, "classic", flops, cublas_ms, classic_ms, yours_ms);
+  char than_classic[40];
+  std::snprintf(than_classic, sizeof than_classic, "  (%.2fx the classic kernel)", speedup);
+  const std::string table =
+      "SGEMM 4096 x 4096 x 4096, fp32, median of 15 launches each:\n" +
+      gemm::speed_line("cublasSgemm", cublas_ms, flops, cublas_ms) +
+      gemm::speed_line("classic 32 x 32 tiles", classic_ms, flops, cublas_ms) +
+      gemm::speed_line("sgemm_kernel (yours)", yours_ms, flops, cublas_ms, 28, than_classic);
   std::cout << table;
-  const grader::Threshold& bar = grader::chapter::threshold("speedup_over_classic");
-  char headline[200];
-  std::snprintf(headline, sizeof headline,
-                "sgemm_kernel is %.2fx as fast as the classic kernel, timed in the same run; it "
-                "must reach %.2fx.",
-                speedup, bar.value);
-  GRADER_EXPECT(grader::passes(bar, speedup),
-                grader::Feedback(headline).line(table).hint(
-                    "every shared access conflict-free (the host checks), float4 reads of "
-                    "both tiles, and 8 x 8 outputs per thread kept in registers."));
+  const auto verdict = gemm::judge_speedup(
+      "sgemm_kernel", "the classic kernel", speedup,
+      grader::chapter::threshold("speedup_over_classic"), table,
+      "every shared access conflict-free (the host checks), float4 reads of both tiles, and 8 x "
+      "8 outputs per thread kept in registers.");
+  GRADER_EXPECT(!verdict, *verdict);
 }

@@ -103,11 +103,6 @@ __global__ void __launch_bounds__(kTcThreads)
   }
 }
 
-__global__ void absolute_kernel(__half* x, long long n) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) x[i] = __habs(x[i]);
-}
-
 }  // namespace
 
 void launch_wmma_baseline(const __half* A, const __half* B, float* C, int M, int N, int K) {
@@ -116,11 +111,6 @@ void launch_wmma_baseline(const __half* A, const __half* B, float* C, int M, int
 
 void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K) {
   gpu::cublas_gemm_half_abt(A, B, C, M, N, K);
-}
-
-void absolute_values(__half* x, long long n) {
-  absolute_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n);
-  GPU_CHECK(cudaGetLastError());
 }
 
 }  // namespace ch10::probes

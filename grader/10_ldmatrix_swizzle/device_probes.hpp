@@ -25,7 +25,4 @@ void launch_wmma_baseline(const __half* A, const __half* B, float* C, int M, int
 /// when a call fails.
 void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K);
 
-/// Element-wise |x| of n halves, in place on the device.
-void absolute_values(__half* x, long long n);
-
 }  // namespace ch10::probes

@@ -2,7 +2,6 @@
 // fp64 and cuBLAS, its counted shared accesses against the contract, and its speed against the
 // grader's wmma kernel and cuBLAS, timed in the same run.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -20,6 +19,7 @@
 #include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
+#include "grader/gemm/gemm_bench.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
@@ -30,13 +30,11 @@
 
 namespace {
 
-using ch10::gemm::check_against_fp64;
-using ch10::gemm::Problem;
-using ch10::gemm::random_problem;
-using ch10::gemm::reference;
-using ch10::gemm::shape;
-using ch10::gemm::tolerance;
-using ch10::gemm::wrong_result;
+using ch10::check::check_against_fp64;
+using ch10::check::Problem;
+using ch10::check::random_problem;
+using ch10::check::tolerance;
+using ch10::check::wrong_result;
 using grader::chapter::kMeasurementFile;
 
 // cp.async and this mma shape need 8.0 (ldmatrix alone 7.5).
@@ -56,10 +54,9 @@ const char* measured_name(ch10::Layout layout) {
 std::optional<grader::Feedback> not_runnable() {
   const auto fault = ch10::feed::feed_fault();
   if (!fault) return std::nullopt;
-  return grader::not_run_while_invalid(
-      *fault,
-      std::string(grader::chapter::checks::ex3a.name) + "\" and \"" +
-          grader::chapter::checks::ex3b.name);
+  return grader::not_run_while_invalid(*fault, std::string(grader::chapter::checks::ex3a.name) +
+                                                   "\" and \"" +
+                                                   grader::chapter::checks::ex3b.name);
 }
 
 // The quick check that gates the counters' and the speed's points: one 256^3 problem against fp64.
@@ -144,43 +141,21 @@ WORKBOOK_CHECK(ex3_vs_cublas) {
   double worst_cublas = 0;
   for (const auto& s : shapes) {
     const Problem p = random_problem(s[0], s[1], s[2], rng);
-    gpu::DeviceBuffer<__half> a(p.A), b(p.B);
-    gpu::DeviceBuffer<float> yours(static_cast<size_t>(p.M) * p.N), cublas(yours.size()),
-        magnitude(yours.size());
-    yours.fill_bytes(0xff);
-    ch10::probes::launch_yours_on_poisoned_shared(a.get(), b.get(), yours.get(), p.M, p.N, p.K);
-    GPU_CHECK_KERNEL("tc_gemm_kernel");
-    ch10::probes::cublas_gemm(a.get(), b.get(), cublas.get(), p.M, p.N, p.K);
-    ch10::probes::absolute_values(a.get(), static_cast<long long>(a.size()));
-    ch10::probes::absolute_values(b.get(), static_cast<long long>(b.size()));
-    ch10::probes::cublas_gemm(a.get(), b.get(), magnitude.get(), p.M, p.N, p.K);
-    GPU_CHECK(cudaDeviceSynchronize());
-    const std::vector<float> y = yours.download(), c = cublas.download(), m = magnitude.download();
+    const gemm::WithCublas r =
+        gemm::run_with_cublas(ch10::probes::launch_yours_on_poisoned_shared, "tc_gemm_kernel",
+                              ch10::probes::cublas_gemm, p);
     // cuBLAS first, on 256 sampled entries against fp64.
-    std::uniform_int_distribution<int> row(0, p.M - 1), col(0, p.N - 1);
-    for (int sample = 0; sample < 256; ++sample) {
-      const int i = row(rng), j = col(rng);
-      const auto [exact, mag] = reference(p, i, j);
-      const double got = c[static_cast<size_t>(i) * p.N + j], allowed = tolerance(p.K) * mag;
-      worst_cublas = std::max(worst_cublas, std::fabs(got - exact) / allowed);
-      if (!(std::fabs(got - exact) <= allowed)) {
-        GRADER_FAIL(grader::Feedback("cuBLAS itself is not fp32-accurate here: C[" +
-                                     std::to_string(i) + "][" + std::to_string(j) +
-                                     "] = " + std::to_string(got) + ", exact " +
-                                     std::to_string(exact) + " on " + shape(p) + ".")
-                        .line("The grader compares fp32 accumulation with fp32 accumulation only.")
-                        .hint("is a cuBLAS math mode or environment variable forcing reduced "
-                              "precision?"));
-      }
+    if (const auto wrong =
+            gemm::sampled_mismatch(p, r.cublas, {tolerance(p.K)}, rng, &worst_cublas)) {
+      GRADER_FAIL(gemm::cublas_inaccurate(*wrong, " on " + gemm::shape(p))
+                      .line("The grader compares fp32 accumulation with fp32 accumulation only.")
+                      .hint("is a cuBLAS math mode or environment variable forcing reduced "
+                            "precision?"));
     }
-    for (std::size_t e = 0; e < y.size(); ++e) {
-      const double allowed = 2 * tolerance(p.K) * m[e];
-      if (!(std::fabs(static_cast<double>(y[e]) - c[e]) <= allowed)) {
-        const int i = static_cast<int>(e / static_cast<size_t>(p.N));
-        const int j = static_cast<int>(e % static_cast<size_t>(p.N));
-        GRADER_FAIL(wrong_result("tc_gemm_kernel", p, i, j, y[e], reference(p, i, j).first, allowed)
-                        .line("cuBLAS gives " + std::to_string(c[e]) + "."));
-      }
+    if (const auto wrong = gemm::disagreement(p, r, {2 * tolerance(p.K)})) {
+      const float cublas = r.cublas[static_cast<size_t>(wrong->i) * p.N + wrong->j];
+      GRADER_FAIL(wrong_result("tc_gemm_kernel", p, *wrong)
+                      .line("cuBLAS gives " + std::to_string(cublas) + "."));
     }
   }
   grader::record_measurement(kMeasurementFile, "cublas.worst_error_in_tolerances", worst_cublas,
@@ -284,35 +259,21 @@ WORKBOOK_CHECK(ex3_speed) {
   const double cublas_ms = rows[0].median_ms, baseline_ms = rows[1].median_ms,
                yours_ms = rows[2].median_ms;
   const double speedup = baseline_ms / yours_ms;
-  grader::record_measurement(kMeasurementFile, "gemm.cublas_tflops", flops / cublas_ms / 1e9,
-                             "TFLOP/s");
   grader::record_measurement(kMeasurementFile, "gemm.tflops", flops / yours_ms / 1e9, "TFLOP/s");
-  grader::record_measurement(kMeasurementFile, "gemm.fraction_of_cublas", cublas_ms / yours_ms, "");
-  grader::record_measurement(kMeasurementFile, "gemm.wmma_fraction_of_cublas",
-                             cublas_ms / baseline_ms, "");
-  grader::record_measurement(kMeasurementFile, "gemm.speedup_over_wmma", speedup, "x");
+  gemm::record_speed(kMeasurementFile, "wmma", flops, cublas_ms, baseline_ms, yours_ms);
   std::string table =
       "GEMM 4096 x 4096 x 4096, fp16 in, fp32 accumulate, median of 21 launches each, in turns:\n";
-  for (const grader::SpeedRow& r : rows) {
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n",
-                  r.name.c_str(), r.median_ms, flops / r.median_ms / 1e9, cublas_ms / r.median_ms);
-    table += line;
-  }
+  for (const grader::SpeedRow& r : rows)
+    table += gemm::speed_line(r.name, r.median_ms, flops, cublas_ms);
   char last[100];
   std::snprintf(last, sizeof last, "  tc_gemm_kernel is %.2fx the grader's wmma kernel.\n",
                 speedup);
   table += last;
   std::cout << table;
-  const grader::Threshold& bar = grader::chapter::threshold("speedup_over_wmma");
-  char headline[200];
-  std::snprintf(headline, sizeof headline,
-                "tc_gemm_kernel is %.2fx as fast as the grader's wmma kernel, timed in the same "
-                "run; it must reach %.2fx.",
-                speedup, bar.value);
-  GRADER_EXPECT(grader::passes(bar, speedup),
-                grader::Feedback(headline).line(table).hint(
-                    "the counters check above shows whether the ldmatrix reads or the "
-                    "cp.async writes take more wavefronts than they need; a plain tile is about "
-                    "as slow as the grader's kernel."));
+  const auto verdict = gemm::judge_speedup(
+      "tc_gemm_kernel", "the grader's wmma kernel", speedup,
+      grader::chapter::threshold("speedup_over_wmma"), table,
+      "the counters check above shows whether the ldmatrix reads or the cp.async writes take "
+      "more wavefronts than they need; a plain tile is about as slow as the grader's kernel.");
+  GRADER_EXPECT(!verdict, *verdict);
 }

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
-#include "common/cuda/random_fill.hpp"
 
 namespace ch12::probes {
 
@@ -56,17 +55,8 @@ void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K
 int lt_algos(int M, int N, int K);
 void cublaslt_gemm(int algo, const __half* A, const __half* B, float* C, int M, int N, int K);
 
-/// Element-wise |x| of n halves, in place on the device.
-void absolute_values(__half* x, long long n);
-
-/// Element i of the pseudo-random operands random_halves() writes for `seed`: uniform in [-1, 1)
-/// before rounding to half (gpu::random_float); the same on the host and the GPU.
-__host__ __device__ inline __half random_half(unsigned long long seed, unsigned long long i) {
-  return __float2half(gpu::random_float(seed, i));
-}
-
-/// Fills x[0 .. n - 1] with random_half(seed, i), on the device (the 4096^3 checks' operands:
-/// filling them on the host took a third of a second per check).
+/// Fills x[0 .. n - 1] with gpu::random_float(seed, i) rounded to half, on the device (the
+/// operands the speed checks time).
 void random_halves(__half* x, long long n, unsigned long long seed);
 
 }  // namespace ch12::probes

@@ -18,6 +18,7 @@
 #include "common/cuda/cublas_handle.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "common/cuda/random_fill.hpp"
 #include "grader/12_wgmma_tma_gemm/device_probes.hpp"
 
 namespace ch12::probes {
@@ -57,12 +58,7 @@ __global__ void __launch_bounds__(256)
 
 __global__ void random_halves_kernel(__half* x, long long n, unsigned long long seed) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) x[i] = random_half(seed, static_cast<unsigned long long>(i));
-}
-
-__global__ void absolute_kernel(__half* x, long long n) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) x[i] = __habs(x[i]);
+  if (i < n) x[i] = __float2half(gpu::random_float(seed, static_cast<unsigned long long>(i)));
 }
 
 // cuBLASLt's plans, one per shape: the matmul description, the three layouts, its heuristic's
@@ -145,11 +141,6 @@ void cublaslt_gemm(int algo, const __half* A, const __half* B, float* C, int M, 
                           &p.choices.at(static_cast<std::size_t>(algo)).algo, p.workspace->get(),
                           p.workspace->size(), nullptr),
            "cublasLtMatmul");
-}
-
-void absolute_values(__half* x, long long n) {
-  absolute_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n);
-  GPU_CHECK(cudaGetLastError());
 }
 
 void random_halves(__half* x, long long n, unsigned long long seed) {

@@ -26,7 +26,7 @@ KEYS = {
     "chapter": {
         "min_compute_capability": (True, "older GPUs skip the GPU checks, with the reason"),
         "also_build_for": (False, "architectures built whatever gpu_targets says (90, 90a)"),
-        "libraries": (False, "the workbook's shared libraries the grader links (transpose_bench)"),
+        "libraries": (False, "the shared libraries the grader links (transpose_bench, gemm_bench)"),
         "cuda_modules": (False, "CUDA libraries the grader links (cublas, cublasLt)"),
         "sources": (False, "files of grader/NN_slug/ compiled into a library of the grader's own"),
     },

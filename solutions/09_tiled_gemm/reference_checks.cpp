@@ -1,7 +1,8 @@
 // Chapter 09, the reference solution's own GPU checks (`<grader> reference`, solution mode): the
-// variants of exercise 2's kernel that the lesson compares (section 2), each checked against
-// fp64 and timed against cuBLAS and the classic kernel in the same run; the simplest of them
-// must clear the student's bar, which the bar's margin is set from.
+// variants of exercise 2's kernel that the lesson compares (section 2), each the reference with
+// one design choice undone ([ablation.NAME] of solutions/09_tiled_gemm/chapter.ini), checked
+// against fp64 and timed against cuBLAS and the classic kernel in the same run; the simplest of
+// them must clear the student's bar, which the bar's margin is set from.
 #include <cstdio>
 #include <random>
 #include <string>
@@ -18,29 +19,40 @@
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
-#include "solutions/09_tiled_gemm/reference_probes.hpp"
+
+// Each ablation's unit holds the device probes and the edited reference in namespace ch09_NAME.
+namespace ch09_single_buffer_8quads::probes {
+void launch_yours(const float* A, const float* B, float* C, int M, int N, int K);
+}
+namespace ch09_s_mod_2_8quads::probes {
+void launch_yours(const float* A, const float* B, float* C, int M, int N, int K);
+}
+namespace ch09_s_mod_2_pairs::probes {
+void launch_yours(const float* A, const float* B, float* C, int M, int N, int K);
+}
+namespace ch09_unrolled_8quads::probes {
+void launch_yours(const float* A, const float* B, float* C, int M, int N, int K);
+}
 
 namespace {
 
-using ch09::reference_probes::Loop;
-using ch09::reference_probes::Mapping;
 using grader::chapter::kMeasurementFile;
 using Launch = void (*)(const float*, const float*, float*, int, int, int);
 
 struct Variant {
-  const char* name;  // as the measurements name it: variants.<name>.*
+  const char* name;  // the ablation's, as the measurements name it: variants.<name>.*
   const char* row;   // as the table prints it
-  Mapping mapping;
-  Loop loop;
+  Launch launch;
 };
 
 // The lesson's variants; lane pairs with the unrolled loop is the reference itself.
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> all = {
-      {"single_buffer_8quads", "one buffer, 8 quads", Mapping::kEightQuads, Loop::kSingleBuffer},
-      {"s_mod_2_8quads", "s % 2 buffers, 8 quads", Mapping::kEightQuads, Loop::kModTwo},
-      {"s_mod_2_pairs", "s % 2 buffers, lane pairs", Mapping::kLanePairs, Loop::kModTwo},
-      {"unrolled_8quads", "unrolled by two, 8 quads", Mapping::kEightQuads, Loop::kUnrolled},
+      {"single_buffer_8quads", "one buffer, 8 quads",
+       ch09_single_buffer_8quads::probes::launch_yours},
+      {"s_mod_2_8quads", "s % 2 buffers, 8 quads", ch09_s_mod_2_8quads::probes::launch_yours},
+      {"s_mod_2_pairs", "s % 2 buffers, lane pairs", ch09_s_mod_2_pairs::probes::launch_yours},
+      {"unrolled_8quads", "unrolled by two, 8 quads", ch09_unrolled_8quads::probes::launch_yours},
   };
   return all;
 }
@@ -52,14 +64,10 @@ TEST_CASE("ch09 reference: the lesson's variants of exercise 2, checked and time
   // Each variant first gives the right results.
   std::mt19937_64 rng(grader::run_seed() + 40);
   for (const Variant& v : variants()) {
-    const auto launch = [&v](const float* A, const float* B, float* C, int M, int N, int K) {
-      ch09::reference_probes::launch_variant(v.mapping, v.loop, A, B, C, M, N, K);
-    };
     for (const auto& [M, N, K] :
          {std::tuple{128, 128, 8}, std::tuple{256, 384, 40}, std::tuple{384, 128, 48}}) {
       const ch09::check::Problem p = ch09::check::random_problem(M, N, K, rng);
-      const auto problem =
-          ch09::check::compare_with_fp64(p, ch09::check::run(launch, p, v.row), v.row);
+      const auto problem = ch09::check::compare_with_fp64(p, gemm::run(v.launch, p, v.row), v.row);
       GRADER_EXPECT(!problem, *problem);
     }
   }
@@ -74,12 +82,7 @@ TEST_CASE("ch09 reference: the lesson's variants of exercise 2, checked and time
   std::vector<grader::TimedKernel> kernels = {
       {"cublasSgemm", launch(ch09::probes::cublas_sgemm)},
       {"classic 32 x 32 tiles", launch(ch09::probes::launch_classic)}};
-  for (const Variant& v : variants()) {
-    kernels.push_back({v.row, [&a, &b, &c, v] {
-                         ch09::reference_probes::launch_variant(v.mapping, v.loop, a.get(), b.get(),
-                                                                c.get(), n, n, n);
-                       }});
-  }
+  for (const Variant& v : variants()) kernels.push_back({v.row, launch(v.launch)});
   kernels.push_back(
       {"unrolled by two, lane pairs (reference)", launch(ch09::probes::launch_yours)});
   const std::vector<grader::SpeedRow> rows = grader::time_kernels_in_turns(kernels, 0, 21);

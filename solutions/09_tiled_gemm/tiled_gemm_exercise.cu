@@ -75,16 +75,24 @@ __host__ __device__ int thread_col(int thread, int half) {
 
 // ---- your code: exercise 2c ----
 // Exercise 2c: the register-blocked SGEMM (the contract is in tiled_gemm.cuh).
+// How the K loop feeds the tiles, the three designs of the lesson's section 2: one buffer of each
+// tile and two barriers per K-step; two buffers indexed s % 2 and one barrier; two buffers with
+// the loop unrolled by two steps (the reference). The reference checks time all three: each
+// [ablation.NAME] of solutions/09_tiled_gemm/chapter.ini that changes the loop edits this line.
+enum class Loop { kSingleBuffer, kModTwo, kUnrolled };
+constexpr Loop kLoop = Loop::kUnrolled;
+
 // Two buffers of each tile (double buffering): while the block computes K-step s from buffer
 // s % 2, each thread holds K-step s + 1's two float4s in registers and stores them into the other
 // buffer, so one barrier per K-step suffices. The K loop is unrolled by two steps so that each
-// buffer is a constant address (the reference checks time both loops with these reads:
-// variants.unrolled_pairs and variants.s_mod_2_pairs in measurements/h200.tsv), and its last
-// step is peeled: no branch inside.
+// buffer is a constant address (the reference checks time it against the s % 2 loop with these
+// reads: variants.unrolled_pairs and variants.s_mod_2_pairs in measurements/h200.tsv), and its
+// last step is peeled: no branch inside.
 __global__ void __launch_bounds__(kThreads, 2)
     sgemm_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-  __shared__ __align__(16) float As[2][kAsFloats];
-  __shared__ __align__(16) float Bs[2][kBlockK][kBlockN];
+  constexpr int kBuffers = kLoop == Loop::kSingleBuffer ? 1 : 2;
+  __shared__ __align__(16) float As[kBuffers][kAsFloats];
+  __shared__ __align__(16) float Bs[kBuffers][kBlockK][kBlockN];
   const int t = static_cast<int>(threadIdx.x);
   const int m0 = static_cast<int>(blockIdx.y) * kBlockM;
   const int n0 = static_cast<int>(blockIdx.x) * kBlockN;
@@ -136,19 +144,38 @@ __global__ void __launch_bounds__(kThreads, 2)
     store(1 - buffer);
     __syncthreads();  // the next K-step's tiles are in place, and nobody reads these any more
   };
-  store(0);
-  __syncthreads();
-  const int steps = K / kBlockK;
-  int s = 0;
-  for (; s + 2 < steps; s += 2) {  // s is even here: K-step s is in buffer 0
-    step(s, 0);
-    step(s + 1, 1);
+  if constexpr (kLoop != Loop::kSingleBuffer) {
+    store(0);
+    __syncthreads();
   }
-  if (s + 1 < steps) {  // two K-steps left
-    step(s, 0);
-    compute(1);
-  } else {  // one left
-    compute(0);
+  const int steps = K / kBlockK;
+  if constexpr (kLoop == Loop::kSingleBuffer) {
+    for (int s = 0; s < steps; ++s) {
+      fetch(s);
+      store(0);
+      __syncthreads();  // the tiles are in place
+      compute(0);
+      __syncthreads();  // nobody reads them any more
+    }
+  } else if constexpr (kLoop == Loop::kModTwo) {
+    for (int s = 0; s < steps; ++s) {
+      if (s + 1 < steps) fetch(s + 1);
+      compute(s % 2);
+      if (s + 1 < steps) store((s + 1) % 2);
+      __syncthreads();
+    }
+  } else {
+    int s = 0;
+    for (; s + 2 < steps; s += 2) {  // s is even here: K-step s is in buffer 0
+      step(s, 0);
+      step(s + 1, 1);
+    }
+    if (s + 1 < steps) {  // two K-steps left
+      step(s, 0);
+      compute(1);
+    } else {  // one left
+      compute(0);
+    }
   }
 
 #pragma unroll

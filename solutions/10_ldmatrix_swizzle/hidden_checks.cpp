@@ -66,9 +66,9 @@ WORKBOOK_CHECK(hidden_tc_gemm) {
   std::mt19937_64 rng(0x5eed11u);
   const int shapes[][3] = {{128, 1280, 64}, {1152, 128, 448}, {384, 256, 1600}, {640, 384, 192}};
   for (const auto& s : shapes) {
-    const auto problem = ch10::gemm::check_against_fp64(
+    const auto problem = ch10::check::check_against_fp64(
         ch10::probes::launch_yours_on_poisoned_shared, "tc_gemm_kernel",
-        ch10::gemm::random_problem(s[0], s[1], s[2], rng));
+        ch10::check::random_problem(s[0], s[1], s[2], rng));
     if (problem) GRADER_FAIL(*problem);
   }
   SUCCEED();

@@ -1,6 +1,8 @@
 // Chapter 10, the reference solution's own GPU checks (`<grader> reference`, solution mode): the
 // lesson's table of tiles and its other counted accesses, with kernels and layouts a hand-out
-// must not hold.
+// must not hold. The table's plain and padded tiles are the reference with its tile changed
+// ([ablation.NAME] of solutions/10_ldmatrix_swizzle/chapter.ini); its swizzled tile is the
+// reference's own.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -18,12 +20,20 @@
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
 #include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
+#include "grader/gemm/gemm_bench.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/harness/speed.hpp"
-#include "solutions/10_ldmatrix_swizzle/reference_probes.hpp"
+
+// Each ablation's unit holds the device probes and the edited reference in namespace ch10_NAME.
+namespace ch10_plain_tile::probes {
+void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
+}
+namespace ch10_padded_tile::probes {
+void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
+}
 
 namespace {
 
@@ -32,14 +42,14 @@ using grader::chapter::kMeasurementFile;
 struct Tile {
   const char* name;  // as the measurements name it
   const char* row;   // as the table prints it
-  ch10::gemm::Launch launch;
+  ch10::check::Launch launch;
 };
 
 const std::vector<Tile>& tiles() {
   static const std::vector<Tile> all = {
-      {"plain", "plain tile (maintainers)", ch10::reference_probes::launch_plain_tile},
-      {"padded16", "padded tile (maintainers)", ch10::reference_probes::launch_padded_tile},
-      {"swizzled", "swizzled tile (maintainers)", ch10::reference_probes::launch_swizzled_tile},
+      {"plain", "plain tile (maintainers)", ch10_plain_tile::probes::launch_yours},
+      {"padded16", "padded tile (maintainers)", ch10_padded_tile::probes::launch_yours},
+      {"swizzled", "swizzled tile (maintainers)", ch10::probes::launch_yours},
   };
   return all;
 }
@@ -54,16 +64,16 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
   std::mt19937_64 rng(grader::run_seed() + 30);
   for (const Tile& tile : tiles()) {
     for (const auto& [M, N, K] : {std::tuple{256, 256, 256}, std::tuple{384, 128, 320}}) {
-      const auto problem = ch10::gemm::check_against_fp64(tile.launch, tile.row,
-                                                          ch10::gemm::random_problem(M, N, K, rng));
+      const auto problem = ch10::check::check_against_fp64(
+          tile.launch, tile.row, ch10::check::random_problem(M, N, K, rng));
       GRADER_EXPECT(!problem, *problem);
     }
   }
   // Their ldmatrix wavefronts, one block of 8 K-steps each.
   const gpu::CounterAvailability& counters = gpu::counters_available();
   if (counters.available) {
-    const ch10::gemm::Problem p =
-        ch10::gemm::random_problem(ch10::kTcBlock, ch10::kTcBlock, ch10::kTcKStep * 8, rng);
+    const ch10::check::Problem p =
+        ch10::check::random_problem(ch10::kTcBlock, ch10::kTcBlock, ch10::kTcKStep * 8, rng);
     gpu::DeviceBuffer<__half> a(p.A), b(p.B);
     gpu::DeviceBuffer<float> c(static_cast<size_t>(p.M) * p.N);
     for (const Tile& tile : tiles()) {
@@ -92,10 +102,10 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
   // Their speed, in turns with cuBLAS and the reference solution.
   constexpr int n = 4096;
   std::mt19937_64 fixed(5);
-  const ch10::gemm::Problem p = ch10::gemm::random_problem(n, n, n, fixed);
+  const ch10::check::Problem p = ch10::check::random_problem(n, n, n, fixed);
   gpu::DeviceBuffer<__half> a(p.A), b(p.B);
   gpu::DeviceBuffer<float> c(static_cast<size_t>(n) * n);
-  const auto launch = [&](const ch10::gemm::Launch& kernel) {
+  const auto launch = [&](const ch10::check::Launch& kernel) {
     return [&a, &b, &c, kernel] { kernel(a.get(), b.get(), c.get(), n, n, n); };
   };
   std::vector<grader::TimedKernel> kernels = {{"cublasGemmEx", launch(ch10::probes::cublas_gemm)}};
@@ -124,8 +134,7 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
                              cublas_ms / rows[4].median_ms, "");
   std::printf("GEMM 4096^3, fp16 in, fp32 accumulate, median of 21 launches each, in turns:\n");
   for (const grader::SpeedRow& r : rows) {
-    std::printf("  %-28s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n", r.name.c_str(), r.median_ms,
-                flops / r.median_ms / 1e9, cublas_ms / r.median_ms);
+    std::cout << gemm::speed_line(r.name, r.median_ms, flops, cublas_ms);
   }
   SUCCEED();
 }

@@ -3,7 +3,6 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/12_wgmma_tma_gemm/device_probes.hpp"
+#include "grader/gemm/gemm_bench.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
@@ -50,8 +50,7 @@ TEST_CASE("ch12 reference: 8192^3 against cuBLAS", "[reference]") {
   grader::record_measurement(grader::chapter::kMeasurementFile, "gemm8192.fraction_of_cublas",
                              cublas_ms / yours_ms, "");
   for (const grader::SpeedRow& r : rows) {
-    std::printf("  8192^3 %-32s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS\n", r.name.c_str(),
-                r.median_ms, flops / r.median_ms / 1e9, cublas_ms / r.median_ms);
+    std::cout << gemm::speed_line("8192^3 " + r.name, r.median_ms, flops, cublas_ms, 39);
   }
   GPU_CHECK(cudaDeviceSynchronize());
   SUCCEED();

@@ -94,8 +94,16 @@ def functions_by_arch(tool, binary):
     return code
 
 
+# A namespace chNN_NAME: an ablation's copy of the chapter's code (grader/tools/manifest.py
+# make-ablation), which a solution-mode grader holds beside its own.
+ABLATION = re.compile(r"(?<![0-9])[0-9]+ch[0-9]{2}_")
+
+
 def is_kernel(mangled, name):
-    """Whether a mangled function name is `name`, unqualified, in any namespace."""
+    """Whether a mangled function name is `name`, unqualified, in any namespace but an
+    ablation's."""
+    if ABLATION.search(mangled):
+        return False
     return mangled == name or re.search(rf"(?<![0-9]){len(name)}{re.escape(name)}", mangled)
 
 

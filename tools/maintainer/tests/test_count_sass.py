@@ -15,7 +15,8 @@ import tempfile
 root = sys.argv[1]
 tool = os.path.join(root, "tools", "maintainer", "count_sass.py")
 
-# What `cuobjdump -sass` prints, cut down: two architectures, two functions.
+# What `cuobjdump -sass` prints, cut down: two architectures, two functions, and an ablation's
+# copy of the kernel (namespace ch01_NAME), which is not counted.
 SASS = """
 \tcode for sm_75
 \t\tFunction : _ZN2ns6kernelEPf
@@ -24,6 +25,9 @@ SASS = """
 \tcode for sm_90
 \t\tFunction : _ZN2ns12other_kernelEv
         /*0000*/                   LDS.128 R4, [R2] ;
+\t\tFunction : _ZN14ch01_ablation2ns6kernelEPf
+        /*0000*/                   LDS R4, [R2] ;
+        /*0010*/                   FFMA R5, R4, R4, R5 ;
 \t\tFunction : _ZN2ns6kernelEPf
         /*0000*/                   LDS R4, [R2] ;
         /*0010*/               @P0 LDS R6, [R2+0x4] ;

@@ -1,0 +1,94 @@
+#include "grader/gemm/gemm_bench.hpp"
+
+#include <cstdio>
+
+#include "grader/harness/measurements.hpp"
+
+namespace gemm {
+
+namespace {
+
+__device__ inline float absolute(float x) {
+  return fabsf(x);
+}
+__device__ inline __half absolute(__half x) {
+  return __habs(x);
+}
+
+template <typename T>
+__global__ void absolute_kernel(T* x, long long n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = absolute(x[i]);
+}
+
+}  // namespace
+
+template <typename T>
+void absolute_values(T* x, long long n) {
+  absolute_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x, n);
+  GPU_CHECK(cudaGetLastError());
+}
+template void absolute_values(float* x, long long n);
+template void absolute_values(__half* x, long long n);
+
+std::optional<Mismatch> first_mismatch(const std::vector<Exact>& exact, int N,
+                                       const std::vector<float>& c, const Tolerance& tolerance,
+                                       double* worst, bool count_all) {
+  const std::size_t columns = static_cast<std::size_t>(N);
+  std::optional<Mismatch> first;
+  for (std::size_t e = 0; e < c.size(); ++e) {
+    const double allowed = tolerance.of(exact[e].magnitude);
+    const double error = std::fabs(c[e] - exact[e].value);
+    if (error <= allowed) {
+      if (worst && !first && allowed > 0) *worst = std::max(*worst, error / allowed);
+    } else if (first) {
+      ++first->count;
+    } else {
+      first = Mismatch{static_cast<int>(e / columns),
+                       static_cast<int>(e % columns),
+                       c[e],
+                       exact[e].value,
+                       exact[e].magnitude,
+                       allowed};
+      if (!count_all) break;
+    }
+  }
+  return first;
+}
+
+grader::Feedback cublas_inaccurate(const Mismatch& m, const std::string& where) {
+  return grader::Feedback("cuBLAS itself is not fp32-accurate here: C[" + std::to_string(m.i) +
+                          "][" + std::to_string(m.j) + "] = " + std::to_string(m.got) + ", exact " +
+                          std::to_string(m.exact) + where + ".");
+}
+
+std::string speed_line(const std::string& name, double ms, double flops, double cublas_ms,
+                       int width, const std::string& suffix) {
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-*s %8.3f ms  %6.1f TFLOP/s  %5.2f of cuBLAS", width,
+                name.c_str(), ms, flops / ms / 1e9, cublas_ms / ms);
+  return line + suffix + "\n";
+}
+
+void record_speed(const std::string& file, const std::string& baseline, double flops,
+                  double cublas_ms, double baseline_ms, double yours_ms) {
+  grader::record_measurement(file, "gemm.cublas_tflops", flops / cublas_ms / 1e9, "TFLOP/s");
+  grader::record_measurement(file, "gemm.fraction_of_cublas", cublas_ms / yours_ms, "");
+  grader::record_measurement(file, "gemm." + baseline + "_fraction_of_cublas",
+                             cublas_ms / baseline_ms, "");
+  grader::record_measurement(file, "gemm.speedup_over_" + baseline, baseline_ms / yours_ms, "x");
+}
+
+std::optional<grader::Feedback> judge_speedup(const std::string& kernel,
+                                              const std::string& baseline, double speedup,
+                                              const grader::Threshold& bar,
+                                              const std::string& table, const std::string& hint) {
+  if (grader::passes(bar, speedup)) return std::nullopt;
+  char headline[300];
+  std::snprintf(headline, sizeof headline,
+                "%s is %.2fx as fast as %s, timed in the same run; it must reach %.2fx.",
+                kernel.c_str(), speedup, baseline.c_str(), bar.value);
+  return grader::Feedback(headline).line(table).hint(hint);
+}
+
+}  // namespace gemm
