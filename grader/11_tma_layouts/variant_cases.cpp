@@ -10,20 +10,6 @@
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
-namespace ch11 {
-
-int column_box_row_bytes(TmaSwizzle mode) {
-  return spec::exercise2_case(grader::variant::current()).column(mode).row_bytes;
-}
-int column_read_float(TmaSwizzle mode) {
-  return spec::exercise2_case(grader::variant::current()).column(mode).column;
-}
-int padded_tile_columns() {
-  return spec::exercise2_case(grader::variant::current()).padded_columns;
-}
-
-}  // namespace ch11
-
 namespace {
 
 using ch11::ColumnRead;
@@ -32,8 +18,7 @@ using grader::variant::Identity;
 
 const char* const kExercise1 = ::grader::chapter::checks::ex1.name;
 const char* const kExercise2a = ::grader::chapter::checks::ex2a.name;
-const char* const kExercise2bc =
-    ::grader::chapter::checks::ex2b_2c.name;
+const char* const kExercise2bc = ::grader::chapter::checks::ex2b_2c.name;
 
 std::string summary(const Identity& v) {
   const ch11::spec::Exercise2Case e = ch11::spec::exercise2_case(v);

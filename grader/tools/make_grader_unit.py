@@ -3,9 +3,6 @@
 
     make_grader_unit.py OUTPUT.cu EXERCISE PROBES [MORE_PROBES ...]
 
-(A maintainers' build adds solutions/NN_slug/reference_probes.cu to the grader under grade only:
-kernels of the reference's own checks, which a hand-out does not hold.)
-
 The probes' kernels call the exercise's device functions, so both must be one translation unit
 (no relocatable device code needed). The probes come first (they see the exercise's functions
 through the chapter's interface header) and the exercise last, so that nothing the exercise

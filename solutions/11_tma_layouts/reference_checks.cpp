@@ -1,7 +1,10 @@
 // Chapter 11, the reference solution's own GPU checks (`<grader> reference`, solution mode): the
 // layouts the lesson shows, from the TMA's own dumps, the reference's tma_smem_offset against
-// them, and the lesson's other counted reads, which a hand-out must not hold.
+// them, the lesson's other counted reads, and what the reference's ablations ([ablation.NAME] of
+// chapter.ini) do, which a hand-out must not hold.
 #include <algorithm>
+#include <functional>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,16 +13,58 @@
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
+#include "common/cuda/device_buffer.hpp"
 #include "grader/11_tma_layouts/device_probes.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
-#include "solutions/11_tma_layouts/reference_probes.hpp"
+#include "grader/harness/parallel_rows.hpp"
+#include "grader/harness/speed.hpp"
+
+// The ablations: the reference with one fence or wait left out, each launched as the grader
+// launches a student's kernel; and with one stage and one output tile.
+namespace ch11_no_init_fence::probes {
+void launch_yours(const float* in, float* out, int rows, int cols);
+}
+namespace ch11_no_proxy_fence::probes {
+void launch_yours(const float* in, float* out, int rows, int cols);
+}
+namespace ch11_no_wait_all_at_exit::probes {
+void launch_yours(const float* in, float* out, int rows, int cols);
+}
+namespace ch11_no_wait_read_on_reuse::probes {
+void launch_yours(const float* in, float* out, int rows, int cols);
+}
+namespace ch11_one_tile_per_block {
+__global__ void tma_transpose_kernel(const __grid_constant__ CUtensorMap in_map,
+                                     const __grid_constant__ CUtensorMap out_map, int rows,
+                                     int cols);
+}
 
 namespace {
 using ch11::TmaSwizzle;
 using grader::chapter::kMeasurementFile;
+
+// An n x n matrix on the device whose element k holds k modulo 2^24.
+gpu::DeviceBuffer<float> numbered_matrix(int n) {
+  std::vector<float> host(static_cast<size_t>(n) * n);
+  for (size_t k = 0; k < host.size(); ++k) host[k] = static_cast<float>(k % 16777216);
+  return gpu::DeviceBuffer<float>(host);
+}
+
+// The elements of `out` (n x n) that are not the transpose of numbered_matrix(n).
+long long wrong_elements(const gpu::DeviceBuffer<float>& out, int n) {
+  const std::vector<float> got = out.download();
+  std::vector<long long> wrong(static_cast<size_t>(n), 0);
+  grader::parallel_rows(n, [&](int c) {
+    for (int r = 0; r < n; ++r) {
+      wrong[static_cast<size_t>(c)] +=
+          got[static_cast<size_t>(c) * n + r] != static_cast<float>((1LL * r * n + c) % 16777216);
+    }
+  });
+  return std::accumulate(wrong.begin(), wrong.end(), 0LL);
+}
 }  // namespace
 
 TEST_CASE("ch11 reference: the layouts the lesson shows, as the TMA writes them", "[reference]") {
@@ -105,19 +150,26 @@ TEST_CASE("ch11 reference: what leaving out a fence or a wait does", "[reference
   // behaviour; the lesson says so.
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(9, "the TMA and its mbarriers");
-  using ch11::reference_probes::LeftOut;
   constexpr int n = 8192, runs = 20;
   grader::record_measurement(kMeasurementFile, "left_out.runs", runs, "runs of 8192 x 8192");
-  const std::pair<LeftOut, const char*> cases[] = {
-      {LeftOut::kNothing, "left_out.nothing.wrong_runs"},
-      {LeftOut::kInitFence, "left_out.init_fence.wrong_runs"},
-      {LeftOut::kProxyFence, "left_out.proxy_fence.wrong_runs"},
-      {LeftOut::kWaitAllAtExit, "left_out.wait_all_at_exit.wrong_runs"},
-      {LeftOut::kWaitReadOnReuse, "left_out.wait_read_on_reuse.wrong_runs"}};
-  for (const auto& [left_out, name] : cases) {
-    const int wrong = ch11::reference_probes::runs_with_wrong_results(left_out, n, runs);
+  const std::pair<void (*)(const float*, float*, int, int), const char*> cases[] = {
+      {ch11::probes::launch_yours, "left_out.nothing.wrong_runs"},
+      {ch11_no_init_fence::probes::launch_yours, "left_out.init_fence.wrong_runs"},
+      {ch11_no_proxy_fence::probes::launch_yours, "left_out.proxy_fence.wrong_runs"},
+      {ch11_no_wait_all_at_exit::probes::launch_yours, "left_out.wait_all_at_exit.wrong_runs"},
+      {ch11_no_wait_read_on_reuse::probes::launch_yours, "left_out.wait_read_on_reuse.wrong_runs"}};
+  const gpu::DeviceBuffer<float> in = numbered_matrix(n);
+  gpu::DeviceBuffer<float> out(in.size());
+  for (const auto& [launch, name] : cases) {
+    int wrong = 0;
+    for (int run = 0; run < runs; ++run) {
+      out.fill_bytes(0xff);
+      launch(in.get(), out.get(), n, n);
+      GPU_CHECK_KERNEL("the reference transpose, a fence or wait left out");
+      wrong += wrong_elements(out, n) != 0;
+    }
     grader::record_measurement(kMeasurementFile, name, wrong, "runs with a wrong element");
-    if (left_out == LeftOut::kNothing) CHECK(wrong == 0);
+    if (launch == ch11::probes::launch_yours) CHECK(wrong == 0);
   }
 }
 
@@ -127,19 +179,66 @@ TEST_CASE("ch11 reference: the ring of stages against one tile per block", "[ref
   // turns with the reference at the grader's launch and the device copy.
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   GPU_CHECK_NEEDS_COMPUTE_CAPABILITY(9, "the TMA and its mbarriers");
-  const ch11::reference_probes::DesignTimes t =
-      ch11::reference_probes::time_ring_and_one_tile_per_block(8192, 31);
-  INFO("ring: " << t.ring_blocks << " blocks, " << t.ring_blocks_per_sm
-                << " per SM; one tile per block: " << t.one_tile_blocks << " blocks, "
-                << t.one_tile_blocks_per_sm << " per SM");
-  CHECK(t.ring_wrong == 0);
-  CHECK(t.one_tile_wrong == 0);
+  constexpr int n = 8192, rounds = 31;
+  // One stage and one output tile: a block's shared memory is a third of the reference's.
+  constexpr int one_tile_shared_bytes = 2 * ch11::kTileBytes + 1024;
+  // The kernels' host stubs, for the runtime's C API (a .cpp has no <<<>>>).
+  const void* const ring = reinterpret_cast<const void*>(&ch11::tma_transpose_kernel);
+  const void* const one_tile =
+      reinterpret_cast<const void*>(&ch11_one_tile_per_block::tma_transpose_kernel);
+  const gpu::DeviceBuffer<float> in = numbered_matrix(n);
+  gpu::DeviceBuffer<float> out(in.size()), copied(in.size());
+  CUtensorMap in_map = ch11::make_input_map(in.get(), n, n);
+  CUtensorMap out_map = ch11::make_output_map(out.get(), n, n);
+  int rows = n, cols = n;
+  void* args[] = {&in_map, &out_map, &rows, &cols};
+  const int ring_blocks = ch11::probes::blocks_for(n, n);  // sets the reference's shared memory
+  GPU_CHECK(cudaFuncSetAttribute(one_tile, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 one_tile_shared_bytes));
+  const int one_tile_blocks =
+      ((n + ch11::kTileCols - 1) / ch11::kTileCols) * ((n + ch11::kBoxRows - 1) / ch11::kBoxRows);
+  int ring_blocks_per_sm = 0, one_tile_blocks_per_sm = 0;
+  GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ring_blocks_per_sm, ring, ch11::kThreads,
+                                                          ch11::kSharedBytes));
+  GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&one_tile_blocks_per_sm, one_tile,
+                                                          ch11::kThreads, one_tile_shared_bytes));
+  const auto launch_ring = [&] {
+    GPU_CHECK(
+        cudaLaunchKernel(ring, dim3(ring_blocks), dim3(ch11::kThreads), args, ch11::kSharedBytes));
+  };
+  const auto launch_one_tile = [&] {
+    GPU_CHECK(cudaLaunchKernel(one_tile, dim3(one_tile_blocks), dim3(ch11::kThreads), args,
+                               one_tile_shared_bytes));
+  };
+  const auto wrong_after = [&](const std::function<void()>& launch, const char* what) {
+    out.fill_bytes(0xff);
+    launch();
+    GPU_CHECK_KERNEL(what);
+    return wrong_elements(out, n);
+  };
+  const long long ring_wrong = wrong_after(launch_ring, "the reference transpose");
+  const long long one_tile_wrong =
+      wrong_after(launch_one_tile, "the transpose of one tile per block");
+  const size_t bytes = in.bytes();
+  const std::vector<grader::SpeedRow> times = grader::time_kernels_in_turns(
+      {{"device copy (cudaMemcpyAsync)",
+        [&] {
+          GPU_CHECK(cudaMemcpyAsync(copied.get(), in.get(), bytes, cudaMemcpyDeviceToDevice));
+        }},
+       {"the reference (a ring of stages)", launch_ring},
+       {"one tile per block", launch_one_tile}},
+      2.0 * static_cast<double>(bytes), rounds);
+  INFO("ring: " << ring_blocks << " blocks, " << ring_blocks_per_sm
+                << " per SM; one tile per block: " << one_tile_blocks << " blocks, "
+                << one_tile_blocks_per_sm << " per SM");
+  CHECK(ring_wrong == 0);
+  CHECK(one_tile_wrong == 0);
   grader::record_measurement(kMeasurementFile, "design.ring.fraction_of_copy",
-                             t.copy_ms / t.ring_ms, "");
+                             times[0].median_ms / times[1].median_ms, "");
   grader::record_measurement(kMeasurementFile, "design.one_tile_per_block.fraction_of_copy",
-                             t.copy_ms / t.one_tile_ms, "");
-  grader::record_measurement(kMeasurementFile, "design.ring.blocks_per_sm", t.ring_blocks_per_sm,
+                             times[0].median_ms / times[2].median_ms, "");
+  grader::record_measurement(kMeasurementFile, "design.ring.blocks_per_sm", ring_blocks_per_sm,
                              "blocks");
   grader::record_measurement(kMeasurementFile, "design.one_tile_per_block.blocks_per_sm",
-                             t.one_tile_blocks_per_sm, "blocks");
+                             one_tile_blocks_per_sm, "blocks");
 }
