@@ -11,7 +11,9 @@
   interfaces and skeletons of chapters/, less their figures);
 - files named reference_probes (kernels written again beside the reference solution).
 
-With --check it exits 1, saying which, when a count is over its limit (LIMITS).
+With --check it exits 1, saying which, when a count is over its limit (LIMITS). Where the
+workbook has not reached a target yet, its limit is the ceiling it has reached (CEILINGS): a
+change may bring it down, never up; lower the ceiling with the count when it does.
 """
 import os
 import re
@@ -22,8 +24,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "grader", "tools"))
 import manifest  # noqa: E402
 
-LIMITS = {"files": 560, "files per check name": 2, "grading lines per content line": 6.5,
-          "reference_probes files": 0}
+TARGETS = {"files": 560, "files per check name": 2, "grading lines per content line": 6.5,
+           "reference_probes files": 0}
+CEILINGS = {"grading lines per content line": 8.9}
+LIMITS = {**TARGETS, **CEILINGS}
 # Data and generated files: neither hand-written code nor text a student reads.
 DATA = re.compile(r"\.(tsv|svg|png|json|ipynb)$|/measurements/|/tests/data/|/fuzz/corpus/|"
                   r"answer_digests\.hpp$|/variant0_cases\.tsv$")
@@ -75,7 +79,8 @@ def main():
     measured, detail = counts(root)
     over = []
     for key, limit in LIMITS.items():
-        print(f"{key}: {measured[key]} (limit {limit})")
+        target = f", target {TARGETS[key]}" if key in CEILINGS else ""
+        print(f"{key}: {measured[key]} (limit {limit}{target})")
         if measured[key] > limit:
             over.append(key)
     print(f"({detail['checks']} checks; {detail['grading lines']} grading lines, "
