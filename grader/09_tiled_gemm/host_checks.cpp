@@ -30,8 +30,8 @@ WORKBOOK_CHECK(ex2b) {
 
 WORKBOOK_CHECK(ex2) {
   // Only a valid layout and mapping have conflicts to count: a layout that sends every lane to
-  // one word is a broadcast, one wavefront, and keeps nothing. So this check fails (it used to
-  // be skipped) until exercises 2a and 2b pass.
+  // one word is a broadcast, one wavefront, and keeps nothing. So this check fails until exercises
+  // 2a and 2b pass.
   if (ch09::spec::check_as_layout(ch09::as_offset)) {
     GRADER_FAIL(grader::not_judged_while_invalid(
         "as_offset is not an aligned bijection inside the tile yet (exercise 2a)",

@@ -113,9 +113,8 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
   kernels.push_back({"tc_gemm_kernel (reference)", launch(ch10::probes::launch_yours)});
   const std::vector<grader::SpeedRow> rows = grader::time_kernels_in_turns(kernels, 0, 21);
   const double flops = 2.0 * n * n * n, cublas_ms = rows[0].median_ms;
-  // Each tile's speed, which the lesson's table quotes (the kernels held theirs from one committed
-  // run to the next; cuBLAS's, and with it every fraction of it, went from 570 to 637 TFLOP/s
-  // between the runs of 12-02 and 12-04), and its fraction of cuBLAS.
+  // Each tile's speed, which the lesson's table quotes (the kernels' speeds hold from run to run,
+  // cuBLAS's, and with it every fraction of it, moves by a fifth), and its fraction of cuBLAS.
   for (std::size_t i = 1; i <= 3; ++i) {
     grader::record_measurement(kMeasurementFile,
                                std::string("gemm.") + tiles()[i - 1].name + "_tflops",

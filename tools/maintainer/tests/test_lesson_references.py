@@ -7,8 +7,7 @@
   point forward only to chapters that have landed, and never to "a later chapter".
 - Every chapter's lesson has a "Predict first, then check" step that sends the student to the
   analyser, and shows at least one figure.
-- Claims that were retired because they were wrong, misleading or unmeasured (issue 12 of the
-  workbook's tracker) do not come back.
+- Claims that were retired because they were wrong, misleading or unmeasured do not come back.
 """
 import glob
 import os
@@ -33,7 +32,6 @@ RETIRED = [
      "conflict-free (measured cases)"),
     ("once you count in words (a stride of 8 bytes", "holds only for byte strides that are "
      "multiples of 4"),
-    # Retired by the lesson audit of issue 25:
     ("can include arbitration", "unmeasured; conflicts = wavefronts - ideal is measured for "
      "loads, stores and ldmatrix, and cp.async's counter fails the other way (reads 0)"),
     ("What must be odd is the row length **in 4-byte words**", "false for 8- and 16-byte "
