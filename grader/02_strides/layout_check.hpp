@@ -21,8 +21,7 @@ constexpr int kMostStagedWords = 48 * 1024 / 4;
 
 /// The name of the check that judges the layout itself (its TEST_CASE), for the messages of the
 /// checks it gates.
-inline const char* const kLayoutCheck =
-    ::grader::chapter::checks::ex3_layout.name;
+inline const char* const kLayoutCheck = ::grader::chapter::checks::ex3_layout.name;
 
 using grader::LayoutFault;
 

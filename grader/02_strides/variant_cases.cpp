@@ -11,8 +11,7 @@
 namespace {
 
 constexpr const char* kExercise1 = ::grader::chapter::checks::ex1.name;
-constexpr const char* kExercise1Gpu =
-    ::grader::chapter::checks::ex1_counters.name;
+constexpr const char* kExercise1Gpu = ::grader::chapter::checks::ex1_counters.name;
 constexpr const char* kExercise2 = ::grader::chapter::checks::ex2.name;
 
 std::string list(const std::vector<int>& values) {

@@ -21,8 +21,7 @@ constexpr int kMostTableWords = 48 * 1024 / 4;
 
 /// The name of the check that judges the layout itself (its TEST_CASE), for the messages of the
 /// checks it gates.
-inline const char* const kLayoutCheck =
-    ::grader::chapter::checks::ex2_layout.name;
+inline const char* const kLayoutCheck = ::grader::chapter::checks::ex2_layout.name;
 
 using TableFault = grader::LayoutFault;
 

@@ -11,8 +11,7 @@
 namespace {
 
 constexpr const char* kExercise1 = ::grader::chapter::checks::ex1.name;
-constexpr const char* kExercise1Gpu =
-    ::grader::chapter::checks::ex1_counters.name;
+constexpr const char* kExercise1Gpu = ::grader::chapter::checks::ex1_counters.name;
 
 std::string summary(const grader::variant::Identity& v) {
   if (v.self_study()) {

@@ -28,8 +28,7 @@ namespace {
 using grader::variant::GradedCase;
 using grader::variant::Identity;
 
-const char* const kExercise1 =
-    ::grader::chapter::checks::ex1.name;
+const char* const kExercise1 = ::grader::chapter::checks::ex1.name;
 const char* const kExercise3 = ::grader::chapter::checks::ex3.name;
 
 std::string summary(const Identity& v) {

@@ -14,10 +14,8 @@ namespace {
 using grader::variant::GradedCase;
 using grader::variant::Identity;
 
-const char* const kExercise1 =
-    ::grader::chapter::checks::ex1.name;
-const char* const kExercise1Gpu =
-    ::grader::chapter::checks::ex1_counters.name;
+const char* const kExercise1 = ::grader::chapter::checks::ex1.name;
+const char* const kExercise1Gpu = ::grader::chapter::checks::ex1_counters.name;
 
 const char* enumerator(ch09::Access a) {
   switch (a) {

@@ -16,8 +16,7 @@ using grader::variant::Identity;
 
 const char* const kExercise2a = ::grader::chapter::checks::ex2a.name;
 const char* const kExercise2b = ::grader::chapter::checks::ex2b.name;
-const char* const kExercise2bGpu =
-    ::grader::chapter::checks::ex2b_counters.name;
+const char* const kExercise2bGpu = ::grader::chapter::checks::ex2b_counters.name;
 
 std::string widths_words(const std::vector<int>& widths) {
   std::string out;

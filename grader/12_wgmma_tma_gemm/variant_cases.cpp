@@ -29,8 +29,7 @@ using grader::variant::Identity;
 
 const char* const kExercise1 = ::grader::chapter::checks::ex1.name;
 const char* const kExercise2a = ::grader::chapter::checks::ex2a.name;
-const char* const kExercise2bc =
-    ::grader::chapter::checks::ex2b_2c.name;
+const char* const kExercise2bc = ::grader::chapter::checks::ex2b_2c.name;
 
 std::string summary(const Identity& v) {
   const std::vector<int> pitches = ch12::spec::epilogue_pitches(v);

@@ -3,9 +3,10 @@
 ///
 /// The top-level meson.build compiles every file of `grader/NN_slug/` with the chapter's
 /// identity, taken from the folder name `NN_slug`: the id `chNN` (the meson suite), the
-/// measurement file `chNN_slug`, and the header `chNN_manifest.hpp` that grader/tools/manifest.py
-/// makes from the chapter's manifests (grader/NN_slug/chapter.ini, and solutions/NN_slug/chapter.ini
-/// where the tree has it): the thresholds, and the name and tags of each check.
+/// measurement file `chNN_slug`, and the header `chNN_manifest.hpp` that grader/tools/manifest_views.py
+/// makes from the chapter's manifests (grader/NN_slug/chapter.ini, and
+/// solutions/NN_slug/chapter.ini where the tree has it): the thresholds, and the name and tags of
+/// each check.
 #pragma once
 
 #if !defined(WORKBOOK_CHAPTER_ID) || !defined(WORKBOOK_CHAPTER_FOLDER) || \

@@ -2,11 +2,11 @@
 /// @brief What a GPU threshold is, and how a chapter's table is searched.
 ///
 /// Each chapter declares its own in its manifest, `grader/NN_slug/chapter.ini`, which the build
-/// turns into a table in namespace grader::chapter (a grader holds one chapter). A threshold is a ratio or a fit measured within
-/// the same run, never an absolute time. The reference solution's value on the H200 is committed
-/// with the instructors' material (`solutions/NN_slug/measurements/h200.tsv`, which a GPU run
-/// rewrites); the chapter's lesson checks fail when it no longer clears its threshold by the
-/// headroom.
+/// turns into a table in namespace grader::chapter (a grader holds one chapter). A threshold is a
+/// ratio or a fit measured within the same run, never an absolute time. The reference solution's
+/// value on the H200 is committed with the instructors' material
+/// (`solutions/NN_slug/measurements/h200.tsv`, which a GPU run rewrites); the chapter's lesson
+/// checks fail when it no longer clears its threshold by the headroom.
 #pragma once
 
 #include <cstddef>

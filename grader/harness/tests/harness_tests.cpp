@@ -85,8 +85,9 @@ TEST_CASE("thresholds are looked up by name, and judged on their side", "[host][
   CHECK(grader::passes(residual, 0.5));
   CHECK_FALSE(grader::passes(residual, 0.8));
   CHECK(grader::headroom_of(residual, 0.375) == Approx(2.0));
-  CHECK_THROWS_WITH(grader::find_threshold(table, "nothing"),
-                    "no threshold named nothing in this chapter's manifest (grader/NN_slug/chapter.ini)");
+  CHECK_THROWS_WITH(
+      grader::find_threshold(table, "nothing"),
+      "no threshold named nothing in this chapter's manifest (grader/NN_slug/chapter.ini)");
 }
 
 TEST_CASE("lesson figures: each marked number is held to its source", "[host][harness]") {
