@@ -127,6 +127,8 @@ USAGE = """usage:
       made from the same source, whose grader this one shares)
   manifest_views.py make-wrong ROOT FOLDER NAME SOLUTION SKELETON OUTPUT
       the wrong answer's source: the solution (or the skeleton as committed) with its edit
+  manifest_views.py thresholds ROOT
+      every chapter's thresholds with their evidence, the committed measurements (Markdown)
   manifest_views.py ablations ROOT FOLDER
       the names of the maintainers' ablations, a line each
   manifest_views.py make-ablation ROOT FOLDER NAME SOLUTION PROBES OUTPUT
@@ -293,6 +295,8 @@ def main(argv):
             print(_wrong_answers(argv[1], argv[2]))
         elif len(argv) == 7 and argv[0] == "make-wrong":
             _make_wrong(*argv[1:])
+        elif len(argv) == 2 and argv[0] == "thresholds":
+            print(threshold_table(argv[1]))
         elif len(argv) == 3 and argv[0] == "ablations":
             print("\n".join(a.name for a in load(argv[1], argv[2]).ablations))
         elif len(argv) == 7 and argv[0] == "make-ablation":

@@ -3,10 +3,7 @@
 checks, their points and the lesson's "What the grader checks" cannot drift apart: the test
 `lessons' tables of checks are their manifests'` holds the lessons to one source,
 grader/NN_slug/chapter.ini (with solutions/NN_slug/chapter.ini for the line about official
-grading's hidden checks), from which the grader registers its checks. It also writes the
-instructors' table of every threshold with its evidence, the committed H200 measurements
-(docs/instructors/maintaining.md, between `<!-- thresholds: ... -->` and `<!-- /thresholds -->`),
-so that a renewed measurement renews the table and no number in it is typed by hand.
+grading's hidden checks), from which the grader registers its checks.
 
     write_check_tables.py SOURCE_ROOT            rewrite every lesson's table
     write_check_tables.py SOURCE_ROOT --check    fail, naming the lesson, where one differs
@@ -31,33 +28,6 @@ END = "<!-- /checks -->"
 def table_block(root, folder):
     table = manifest_views.lesson_table(manifest.load(root, folder))
     return BEGIN.format(folder=folder) + "\n" + table + "\n" + END
-
-
-THRESHOLDS = ("<!-- thresholds: made from grader/*/chapter.ini and solutions/*/measurements/ by "
-              "tools/maintainer/write_check_tables.py -->")
-THRESHOLDS_END = "<!-- /thresholds -->"
-
-
-def thresholds_page(root, problems, check):
-    """Rewrites (or with `check`, holds) the thresholds table of the instructors' page."""
-    path = os.path.join(root, "docs", "instructors", "maintaining.md")
-    if not os.path.isfile(path):
-        return  # a hand-out has no instructors' pages
-    text = open(path, encoding="utf-8").read()
-    marked = re.compile(re.escape(THRESHOLDS) + r".*?" + re.escape(THRESHOLDS_END), re.S)
-    if not marked.search(text):
-        problems.append(f"{path}: no {THRESHOLDS} ... {THRESHOLDS_END} markers for the table of "
-                        f"thresholds")
-        return
-    block = THRESHOLDS + "\n" + manifest_views.threshold_table(root) + "\n" + THRESHOLDS_END
-    new = marked.sub(lambda _: block, text, count=1)
-    if new != text:
-        if check:
-            problems.append(f"{path}: its table of thresholds is not the manifests' and the "
-                            f"committed measurements'; run tools/maintainer/write_check_tables.py")
-        else:
-            open(path, "w", encoding="utf-8").write(new)
-            print(f"wrote the table of thresholds of {path}")
 
 
 def replace(text, block, folder):
@@ -106,7 +76,6 @@ def main():
             else:
                 open(path, "w", encoding="utf-8").write(new)
                 print(f"wrote the table of checks of {path}")
-    thresholds_page(root, problems, check)
     for p in problems:
         print(p)
     if check and not problems:
