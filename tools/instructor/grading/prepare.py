@@ -33,8 +33,11 @@ def variant_file_of(files):
 def decide_variant(ident, files, options):
     """The variant submission `ident` (its files `files`) is graded on: a dict with variant,
     student, how it was decided (source) and, when the submission is refused for it, refused
-    (why). The roster's entry (or --variant) decides, and a VARIANT file the submission carries
-    must agree with it; without either, its VARIANT file is checked against the course secret."""
+    (why, naming the rule). The roster's entry (or --variant) decides, and a VARIANT file the
+    submission carries must agree with it. With the course secret alone, the submission's own
+    id is its student: its VARIANT file must be that student's and carry that student's variant
+    under the secret, and a submission without one is refused (never graded on variant 0, the
+    cases everyone shares). With none of them, a VARIANT file is checked as far as it can be."""
     claimed = damaged = None
     stamp = variant_file_of(files)
     if stamp is not None:
@@ -59,18 +62,33 @@ def decide_variant(ident, files, options):
                      f"student")
     elif options.variant is not None:
         variant, student, source, given = options.variant, None, "--variant", "--variant says"
+    elif options.secret is not None:
+        # The secret alone: the submission's id names its student, whose variant it must carry.
+        student = ident
+        variant = variants.derive(options.secret, student) if ident else 0
+        rule = "with --secret-file the submission's id names its student"
+        if damaged:
+            refused = f"{damaged} ({rule})"
+        elif claimed is None:
+            refused = (f"it carries no VARIANT file: {rule}, whose workbook's VARIANT file it "
+                       f"must hand in, so that it is graded on {student}'s cases, not on the "
+                       f"self-study ones")
+        elif claimed[0] != student:
+            refused = (f"its VARIANT file is {claimed[0]}'s, but it was handed in as {student} "
+                       f"({rule}): a classmate's workbook is not graded")
+        elif claimed[1] != variant:
+            refused = (f"its VARIANT file says variant {claimed[1]} for {student}, but that is "
+                       f"not {student}'s variant under the course secret: the file was edited "
+                       f"or forged")
+        else:
+            refused = None
+        return decided(variant, student, "the course secret and the submission's id", refused)
     elif claimed is not None:
         student, variant = claimed
-        refused = None
-        if options.secret is None:
-            refused = (f"its VARIANT file says variant {variant} ({student}'s workbook), which "
-                       f"can only be checked with the course secret: grade it with --roster and "
+        return decided(variant, student, "its VARIANT file",
+                       f"its VARIANT file says variant {variant} ({student}'s workbook), which can "
+                       f"only be checked with the course secret: grade it with --roster or "
                        f"--secret-file")
-        elif variants.derive(options.secret, student) != variant:
-            refused = (f"its VARIANT file says variant {variant} for {student}, but that is not "
-                       f"{student}'s variant under the course secret: the file was edited or "
-                       f"forged")
-        return decided(variant, student, "its VARIANT file", refused)
     else:
         return decided(0, None, "self-study", damaged)
     refused = damaged

@@ -263,7 +263,8 @@ def archive_with(path, stamp):
         files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu":
                  open(os.path.join(classroom, "ada", "chapters", c, f"{c[3:]}_exercise.cu"),
                       "rb").read() for c in grading_chapters}
-        files["workbook/VARIANT"] = stamp.encode()
+        if stamp is not None:
+            files["workbook/VARIANT"] = stamp.encode()
         for name, data in files.items():
             info = tarfile.TarInfo(name)
             info.size = len(data)
@@ -280,14 +281,27 @@ for student, why in (("ada", "the file was edited or copied"), ("bo", "is ada's"
     r = result(student)
     expect(r is not None and r["score"] == 0 and any(why in n for n in r["notes"]),
            f"{student}'s forged VARIANT is refused ({why}): {r and r['notes'][:2]}")
+# With the secret alone a submission's name is its student's id: its own VARIANT file is graded
+# on its variant; a classmate's, a forged one and none at all are refused, saying which rule.
 alone = os.path.join(here, "secret-only")
 os.makedirs(alone)
-archive_with(os.path.join(alone, "ada-forged.tar.gz"), variants.variant_file("ada", vb))
+archive_with(os.path.join(alone, "ada.tar.gz"), variants.variant_file("ada", va))
+archive_with(os.path.join(alone, "bo.tar.gz"), variants.variant_file("ada", va))
+archive_with(os.path.join(alone, "cy.tar.gz"),
+             variants.variant_file("cy", variants.derive(secret, "cy") % variants.LARGEST + 1))
+archive_with(os.path.join(alone, "dee.tar.gz"), None)
 checked = run([sys.executable, tool, "--class", alone, "--out", out, "--secret-file",
                secret_file] + common, timeout=1800)
-r = result("ada-forged")
-expect(r is not None and r["score"] == 0 and any("forged" in n for n in r["notes"]),
-       f"with the secret alone a forged VARIANT is refused: {r and r['notes'][:2]}")
+r = result("ada")
+expect(r is not None and r["score"] > 0 and r["variant"] == va,
+       f"with the secret alone ada's own workbook is graded on her variant: "
+       f"{r and (r['score'], r['variant'], r['notes'][:2])}")
+for student, why in (("bo", "is ada's, but it was handed in as bo"), ("cy", "forged"),
+                     ("dee", "carries no VARIANT file")):
+    r = result(student)
+    expect(r is not None and r["score"] == 0 and any(why in n for n in r["notes"]),
+           f"with the secret alone {student}'s submission is refused ({why}): "
+           f"{r and r['notes'][:2]}")
 # A roster without the secret keys the gradebook only: every student is on variant 0, so a
 # workbook that carries a class variant is refused, saying the secret is needed.
 unkeyed = os.path.join(here, "roster-only")
