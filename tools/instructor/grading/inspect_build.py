@@ -3,13 +3,15 @@ the file named by --out (the sandbox's report pipe):
 
     inspect_build.py deps BUILD CHAPTER...     generates each chapter's grader unit, then asks the
                                                compiler which files it reads (nvcc -M, host and
-                                               device passes): {chapter: {"status", "files",
-                                               "errors"}}
+                                               device passes, into a file of its own: -MF):
+                                               {chapter: {"status", "files", "errors"}}
     inspect_build.py pristine BUILD CHAPTER... both, for the pristine workbook
     inspect_build.py symbols BUILD CHAPTER...  builds each chapter's grader, then lists the
                                                symbols its unit defines and, for the pristine
                                                workbook, those the rest of its link defines
-                                               (nm): {chapter: {"status", "unit", "others"}}
+                                               (nm): {chapter: {"status", "built", "unit",
+                                               "others", "errors"}}, "errors" what the build
+                                               printed about the chapter's targets
 
 Nothing here judges anything: the grading tool does, outside the sandbox.
 """
@@ -17,9 +19,11 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import threading
 
 OUTPUT_BYTES = 1 << 20
@@ -68,8 +72,18 @@ def compile_command(build, chapter):
     raise SystemExit(f"no compile command for {unit_of(chapter)}")
 
 
+def make_prerequisites(text):
+    """The prerequisites of the one rule in a make dependency file (what nvcc -M writes)."""
+    tokens = re.findall(r"(?:\\.|[^\s\\])+", text.replace("\\\n", " "))
+    words = [re.sub(r"\\(.)", r"\1", t).replace("$$", "$") for t in tokens]
+    colon = next((i for i, w in enumerate(words) if w.endswith(":")), None)
+    return words[colon + 1:] if colon is not None else []
+
+
 def scan(build, chapter):
-    """What the compiler says a chapter's grader unit reads: (status, files, output)."""
+    """What the compiler says a chapter's grader unit reads: (status, files, output). The list is
+    read from the file nvcc -M writes (-MF), never from what it prints: a `#warning` or a
+    `#pragma message` of the exercise goes to its output."""
     command, directory = compile_command(build, chapter)
     kept, skip = [], False
     for arg in command:
@@ -79,14 +93,43 @@ def scan(build, chapter):
             skip = True
         elif arg != "-c":
             kept.append(arg)
-    code, text = run(kept + ["-M"], directory)
+    handle, listing = tempfile.mkstemp(suffix=".d")
+    os.close(handle)
+    try:
+        code, text = run(kept + ["-M", "-MF", listing, "-MT", "unit"], directory)
+        with open(listing, errors="surrogateescape") as f:
+            written = f.read()
+    finally:
+        os.remove(listing)
     files = []
     if code == 0:
-        for token in text.replace("\\\n", " ").split():
-            if token.endswith(":"):
-                continue
-            files.append(os.path.normpath(os.path.join(directory, token)))
+        files = [os.path.normpath(os.path.join(directory, p))
+                 for p in make_prerequisites(written)]
     return code, sorted(set(files)), text
+
+
+STEP = re.compile(r"\[\d+/\d+\] |FAILED: |ninja: ")
+
+
+def about(output, names):
+    """{name: what ninja's `output` says about the targets whose names hold `name`}: each step's
+    lines (its status line, or its FAILED line and command, then what it printed) go to the names
+    its first lines hold, and ninja's own lines (its errors) to every name."""
+    steps, current = [], []
+    for line in output.splitlines(keepends=True):
+        if STEP.match(line) and current:
+            steps.append(current)
+            current = []
+        current.append(line)
+    if current:
+        steps.append(current)
+    parts = {name: [] for name in names}
+    for step in steps:
+        heading = "".join(step[:2] if step[0].startswith("FAILED: ") else step[:1])
+        owners = [n for n in names if n in heading]
+        for name in owners or (names if step[0].startswith("ninja: ") else []):
+            parts[name] += step
+    return {name: "".join(lines) for name, lines in parts.items()}
 
 
 def deps(build, chapters):
@@ -96,7 +139,8 @@ def deps(build, chapters):
     status, output = run(["ninja", "-C", build, "-k", "0"] + JOBS
                          + [unit_of(c) for c in chapters], build, show=True)
     generated = [c for c in chapters if status == 0 or up_to_date(build, unit_of(c))]
-    found = {c: {"status": status or 1, "files": [], "errors": output}
+    said = about(output, [unit_of(c) for c in chapters])
+    found = {c: {"status": status or 1, "files": [], "errors": said[unit_of(c)]}
              for c in chapters if c not in generated}
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers()) as pool:
         scans = dict(zip(generated, pool.map(lambda c: scan(build, c), generated)))
@@ -129,6 +173,7 @@ def symbols(build, chapters, pristine):
     found = {}
     status, output = run(["ninja", "-C", build, "-k", "0"] + JOBS
                          + [grader_of(c) for c in chapters], build, show=True)
+    said = about(output, [grader_of(c) for c in chapters])
     libraries = {}  # the symbols of each shared library, listed once (cuBLAS's take seconds)
     lock = threading.Lock()
 
@@ -147,7 +192,10 @@ def symbols(build, chapters, pristine):
                 if name.endswith(unit_of(chapter) + ".o"):
                     unit_object = os.path.join(root, name)
         entry = {"status": status, "built": unit_object is not None
-                 and up_to_date(build, grader_of(chapter)), "unit": {}, "others": []}
+                 and up_to_date(build, grader_of(chapter)), "unit": {}, "others": [],
+                 "errors": ""}
+        if not entry["built"]:
+            entry["errors"] = said[grader_of(chapter)]
         if entry["built"]:
             entry["unit"] = defined_symbols(unit_object, build)[1]
             if pristine:

@@ -5,19 +5,13 @@ they reach rebuilt and the symbols they define checked against the grader's own.
 """
 import json
 import os
-import re
 import subprocess
 import time
 
-from . import pristine, submission, variants
-from .pristine import BUILD_MEMORY, HERE, chown_tree, exercise_path, unit_name
+from . import build_errors, pristine, submission, variants
+from .pristine import BUILD_MEMORY, HERE, chown_tree, exercise_path
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
-# A build that failed with one of these failed for want of something the machine lacked.
-RESOURCE_ERRORS = re.compile(r"No space left on device|Cannot allocate memory|out of memory|"
-                             r"virtual memory exhausted|std::bad_alloc|Killed signal terminated|"
-                             r"Resource temporarily unavailable|Disk quota exceeded|"
-                             r"File size limit exceeded|internal compiler error", re.I)
 # Where submissions' work folders go (tools/instructor/grade --scratch): a local disk, since an
 # overlay's changes cannot live on a network file system.
 SCRATCH = [os.path.join("/tmp", f"workbook-grading-{os.getuid()}")]
@@ -140,35 +134,11 @@ def judge_files(workbook, chapter, files):
     return refused
 
 
-LINKER = re.compile(r"(multiple definition|undefined reference) (?:of|to) `([^']+)'")
-
-
-def linker_said(line):
-    """A linker's complaint about the student's unit, in the student's terms."""
-    found = LINKER.search(line)
-    if not found:
-        return None
-    kind, name = found.groups()
-    if kind == "multiple definition":
-        return (f"your exercise file defines {name}, which the grader's own code defines too: a "
-                f"grader's function cannot be replaced (rename yours)")
-    return f"{name} is used but never defined (the linker found no definition of it)"
-
-
-def shown_errors(text, chapter, limit=12):
-    """The compiler's and linker's lines about a chapter's exercise, for the student (paths
-    inside the sandbox made relative to the workbook, linkers' complaints in words)."""
-    lines = []
-    for line in text.splitlines():
-        if linker_said(line) and (unit_name(chapter) in line or f"ch{chapter[:2]}_" in line):
-            lines.append(linker_said(line))
-            continue
-        if (exercise_path(chapter) in line or unit_name(chapter) in line
-                or "multiple definition of" in line or "undefined reference to" in line) and \
-                ("error" in line or "multiple definition" in line or "undefined reference" in line):
-            line = line.replace(f"{pristine.SRC}/", "").replace("../src/", "")
-            lines.append(line.strip()[:300])
-    return list(dict.fromkeys(lines))[:limit]
+def whose_failure(workbook, chapter, text):
+    """(the compiler's lines for the student, None) where the failed build of `chapter` is the
+    student's, or (None, why) where it is the machine's (build_errors.py)."""
+    return build_errors.judge(text, chapter, set(workbook.info["deps"][chapter]["files"]),
+                              pristine.BUILD, [pristine.SRC, "../src"])
 
 
 def prepare(workbook, path, directory, options, ident=None, niceness=0):
@@ -256,15 +226,12 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
             for chapter in submitted:
                 entry = found.get(chapter, {})
                 if entry.get("status") != 0:
-                    errors = entry.get("errors", "")
-                    if RESOURCE_ERRORS.search(errors):
-                        infrastructure = "the machine ran out of a resource while building " \
-                                         "(see build.log)"
-                    failed_build[chapter] = ("the exercise file does not compile" +
-                                             (":\n" + "\n".join(shown_errors(errors, chapter))
-                                              if shown_errors(errors, chapter) else
-                                              " (the preprocessor stopped; no line names your "
-                                              "file)"))
+                    errors, machine = whose_failure(workbook, chapter, entry.get("errors", ""))
+                    if machine:
+                        infrastructure = infrastructure or f"{chapter}: {machine} (see build.log)"
+                    else:
+                        failed_build[chapter] = "the exercise file does not compile:\n" + \
+                            "\n".join(errors)
                     continue
                 bad = judge_files(workbook, chapter, entry.get("files", []))
                 if bad:
@@ -278,8 +245,6 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
         to_build = [c for c in submitted if c not in refused and c not in failed_build]
         if to_build and infrastructure is None:
             outcome, found = inspect("symbols", to_build)
-            with open(log, errors="replace") as f:
-                build_text = f.read()
             if outcome.timed_out:
                 out_of_time(to_build, failed_build, options)
             elif found is None:
@@ -288,14 +253,14 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
                 for chapter in to_build:
                     entry = found.get(chapter, {})
                     if not entry.get("built"):
-                        errors = shown_errors(build_text, chapter)
-                        if errors and not RESOURCE_ERRORS.search(build_text):
+                        errors, machine = whose_failure(workbook, chapter,
+                                                        entry.get("errors", ""))
+                        if machine:
+                            infrastructure = infrastructure or f"{chapter}: {machine} (see " \
+                                                               f"build.log)"
+                        else:
                             failed_build[chapter] = "the exercise file does not compile:\n" + \
                                 "\n".join(errors)
-                        else:
-                            infrastructure = ("the build failed without an error that names the "
-                                              "exercise file" if not errors else
-                                              "the machine ran out of a resource while building")
                         continue
                     protected = set(workbook.info["symbols"][chapter]["others"])
                     clashes = sorted(s for s in entry["unit"] if s in protected
