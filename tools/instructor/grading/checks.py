@@ -20,6 +20,8 @@ GRADER_MEMORY = 16 << 30
 GPU_LOCK = "/grading/gpu.lock"
 GPU_LOCK_TAKEN = "GPU checks start: the GPU is this grader's after"
 GPU_GRADERS_AT_ONCE = 3
+# The exit status of a grader whose GPU checks cannot use the GPU (grader_main.cpp).
+GPU_UNUSABLE = 77
 
 
 class Checked:
@@ -95,15 +97,15 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
         timed_out = True
         reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
                          f"the {mode} checks ran; the grader was stopped")
-    elif outcome.exit == 77 and mode == "gpu":
-        lines = said.strip().splitlines()
-        why = next((line for line in lines if "SKIP" in line), lines[0] if lines else "")
-        infrastructure = "the GPU checks could not use the GPU: " + (why[:200] or "no usable GPU")
-        reasons[mode] = "not graded: " + infrastructure
     elif ran.stopped:
+        # The record's closing line says so: whatever the process did after exit() (a crash in
+        # a destructor, say) is not what ended the checks.
         reasons[mode] = (f"your code called exit() while the check "
-                         f"\"{ran.stopped['check']}\" ran ({outcome.describe()} after it); "
-                         f"the checks after it did not run")
+                         f"\"{ran.stopped['check']}\" ran: the grader ended there, and the "
+                         f"checks after it did not run")
+    elif outcome.exit == GPU_UNUSABLE and mode == "gpu":
+        infrastructure, reasons[mode] = gpu_unusable(ran.header is not None,
+                                                     workbook.check_gpu)
     elif outcome.signal is not None:
         reasons[mode] = (f"the grader was killed by signal {outcome.signal} before "
                          f"this check reported (a crash in your code?)")
@@ -115,6 +117,25 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     if stray:
         notes.append(f"{chapter}: checks without points (not scored): " + "; ".join(stray))
     return reported, reasons, notes, infrastructure, timed_out, screen
+
+
+def gpu_unusable(recorded, ask_pristine):
+    """(the machine's fault or None, why the checks did not report) of a GPU grader that exited
+    with GPU_UNUSABLE, which the student's code can do too (exit(77)). A grader says so before it
+    opens its record: a record with its header means that the student's code exited. Without
+    one, the pristine grader's device check (`ask_pristine()`: why the GPU checks cannot run
+    here, or None), which runs no code of the student's, decides."""
+    if recorded:
+        usable = "its checks had begun, on a usable GPU"
+    else:
+        why = ask_pristine()
+        if why:
+            infrastructure = "the GPU checks could not use the GPU: " + why.strip()[:200]
+            return infrastructure, "not graded: " + infrastructure
+        usable = "the pristine grader finds the GPU usable"
+    return None, (f"the grader exited with status {GPU_UNUSABLE}, which a grader gives when it "
+                  f"cannot use the GPU, but {usable}: your code ended the process "
+                  f"(exit({GPU_UNUSABLE})?) before this check reported")
 
 
 def run_checks(workbook, prepared, options, modes, checked=None):

@@ -127,6 +127,7 @@ class Workbook:
         self.build = os.path.join(self.build_root, "build")
         self.info = None
         self.options = options
+        self.gpu_check_lock = threading.Lock()
 
     def _extract(self, cache, source_root):
         os.makedirs(cache, exist_ok=True)
@@ -230,16 +231,20 @@ class Workbook:
 
     def check_gpu(self):
         """Why the GPU checks cannot run here, or None: the pristine grader of the first
-        chapter is asked, in the sandbox, as the graders will run."""
+        chapter is asked (its `device` mode, which runs no submission's code), in the sandbox,
+        as the graders will run. One ask at a time: GPU graders that exit as if the GPU were
+        unusable ask it too (checks.gpu_unusable)."""
         self.ensure_built()
-        log = os.path.join(self.build_root, "gpu-check.log")
-        if os.path.exists(log):
-            os.remove(log)
-        outcome = self.box.run([os.path.join(BUILD, grader_name(self.chapters[0])), "device"],
-                               "/tmp", log, 120, binds=[(self.build, BUILD, False),
-                                                        (self.tree, SRC, False)], gpu=True)
-        with open(log, errors="replace") as f:
-            said = f.read().strip()
+        with self.gpu_check_lock:
+            log = os.path.join(self.build_root, "gpu-check.log")
+            if os.path.exists(log):
+                os.remove(log)
+            outcome = self.box.run([os.path.join(BUILD, grader_name(self.chapters[0])),
+                                    "device"], "/tmp", log, 120,
+                                   binds=[(self.build, BUILD, False), (self.tree, SRC, False)],
+                                   gpu=True)
+            with open(log, errors="replace") as f:
+                said = f.read().strip()
         if outcome.exit == 0:
             return None
         return said or outcome.describe()
