@@ -242,6 +242,7 @@ def result_of(workbook, prepared, options, checked):
         "variant": prepared.variant["variant"], "student": prepared.variant["student"],
         "name": prepared.variant.get("name", ""), "variant_source": prepared.variant["source"],
         "workbook": workbook.commit, "options": options.describe(),
+        "visibility": options.visibility,
         "fingerprint": prepared.fingerprint,
         "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
         "seconds": prepared.build_seconds + checked.seconds,

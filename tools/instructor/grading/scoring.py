@@ -233,10 +233,12 @@ def write_atomically(path, text):
 
 
 def write_outputs(directory, result, chapters):
-    """results.json (Gradescope), gradebook.csv (one row), junit.xml, report.md, and the
-    tool's own result.json, written last: its presence marks the submission as graded."""
+    """results.json (Gradescope, with the result's --visibility), gradebook.csv (one row),
+    junit.xml, report.md, and the tool's own result.json, written last: its presence marks the
+    submission as graded."""
     write_atomically(os.path.join(directory, "results.json"),
-                     json.dumps(gradescope(result), indent=2) + "\n")
+                     json.dumps(gradescope(result, result.get("visibility", "visible")),
+                                indent=2) + "\n")
     write_csv(os.path.join(directory, "gradebook.csv"),
               [csv_header(chapters), csv_row(result, chapters)])
     write_atomically(os.path.join(directory, "junit.xml"), junit(result))
