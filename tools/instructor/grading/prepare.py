@@ -262,11 +262,9 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
                             failed_build[chapter] = "the exercise file does not compile:\n" + \
                                 "\n".join(errors)
                         continue
-                    protected = set(workbook.info["symbols"][chapter]["others"])
-                    clashes = sorted(s for s in entry["unit"] if s in protected
-                                     and not library_instance(s, entry["unit"][s]))
-                    if clashes:
-                        names = demangle(clashes[:5])
+                    clashed = clashes(entry["unit"], workbook.info["symbols"][chapter]["others"])
+                    if clashed:
+                        names = demangle(clashed[:5])
                         refused[chapter] = ("Not graded: the exercise file defines "
                                             + ", ".join(names) + ", which the grader's own code "
                                             "or a library it uses defines; a grader's function "
@@ -298,6 +296,36 @@ def library_instance(symbol, kind):
     return kind in ("W", "V", "u") and symbol.startswith(
         ("_ZNSt", "_ZNKSt", "_ZSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx", "_ZTVSt", "_ZTISt",
          "_ZTSSt", "_ZGVZNSt", "_ZZNSt"))
+
+
+def replaceable_allocation_functions():
+    """The mangled names of the replaceable global allocation and deallocation functions
+    ([replacement.functions]: operator new, new[], delete and delete[] in every form the standard
+    lets a program replace), for a size_t of either width. A program that defines one replaces
+    the library's everywhere in it: legal C++, and no clash with the library that defines it."""
+    nothrow, align = "RKSt9nothrow_t", "St11align_val_t"
+    names = set()
+    for size in ("m", "j"):
+        for kind in ("nw", "na"):
+            names.update(f"_Z{kind}{size}{tail}" for tail in
+                         ("", nothrow, align, align + nothrow))
+        for kind in ("dl", "da"):
+            names.update(f"_Z{kind}Pv{tail}" for tail in
+                         ("", size, align, size + align, nothrow, align + nothrow))
+    return frozenset(names)
+
+
+REPLACEABLE = replaceable_allocation_functions()
+
+
+def clashes(unit, others):
+    """The symbols a submission's unit defines ({symbol: nm's kind}) that the rest of its
+    grader's link or a library it uses defines too (`others`): a grader's function replaced.
+    The standard library's template instances and the replaceable allocation functions are no
+    clash."""
+    protected = set(others)
+    return sorted(s for s in unit if s in protected and not library_instance(s, unit[s])
+                  and s not in REPLACEABLE)
 
 
 def demangle(symbols):
