@@ -170,6 +170,12 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
         notes.append(reason + ".")
         refused = {chapter: reason for chapter in workbook.chapters}
         exercises = {}
+    for chapter, paths in getattr(exercises, "conflicts", {}).items():
+        if chapter not in refused:
+            refused[chapter] = (f"Not graded: the submission holds {len(paths)} exercise files "
+                                f"for {chapter} ({', '.join(paths)}), and nothing says which "
+                                f"one is yours; hand in one")
+            notes.append(f"{chapter}: {refused[chapter]}.")
     submitted, untouched = [], {}
     for chapter in workbook.chapters:
         if chapter in refused:

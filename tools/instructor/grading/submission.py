@@ -2,8 +2,10 @@
 
 A submission is a folder or an archive (.tar, .tar.gz, .tgz, .zip) of a hand-out tree, or of
 just the exercise files. A file named `<slug>_exercise.cu` after a chapter of the workbook is
-that chapter's exercise; the one under `chapters/NN_slug/` wins when there are several. Every
-other file is ignored, and listed in the report.
+that chapter's exercise; the one under `chapters/NN_slug/` wins over copies elsewhere. Where
+that leaves more than one (two hand-out trees, at two depths), nothing says which the student
+meant: the chapter is refused, naming them. Every other file is ignored, and listed in the
+report.
 
 A submission is hostile input: read_files bounds its work before extracting anything, reads
 only regular files (links, devices and fifos are listed, not read) and raises nothing but
@@ -459,12 +461,25 @@ def read_files(path):
         raise SubmissionError(label, f"{type(e).__name__}: {_one_line(e)}") from None
 
 
+class Exercises(dict):
+    """What exercise_files found: {chapter folder: (relative path, bytes)} of the chapters with
+    one exercise file to grade, and .conflicts {chapter folder: [relative paths]} of those with
+    several, none of which is graded."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.conflicts = {}
+
+
 def exercise_files(files, chapters):
-    """Splits a submission into ({chapter folder: (relative path, bytes)}, [ignored paths]).
-    `chapters` are the workbook's chapter folders (NN_slug). When `files` is read_files' answer,
-    the entries it did not read are listed too, each as "path (reason)"."""
+    """Splits a submission into (Exercises, [ignored paths]). `chapters` are the workbook's
+    chapter folders (NN_slug). A chapter's file under chapters/NN_slug/ wins over its copies
+    elsewhere; where several are left at that rank (two hand-out trees, at two depths, or two
+    copies outside any), the chapter is a conflict and each of them is listed as ignored. When
+    `files` is read_files' answer, the entries it did not read are listed too, each as "path
+    (reason)"."""
     by_name = {f"{c[3:]}_exercise.cu": c for c in chapters}
-    found = {}
+    candidates = {}
     ignored = [f"{name} ({why})" for name, why in sorted(getattr(files, "ignored", {}).items())]
     for name in sorted(files):
         base = name.rsplit("/", 1)[-1]
@@ -472,15 +487,19 @@ def exercise_files(files, chapters):
         if chapter is None:
             ignored.append(name)
             continue
-        canonical = name.endswith(f"chapters/{chapter}/{base}")
-        if chapter in found:
-            previous = found[chapter][0]
-            if canonical and not previous.endswith(f"chapters/{chapter}/{base}"):
-                ignored.append(previous)
-            else:
-                ignored.append(name)
-                continue
-        found[chapter] = (name, files[name])
+        candidates.setdefault(chapter, []).append(name)
+    found = Exercises()
+    for chapter, names in candidates.items():
+        canonical = [n for n in names if n == f"chapters/{chapter}/{n.rsplit('/', 1)[-1]}"
+                     or n.endswith(f"/chapters/{chapter}/{n.rsplit('/', 1)[-1]}")]
+        chosen = canonical or names
+        ignored += [n for n in names if n not in chosen]
+        if len(chosen) == 1:
+            found[chapter] = (chosen[0], files[chosen[0]])
+        else:
+            found.conflicts[chapter] = chosen
+            ignored += [f"{n} (one of {len(chosen)} exercise files for {chapter}: none is "
+                        f"graded)" for n in chosen]
     return found, ignored
 
 
