@@ -253,9 +253,9 @@ class FallbackSandbox:
     def run(self, command, cwd, log_path, timeout, **options):
         """As sandbox.Sandbox.run, one command at a time: a caller's threads wait their turn,
         and the wait counts against `timeout`. An overlay is laid out as a copy at its target; a
-        read-only bind as a copy for the command only; a writable bind is moved to its target
-        and back. "/tmp" (the working folder, or an environment variable's value) is the user's
-        own temporary folder."""
+        read-only bind, and each of `files`, as a copy (root's, read-only) for the command only;
+        a writable bind is moved to its target and back. "/tmp" (the working folder, or an
+        environment variable's value) is the user's own temporary folder."""
         asked = time.monotonic()
         with self.one_at_a_time:
             left = timeout - (time.monotonic() - asked)
@@ -265,7 +265,8 @@ class FallbackSandbox:
 
     def _run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
              report=False, gpu=False, memory_bytes=None, file_bytes=sandbox.GIB,
-             tmp_bytes=512 * sandbox.MIB, report_bytes=16 * sandbox.MIB, niceness=0):
+             tmp_bytes=512 * sandbox.MIB, report_bytes=16 * sandbox.MIB, niceness=0,
+             files=None):
         # niceness: no other command runs beside this one, so there is nothing to yield to.
         start = time.monotonic()
         if gpu:
@@ -285,6 +286,14 @@ class FallbackSandbox:
                 else:
                     self._lay(source, None, target, False)
                     copies.append(where)
+            for target, text in (files or {}).items():
+                where = self.place(target)
+                os.makedirs(os.path.dirname(where), mode=0o755, exist_ok=True)
+                remove(where)
+                copies.append(where)
+                with open(where, "w") as f:
+                    f.write(text)
+                os.chmod(where, 0o444)
             self._fresh_temporary()
         except (OSError, subprocess.CalledProcessError, FallbackError) as e:
             self._put_back(moved, copies)

@@ -9,7 +9,7 @@ import subprocess
 import time
 
 from . import build_errors, pristine, submission, variants
-from .pristine import BUILD_MEMORY, HERE, chown_tree, exercise_path
+from .pristine import BUILD_MEMORY, chown_tree, exercise_path
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 # Where submissions' work folders go (tools/instructor/grade --scratch): a local disk, since an
@@ -217,7 +217,7 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
         build, tool = pristine.BUILD, pristine.TOOL
         outcome = box.run(["python3", f"{tool}/inspect_build.py", what, build] + chapters
                           + ["--out", "{report}"], build, log, deadline - time.monotonic(),
-                          overlays=overlays(workbook, dirs, True), binds=[(HERE, tool, False)],
+                          overlays=overlays(workbook, dirs, True), files=pristine.tool_files(),
                           report=True, memory_bytes=BUILD_MEMORY, niceness=niceness)
         return outcome, parse_json(outcome.report)
 

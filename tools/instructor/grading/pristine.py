@@ -29,6 +29,13 @@ SRC, BUILD, TOOL = "/grading/src", "/grading/build", "/grading/tool"
 RENDER_RECORD = "grader/harness/render_record"
 
 
+def tool_files():
+    """What of the grading tool a sandbox runs (inspect_build.py), as {path there: its text}:
+    written into the sandbox, never a folder of the machine's shown to it."""
+    with open(os.path.join(HERE, "inspect_build.py")) as f:
+        return {f"{TOOL}/inspect_build.py": f.read()}
+
+
 def show_pristine_at(folder):
     """Shows the pristine workbook to the sandbox at FOLDER/src, FOLDER/build and FOLDER/tool
     instead of /grading/...: a Gradescope autograder grades where its fallback sandbox, which
@@ -197,9 +204,9 @@ class Workbook:
             with BuildWatch(log, progress, "the pristine workbook"):
                 outcome = self.box.run(["sh", "-c", script], BUILD, log,
                                        self.options.build_time_limit,
-                                       binds=[(self.tree, SRC, False), (self.build, BUILD, True),
-                                              (HERE, TOOL, False)],
-                                       report=True, memory_bytes=BUILD_MEMORY)
+                                       binds=[(self.tree, SRC, False), (self.build, BUILD, True)],
+                                       files=tool_files(), report=True,
+                                       memory_bytes=BUILD_MEMORY)
             try:
                 info = json.loads(outcome.report.decode()) if outcome.exit == 0 else None
             except ValueError:

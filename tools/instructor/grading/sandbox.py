@@ -3,14 +3,19 @@
 Built on util-linux, which Debian, Ubuntu and the GPU machines have: `unshare` gives the command
 new mount, PID, network, IPC and UTS namespaces (as root; otherwise a user namespace too), and
 sandbox_init.py, PID 1 there, builds a file system from a fresh tmpfs (the system's programs and
-libraries read-only; the workbook's source, the grades, the submissions and the instructor's home
-out of sight; only the scratch folders the command needs), then runs the command through
+libraries read-only; of /etc only the dynamic loader's cache, the alternatives' links and an
+account file naming root and nobody; /sys only where the GPU is passed in, the CPUs' list
+otherwise; the workbook's source, the grades, the submissions and the instructor's home out of
+sight; only the scratch folders the command needs, its overlays mounted under neutral names so
+that no path of the machine shows in /proc/self/mountinfo), then runs the command through
 `unshare --root` (that file system), `setpriv` (as `nobody` when the tool runs as root; no
 capabilities, no new privileges, in every case) and `prlimit` (processes, file size, open files,
 memory). The command sees only its own processes, has no network, and cannot signal, trace or
 outlive the tool: when it ends, or when the tool stops it, the kernel ends every process of its
-PID namespace. A grader's report reaches the tool through a pipe the tool reads while the
-grader runs, so nothing can rewrite it afterwards; its output is kept up to a bound.
+PID namespace. sandbox_init.py itself is started from descriptors (its code and its spec), with
+no environment but PATH, so that its command line (/proc/1/cmdline) names no path of the
+machine. A grader's report reaches the tool through a pipe the tool reads while the grader runs,
+so nothing can rewrite it afterwards; its output is kept up to a bound.
 """
 import glob
 import json
@@ -26,7 +31,17 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 INIT = os.path.join(HERE, "sandbox_init.py")
 NOBODY = 65534
-SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys"]
+SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]
+# Of /etc, what the toolchain and the graders read: the dynamic loader's cache and the links of
+# /usr/bin/c++ and the like; the accounts (getpwuid), written for the sandbox.
+ETC = ["/etc/ld.so.cache", "/etc/alternatives"]
+ETC_FILES = {"/etc/passwd": "root:x:0:0:root:/tmp:/bin/sh\n"
+                            "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
+             "/etc/group": "root:x:0:\nnogroup:x:65534:\n",
+             "/etc/nsswitch.conf": "passwd: files\ngroup: files\n"}
+# /sys: the CPUs' list for every command (how many threads to run), all of it for the GPU's
+# driver, which walks the PCI devices.
+SYS_HOST, SYS_GPU = ["/sys/devices/system/cpu"], ["/sys"]
 LOG_BYTES = 4 << 20  # of a command's output, kept for the instructor
 MIB = 1 << 20
 GIB = 1 << 30
@@ -64,6 +79,21 @@ class Outcome:
         if self.signal is not None:
             return f"killed by signal {self.signal}"
         return f"exit status {self.exit}"
+
+
+def memory_file(name, content):
+    """A descriptor of a file in memory holding `content` (a path to copy, or a dict as JSON),
+    for the sandbox's first process to read."""
+    fd = os.memfd_create(name)
+    if isinstance(content, dict):
+        data = json.dumps(content).encode()
+    else:
+        with open(content, "rb") as f:
+            data = f.read()
+    with open(fd, "wb", closefd=False) as f:
+        f.write(data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 def _prefix_of(path):
@@ -123,11 +153,12 @@ class Sandbox:
 
     def run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
             report=False, gpu=False, memory_bytes=None, file_bytes=GIB, tmp_bytes=512 * MIB,
-            report_bytes=16 * MIB, niceness=0):
+            report_bytes=16 * MIB, niceness=0, files=None):
         """Runs `command` (a list) in the sandbox with `cwd` as its working folder, its output
         appended to `log_path` (up to LOG_BYTES). `overlays` are (lower, upper, work, target,
         writable): a read-only folder seen at `target` with the command's changes in `upper`;
-        `binds` are (source, target, writable). With `report`, "{report}" in the command names a
+        `binds` are (source, target, writable); `files` {target: text} are written, read-only,
+        into the sandbox's own root. With `report`, "{report}" in the command names a
         pipe (/dev/fd/N) the tool reads while the command runs; the Outcome holds what was
         written to it. `niceness` (nice(1)) lowers the command's CPU priority: a build that can
         wait, beside one whose checks are next."""
@@ -146,7 +177,8 @@ class Sandbox:
                 environment[name] = os.environ[name]
         environment.update(self.environment)
         environment.update(env or {})
-        binds = list(binds)
+        binds = [(path, path, False) for path in ETC + (SYS_GPU if gpu else SYS_HOST)
+                 if os.path.exists(path)] + list(binds)
         devices = []
         if gpu:
             devices = [d for d in self.gpu_devices() if not os.path.isdir(d)]
@@ -162,29 +194,33 @@ class Sandbox:
                 os.fchown(report_w, NOBODY, NOBODY)
             command = [a.replace("{report}", f"/dev/fd/{report_w}") for a in command]
         status_r, status_w = os.pipe()
-        spec = {"root": root, "system": SYSTEM + self.extra, "overlays": list(overlays),
+        stage = os.path.join(private, "stage")
+        os.makedirs(stage)
+        spec = {"root": root, "stage": stage, "system": SYSTEM + self.extra,
+                "overlays": list(overlays), "files": dict(ETC_FILES, **(files or {})),
                 "binds": binds, "masks": hidden, "devices": devices, "cwd": cwd,
                 "env": environment, "command": list(command), "tmp_bytes": tmp_bytes,
                 "processes": 512 if self.as_root else 8192, "file_bytes": file_bytes,
                 "memory_bytes": memory_bytes, "user": NOBODY if self.as_root else None,
                 "user_namespace": not self.as_root, "report_fd": report_w}
-        spec_path = os.path.join(private, "spec.json")
-        with open(spec_path, "w") as f:
-            json.dump(spec, f)
+        # sandbox_init.py's code and its spec, as descriptors: its command line (PID 1's, which
+        # every process of the sandbox may read) names no path of the machine.
+        code_fd, spec_fd = memory_file("sandbox-init", INIT), memory_file("sandbox-spec", spec)
         # setpriv --pdeathsig: the sandbox ends with the tool, even a tool killed outright.
         outer = (["nice", "-n", str(niceness)] if niceness else []) + [
             "setpriv", "--pdeathsig", "KILL", "unshare", "--mount", "--pid", "--net", "--ipc",
             "--uts", "--fork", "--kill-child"]
         if not self.as_root:
             outer += ["--user", "--map-root-user"]
-        outer += ["--", sys.executable, "-I", INIT, spec_path, str(status_w)]
+        outer += ["--", sys.executable, "-I", f"/dev/fd/{code_fd}", str(spec_fd), str(status_w)]
         log_r, log_w = os.pipe()
+        passed = (status_w, code_fd, spec_fd) + ((report_w,) if report else ())
         with running_lock:
             process = subprocess.Popen(outer, stdin=subprocess.DEVNULL, stdout=log_w,
-                                       stderr=log_w, start_new_session=True,
-                                       pass_fds=(status_w,) + ((report_w,) if report else ()))
+                                       stderr=log_w, start_new_session=True, pass_fds=passed,
+                                       env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
             running.add(process.pid)
-        for fd in (log_w, status_w) + ((report_w,) if report else ()):
+        for fd in (log_w,) + passed:
             os.close(fd)
         capture = Capture(log_r, log_path, report_r, report_bytes)
         timed_out = False

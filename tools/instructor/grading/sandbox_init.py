@@ -1,11 +1,12 @@
 """The first process of a grading sandbox (tools/instructor/grading/sandbox.py starts it as PID 1
 of new mount, PID, network, IPC and UTS namespaces, through util-linux's `unshare`).
 
-    sandbox_init.py SPEC.json STATUS_FD
+    sandbox_init.py SPEC_FD STATUS_FD
 
-It builds the sandbox's file system from SPEC (a fresh tmpfs root: the system's programs and
-libraries read-only, the paths that hold the workbook's source, the grades and the submissions
-masked, the scratch folders the command may write, the GPU's device files where asked), then
+It builds the sandbox's file system from the spec (JSON, read from SPEC_FD: a fresh tmpfs root,
+the system's programs and libraries read-only, the paths that hold the workbook's source, the
+grades and the submissions masked, the scratch folders the command may write, the files written
+for it, the GPU's device files where asked), then
 runs the command in it through util-linux: `unshare --root` (the new root), `setpriv` (another
 user, no capabilities, no new privileges) and `prlimit` (processes, file size, open files,
 memory). It waits for the command and writes how it ended to STATUS_FD, which only this process
@@ -17,9 +18,9 @@ import subprocess
 import sys
 
 
-def mount(*args):
+def mount(*args, cwd=None):
     done = subprocess.run(["mount", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True)
+                          text=True, cwd=cwd)
     if done.returncode != 0:
         raise RuntimeError(f"mount {' '.join(args)}: {done.stderr.strip()}")
 
@@ -69,18 +70,35 @@ def build_root(spec):
             os.symlink(os.readlink(path), inside(root, path))
         elif os.path.isdir(path):
             bind(root, path, path)
-    for lower, upper, work, target, writable in spec.get("overlays", []):
+    # Each overlay's layers by neutral names (links in the stage folder, mounted from there):
+    # /proc/self/mountinfo shows the names the mount was given, not the machine's paths.
+    stage = spec["stage"]
+    for number, (lower, upper, work, target, writable) in enumerate(spec.get("overlays", [])):
         where = inside(root, target)
         os.makedirs(where, exist_ok=True)
+        names = {}
+        for kind, path in (("lower", lower), ("upper", upper), ("work", work)):
+            names[kind] = f"{kind}{number}"
+            os.symlink(path, os.path.join(stage, names[kind]))
         if writable:
-            options = f"lowerdir={lower},upperdir={upper},workdir={work}"
+            options = (f"lowerdir={names['lower']},upperdir={names['upper']},"
+                       f"workdir={names['work']}")
         else:  # the changes as one more layer, nothing writable
-            options = f"lowerdir={upper}:{lower},ro"
+            options = f"lowerdir={names['upper']}:{names['lower']},ro"
         if spec.get("user_namespace"):
             options += ",userxattr"
-        mount("-t", "overlay", "-o", options + ",nosuid,nodev", "sandbox-overlay", where)
+        mount("-t", "overlay", "-o", options + ",nosuid,nodev", "sandbox-overlay", where,
+              cwd=stage)
+        for name in names.values():
+            os.remove(os.path.join(stage, name))
     for source, target, writable in spec.get("binds", []):
         bind(root, source, target, writable)
+    for target, text in spec.get("files", {}).items():
+        where = inside(root, target)
+        os.makedirs(os.path.dirname(where), mode=0o755, exist_ok=True)
+        with open(where, "w") as f:
+            f.write(text)
+        os.chmod(where, 0o444)
     # What must not be seen, where a system folder holds it (a checkout under /opt, say).
     for path in spec.get("masks", []):
         where = inside(root, path)
@@ -112,7 +130,7 @@ def build_root(spec):
 
 
 def main():
-    with open(sys.argv[1]) as f:
+    with open(int(sys.argv[1])) as f:
         spec = json.load(f)
     status_fd = int(sys.argv[2])
     os.set_inheritable(status_fd, False)
