@@ -11,11 +11,11 @@ nothing); then its run_autograder for each of these submissions, every results.j
   saying why; an archive that cannot be read: graded as the skeleton, saying why;
 - bad metadata (missing, no student id, an id that is none, a student not on the roster): a
   results.json that says so, score 0, nothing graded;
-- planted submissions of hostile_class.py through the fallback sandbox (forged results files,
-  writes to the results and to another chapter's grader, and a probe saying which of them it
-  could open, the hidden checks' source and the course secret printed into the feedback, a
-  process that outlives the grader, exit() in a check): each scores what it earned, nothing it
-  touched changes, nothing of it is left running.
+- hostile_class.py's hostile class, one submission a run, as Gradescope grades them: through the
+  fallback sandbox (and, for what only the namespace sandbox hides, the namespace sandbox),
+  with a probe of every path a grader must not write besides: each scores what it earned and is
+  graded (never "to be retried" for its own code), nothing it touched changes, nothing of it is
+  left running.
 
 A package of every chapter is also written (not built): it must hold each chapter's hidden
 checks, and no solution.
@@ -47,7 +47,8 @@ if work == "/tmp" or work.startswith("/tmp/"):
 again = "--again" in sys.argv[3:]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from grading import fallback_sandbox, gradescope, runner, scoring, variants  # noqa: E402
+from grading import (fallback_sandbox, gradescope, runner, scoring, submission,  # noqa: E402
+                     variants)
 import hostile_class  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
@@ -203,10 +204,11 @@ measured = []
 
 
 def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallback",
-                   extra_env=None):
+                   extra_env=None, source=None):
     """run_autograder on one submission, as Gradescope runs it: `files` {path: bytes} in
-    ROOT/submission (or `archive` (name, bytes), alone there), `metadata` the users' list (None:
-    no metadata file). Returns its results.json (or None)."""
+    ROOT/submission (or `archive` (name, bytes), alone there, or `source`, a folder whose files
+    or an archive that is copied there), `metadata` the users' list (None: no metadata file).
+    Returns its results.json (or None)."""
     for path in (layout.submission, layout.results):
         shutil.rmtree(path, ignore_errors=True)
     os.makedirs(layout.submission)
@@ -217,6 +219,10 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
         put(os.path.join(layout.submission, path), data)
     if archive:
         put(os.path.join(layout.submission, archive[0]), archive[1])
+    if source and os.path.isdir(source):
+        shutil.copytree(source, layout.submission, dirs_exist_ok=True)
+    elif source:
+        shutil.copy(source, layout.submission)
     if metadata is not None:
         put(layout.metadata, json.dumps({"id": 1, "created_at": "2025-01-01T00:00:00+00:00",
                                          "assignment": {"id": 1, "title": "workbook"},
@@ -365,7 +371,8 @@ expect(list(gradescope.student_of(layout, "email", True)) == ["ada@example.edu"]
        and list(gradescope.student_of(layout, "sid", True)) == ["ada"],
        "the id field is the package's")
 
-# 4. Planted submissions (hostile_class.py) through the fallback sandbox.
+# 4. The hostile class (hostile_class.py), one submission a run: in the fallback sandbox, and
+# what only the namespace sandbox hides in that one.
 grading_build = os.path.join(layout.grading, "build")
 secrets = {
     "readable": [layout.secret, hidden_source, layout.config, layout.metadata],
@@ -374,10 +381,12 @@ secrets = {
                  os.path.join(layout.root, "run_autograder")]
     + ([graders[second]] if second in graders else []),  # where an earlier step built it
     "markers": [secret.decode(), hidden_marker, "GRADESCOPE-CI-SECRET-IN-THE-ENVIRONMENT"],
+    "paths": [os.path.join(root, "tools"), layout.source],  # the sandbox's view never shows
 }
 planted_folder = os.path.join(work, "planted")
 first_checks = [p.name for p in points[first] if p.mode == "host"]
-cases = hostile_class.write(root, planted_folder, first, secrets, first_checks)
+cases = hostile_class.write(root, planted_folder, first, secrets, first_checks,
+                           grading=layout.grading)
 # hostile_class's vandal writes blindly, and the graders run in no fixed order: this probe
 # tries every path a grader must not write (a new file in the results and the build too) and
 # says in its feedback each one it could open, whichever grader ran first (it is called, and
@@ -397,16 +406,35 @@ cases["write_probe"] = hostile_class.Case(4, "opens for writing the results, eve
                                              "the package, saying which it could", "less",
                                           says=[f"PROBE: tried {len(probed)} paths"],
                                           never=["WROTE:"])
-chosen = ["forge_files_and_console", "m_vandal", "write_probe", "leak_files_environment",
-          "survivor_fork_setsid", "exit_inside_check"]
+# The time limit of those that hang, shortened for their runs (the package's is 120 s).
+waiting = {"sleeps_past_time_limit", "signal_stop_everything"}
+paths = {submission.submission_id(os.path.join(planted_folder, n)):
+         os.path.join(planted_folder, n) for n in os.listdir(planted_folder)}
+
+
+def with_time_limit(seconds):
+    """Sets the unpacked package's time limit; returns the one it had."""
+    with open(layout.config) as f:
+        config = json.load(f)
+    was, config["time_limit"] = config["time_limit"], seconds
+    with open(layout.config, "w") as f:
+        json.dump(config, f, indent=2)
+        f.write("\n")
+    return was
+
+
+config_bytes = read(layout.config)
 judged, logs = {}, {}
-for ident in chosen:
-    files = {}
-    base = os.path.join(planted_folder, ident)
-    for folder, _, names in os.walk(base):
-        for n in names:
-            files[os.path.relpath(os.path.join(folder, n), base)] = read(os.path.join(folder, n))
-    results = gradescope_run(f"planted: {ident}", files, metadata=user("ada"))
+for ident, case in sorted(cases.items()):
+    kind = "namespace" if case.kind == "namespace" else "fallback"
+    if ident in waiting:
+        with_time_limit(10)
+    try:
+        results = gradescope_run(f"hostile: {ident} ({kind})", source=paths[ident],
+                                 metadata=user("ada"), sandbox=kind)
+    finally:
+        if ident in waiting:
+            put(layout.config, config_bytes)
     if results is None:
         continue
     if os.path.isfile(os.path.join(layout.out, "run.log")):  # what its graders printed
@@ -417,18 +445,19 @@ for ident in chosen:
             expect(json.load(f) == results, "results.json changed after run_autograder ended")
     first_tests = [t for t in results["tests"] if first in t.get("tags", [])]
     judged[ident] = {"score": sum(t["score"] for t in first_tests),
+                     "complete": not results.get("extra_data", {}).get("retry"),
+                     "error": results["output"].splitlines()[0],
                      "notes": results["output"].splitlines(), "ignored": [],
                      "tests": [{"output": t.get("output", "")} for t in results["tests"]]}
-    expect(all(not t.get("output", "").startswith("no result:") for t in results["tests"]
-               if second in t.get("tags", [])),
+    expect(not first_tests or all(not t.get("output", "").startswith("no result:")
+                                  for t in results["tests"] if second in t.get("tags", [])),
            f"{ident}: chapter {second}'s grader still reported (nothing replaced it)")
     left = hostile_class.leftover_processes(r"sleep 4242") + [
         f"uid {u}" for u in range(fallback_sandbox.FIRST_UID, fallback_sandbox.FIRST_UID + 8)
         if fallback_sandbox.processes_of(u)]
     expect(not left, f"{ident}: processes left behind: {left}")
-for problem in hostile_class.judge({i: cases[i] for i in chosen}, judged, first_full, first,
-                                   logs):
-    expect(False, "fallback sandbox: " + problem)
+for problem in hostile_class.judge(cases, judged, first_full, first, logs):
+    expect(False, "Gradescope: " + problem)
 after = {c: digest(p) for c, p in graders.items() if os.path.isfile(p)}
 expect(after == before, "the pristine graders are unchanged")
 expect({p: digest(p) for p in kept} == kept,
@@ -444,7 +473,8 @@ print(f"gradescope: " + ("(again, on the earlier package and setup) " if again e
                          f"solution; setup.sh installed nothing and built {', '.join(graded)} "
                          f"in {setup_seconds:.0f} s; ") +
       f"{len(measured)} submissions through run_autograder (reference full in both sandboxes, "
-      f"skeleton 0, a classmate's workbook and 5 bad metadata refused, {len(chosen)} planted "
-      f"cases defended in the fallback sandbox), the slowest {slowest[1]:.0f} s ({slowest[0]}), "
+      f"skeleton 0, a classmate's workbook and 5 bad metadata refused, a hostile class of "
+      f"{len(judged)} each scoring what it earned), the slowest {slowest[1]:.0f} s "
+      f"({slowest[0]}), "
       f"the most memory {largest[3] // 1024} MiB ({largest[0]}); "
       f"{time.monotonic() - started:.0f} s in all")

@@ -221,6 +221,7 @@ secrets = {
                  os.path.join(hostile_out, "submissions", "a_honest", "results.json"),
                  os.path.join(hostile_out, "class.csv"), pristine_feedback],
     "markers": list(markers.values()) + ["refs/heads", "--out"],
+    "paths": [root, os.path.join(root, "tools"), cache],  # what the sandbox's view never shows
 }
 host_checks = [c.name for c in scoring.load_points(root, first) if c.mode == "host"]
 full = sum(c.points for c in scoring.load_points(root, first) if c.mode == "host")
@@ -293,6 +294,28 @@ if os.geteuid() == 0:
            f"a full disk is an error to retry: {full_disk.returncode} {stored.get('error')} "
            f"{full_disk.stderr[-400:]}")
     infrastructure_cases += 1
+# A pristine workbook written by another user (a cache two accounts share): the submission's
+# build cannot write over it, and no compiler line names the exercise file. That is the
+# machine's fault, to retry, never the student's 0.
+foreign = os.path.join(work, "foreign-cache")
+shutil.copytree(cache, foreign, symlinks=True)
+for entry in os.listdir(foreign):
+    if entry.startswith("build-") and os.path.isdir(os.path.join(foreign, entry)):
+        for folder, dirs, names in os.walk(os.path.join(foreign, entry)):
+            for n in [folder] + [os.path.join(folder, n) for n in dirs + names]:
+                os.lchown(n, 4242, 4242)
+at = base.index("--workbook-cache") + 1
+foreign_run = subprocess.run(base[:at] + [foreign] + base[at + 1:], capture_output=True,
+                             text=True, timeout=600)
+with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
+    stored = json.load(f)
+expect(foreign_run.returncode != 0 and not stored["complete"] and stored["score"] == 0
+       and "without an error that names the exercise file" in (stored["error"] or "")
+       and "retry" in foreign_run.stderr,
+       f"a pristine workbook another user wrote is an error to retry: {foreign_run.returncode} "
+       f"{stored.get('error')} {foreign_run.stderr[-400:]}")
+shutil.rmtree(foreign, ignore_errors=True)
+infrastructure_cases += 1
 retried = subprocess.run(base, capture_output=True, text=True, timeout=600)
 expect(retried.returncode == 0 and "0 already graded, 1 to grade" in retried.stderr,
        f"the error is retried, not reused: {retried.stderr[-400:]}")
@@ -302,6 +325,12 @@ hidden_visibility = subprocess.run(base + ["--visibility", "hidden"], capture_ou
                                    text=True, timeout=600)
 expect("0 already graded, 1 to grade" in hidden_visibility.stderr,
        "another --visibility grades again (it is part of the reuse key)")
+with open(os.path.join(hostile_out, "submissions", "honest", "results.json")) as f:
+    hidden_results = json.load(f)
+expect(hidden_results["visibility"] == "hidden" and hidden_results["tests"]
+       and all(t["visibility"] == "hidden" for t in hidden_results["tests"]),
+       f"results.json honours --visibility hidden: {hidden_results['visibility']}, "
+       f"{sorted(set(t['visibility'] for t in hidden_results['tests']))}")
 slow = os.path.join(work, "slow")
 put(os.path.join(slow, "sleeper", "chapters", first, f"{first[3:]}_exercise.cu"),
     hostile_class.in_prediction(hostile_class.HEADER + sample_class.exercise_file(

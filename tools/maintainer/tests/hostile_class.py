@@ -1,11 +1,13 @@
 """A hostile class (CI, host mode, the workbook's first chapter): every way a submission once took
-marks, took them from classmates, escaped the sandbox or spoiled the class, each kept as a
-submission graded beside honest ones. Each must score what it earned (zero where it cheated,
-full where it only misbehaved harmlessly), harm no classmate and leave no process behind, and
-the class must complete. Used by grading_ci.py:
+marks, took them from classmates, escaped the sandbox or spoiled the class, or was judged apart
+from its own code (a fault of the machine taken for the student's, or the student's for the
+machine's), each kept as a submission graded beside honest ones. Each must score what it earned
+(zero where it cheated, full where it only misbehaved harmlessly), be graded (never left "to be
+retried"), harm no classmate and leave no process behind, and the class must complete. Used by
+grading_ci.py, and submission by submission by gradescope_ci.py (Gradescope's autograder):
 
-    cases = hostile_class.write(root, folder, chapter, secrets)   # {name: Case}
-    problems = hostile_class.judge(cases, out, ...)
+    cases = hostile_class.write(root, folder, chapter, secrets, checks)   # {name: Case}
+    problems = hostile_class.judge(cases, results, ...)
 """
 import io
 import json
@@ -21,10 +23,12 @@ HEADER = (b"#include <chrono>\n#include <csignal>\n#include <cstdio>\n#include <
 
 
 class Case:
-    """A submission and what it must score: `score` ("full", "zero", or a number) and words its
-    checks' output or the notes must hold (`says`), and must not (`never`)."""
+    """A submission and what it must score: `score` ("full", "zero", "less" or a number) and
+    words its checks' output or the notes must hold (`says`), and must not (`never`). `kind`
+    says where it applies: "any" sandbox, or only the "namespace" sandbox (what the fallback
+    sandbox of a Gradescope container does not hide)."""
 
-    def __init__(self, item, what, score, says=(), never=(), kind="class"):
+    def __init__(self, item, what, score, says=(), never=(), kind="any"):
         self.item, self.what, self.score = item, what, score
         self.says, self.never, self.kind = list(says), list(never), kind
 
@@ -68,10 +72,11 @@ def zip_with(entries, flags=0, method=None):
     return bytes(raw)
 
 
-def write(root, folder, chapter, secrets, checks):
+def write(root, folder, chapter, secrets, checks, grading="/grading"):
     """Writes the hostile class into `folder`; returns {submission name: Case}. `secrets` are
     {marker: path} files planted where a submission must never read them; `checks` the names
-    of the chapter's host checks (for forged records)."""
+    of the chapter's host checks (for forged records); `grading` the folder the sandbox shows
+    the pristine workbook in (src/, build/)."""
     name = f"{chapter[3:]}_exercise.cu"
     where = f"chapters/{chapter}/{name}"
     with open(os.path.join(root, "solutions", chapter, name), "rb") as f:
@@ -84,9 +89,9 @@ def write(root, folder, chapter, secrets, checks):
     predictions = next(c for c in checks if "predict" in c)  # the check predicted_wavefronts runs
     cases = {}
 
-    def plant(ident, item, what, source, score, says=(), never=()):
+    def plant(ident, item, what, source, score, says=(), never=(), kind="any"):
         put(os.path.join(folder, ident, where), source)
-        cases[ident] = Case(item, what, score, says, never)
+        cases[ident] = Case(item, what, score, says, never, kind)
 
     # Honest classmates around the hostile ones, graded first and last (name order).
     plant("a_honest", 0, "the reference, graded before the others", solution, "full")
@@ -115,7 +120,7 @@ def write(root, folder, chapter, secrets, checks):
     plant("inc_reference_dotdot", 1, "reaches the reference by ..", f'#include <{dotdot}>\n'
           .encode(), "zero")
     plant("inc_hidden_stand_in", 1, "includes the hidden checks' source as the sandbox has it",
-          f'#include "/grading/src/solutions/{chapter}/hidden_checks.cpp"\n'.encode() + solution,
+          f'#include "{grading}/src/solutions/{chapter}/hidden_checks.cpp"\n'.encode() + solution,
           "zero", says=["Not graded: the exercise file reads", "hidden_checks.cpp"])
     plant("inc_etc_passwd", 1, "includes a system file that is not a header",
           b'#include "/etc/passwd"\n' + solution, "zero", says=["/etc/passwd"],
@@ -124,7 +129,7 @@ def write(root, folder, chapter, secrets, checks):
           f'#include "grader/{chapter}/answer_cases.hpp"\n'.encode() + solution, "zero",
           says=["answer_cases.hpp"])
     hidden_probe = ('#ifndef __CUDA_ARCH__\nasm(".section .rodata\\n.globl planted_hidden\\nplanted_hidden:\\n'
-                    f'.incbin \\"/grading/src/solutions/{chapter}/hidden_checks.cpp\\"\\n'
+                    f'.incbin \\"{grading}/src/solutions/{chapter}/hidden_checks.cpp\\"\\n'
                     '.byte 0\\n.previous");\n#endif\nextern "C" const char planted_hidden[];\n')
     plant("incbin_hidden_stand_in", 1, "embeds the hidden checks' source: finds a stand-in",
           HEADER + solution + hidden_probe.encode() + static_code(
@@ -144,9 +149,9 @@ def write(root, folder, chapter, secrets, checks):
               '  }\n} forger;\n}\n').encode(), "zero", says=["report was refused"])
     plant("forge_replace_grader", 2, "rewrites the graders and the build in place", HEADER
           + skeleton + static_code(
-              f'  for (const char* p : {{"/grading/build/{grader}",\n'
+              f'  for (const char* p : {{"{grading}/build/{grader}",\n'
               f'                        "../build/{grader}",\n'
-              '                        "/grading/src/grader/harness/feedback_message.hpp"}) {\n'
+              f'                        "{grading}/src/grader/harness/feedback_message.hpp"}}) {{\n'
               '    std::ofstream f(p);\n    f << "#!/bin/sh\\nexit 0\\n";\n  }'), "zero")
     fake = ('  for (const char* p : {"results.json", "../results.json", "/tmp/results.json",\n'
             '                        "report.xml", "../reports/x.xml"}) {\n'
@@ -284,7 +289,8 @@ def write(root, folder, chapter, secrets, checks):
           solution + b"\n" * 1_000_000, "full")
     plant("exit_inside_check", 12, "calls exit(0) inside a check",
           in_prediction(HEADER + solution, "  std::exit(0);"), "less",
-          says=[f'called exit() while the check "{predictions}" ran'])
+          says=[f'called exit() while the check "{predictions}" ran'],
+          never=["killed by signal", "signal 11"])
     plant("link_failure", 12, "declares and calls a function it never defines",
           in_prediction(solution, "  extern int planted_undefined(); if (p == Pattern{}) "
                         "return planted_undefined();"), "zero",
@@ -297,7 +303,78 @@ def write(root, folder, chapter, secrets, checks):
           "full")
     plant("latin1_comment", 12, "the solution with a Latin-1 byte in a comment",
           b"// caf\xe9\n" + solution, "full")
+    judged_by_its_code(plant, solution, skeleton, secrets)
+    put(os.path.join(folder, "two_depths", "workbook", where), solution)
+    put(os.path.join(folder, "two_depths", where), solution)
+    cases["two_depths"] = Case(14, "holds the exercise file at two depths", "zero",
+                               says=[f"workbook/{where}", f"({where},", "hand in one"])
     return cases
+
+
+def judged_by_its_code(plant, solution, skeleton, secrets):
+    """Submissions once judged apart from their own code: a compile error taken for the
+    machine's (or the machine's for the student's), an honest message refused, an exit status
+    taken for the GPU's, legal C++ refused, the sandbox's view of the machine."""
+    plant("compile_error", 13, "a plain compile error: the student's",
+          solution + b"\nint broken = undefined_name;\n", "zero",
+          says=["does not compile", "undefined_name"])
+    plant("error_says_disk_full", 13, "an #error that says the disk is full: the student's",
+          solution + b"\n#error No space left on device\n", "zero",
+          says=["does not compile", "No space left on device"], never=["to be retried"])
+    plant("message_says_out_of_memory", 13, "a #pragma message about memory, then a compile "
+          "error: the student's", b'#pragma message("virtual memory exhausted")\n' + solution
+          + b"\nint broken = undefined_name;\n", "zero", says=["undefined_name"])
+    plant("error_in_a_system_header", 13, "a macro that breaks a system header it includes "
+          "after it (the compiler names the header, reached from the exercise)",
+          b"#define max(a) a\n#include <valarray>\n#include <regex>\n#include <random>\n"
+          b"#undef max\n" + solution, "zero",
+          says=["does not compile", "macro"])
+    plant("too_much_shared_memory", 13, "a kernel with more shared memory than a block may "
+          "have (ptxas names no file)", solution + b"\n__global__ void planted_big(float* out) "
+          b"{\n  __shared__ float big[100000];\n  big[threadIdx.x] = out[0];\n"
+          b"  __syncthreads();\n  out[threadIdx.x] = big[threadIdx.x ^ 1];\n}\n", "zero",
+          says=["too much shared data"])
+    plant("honest_warning_and_message", 13, "the solution with a #warning and a #pragma "
+          "message (what the compiler prints is no file it read)", b'#pragma message("this '
+          b'is mine: a note")\n#warning careful: here\n' + solution, "full")
+    plant("exit_77_static_initializer", 13, "exits with the status a GPU grader gives for an "
+          "unusable GPU, before any check", HEADER + solution + static_code("  std::exit(77);"),
+          "zero", says=["status 77"], never=["to be retried"])
+    plant("exit_77_in_check", 13, "exits with status 77 inside a check",
+          in_prediction(HEADER + solution, "  _exit(77);"), "less", says=["status 77"],
+          never=["to be retried"])
+    plant("replaces_operator_new", 14, "replaces the global operator new and delete (legal "
+          "C++)", HEADER + solution + b"\n#include <new>\n#ifndef __CUDA_ARCH__\n"
+          b"namespace {\nstd::size_t planted_allocations = 0;\n}\n"
+          b"void* operator new(std::size_t n) {\n  ++planted_allocations;\n"
+          b"  if (void* p = std::malloc(n ? n : 1)) return p;\n  throw std::bad_alloc();\n}\n"
+          b"void* operator new[](std::size_t n) { return ::operator new(n); }\n"
+          b"void operator delete(void* p) noexcept { std::free(p); }\n"
+          b"void operator delete[](void* p) noexcept { std::free(p); }\n"
+          b"void operator delete(void* p, std::size_t) noexcept { std::free(p); }\n"
+          b"void operator delete[](void* p, std::size_t) noexcept { std::free(p); }\n"
+          b"#endif\n", "full")
+    plant("interpose_malloc", 14, "replaces malloc, which no rule lets a program replace",
+          HEADER + solution + b'\n#ifndef __CUDA_ARCH__\nextern "C" void* __libc_malloc('
+          b'std::size_t);\nextern "C" void* malloc(std::size_t n) noexcept { return '
+          b"__libc_malloc(n); }\n#endif\n", "zero", says=["malloc"])
+    seen = ["/etc/shadow", "/etc/hostname", "/etc/hosts", "/etc/machine-id", "/etc/ssh",
+            "/etc/os-release", "/opt", "/sys/class", "/sys/fs", "/sys/kernel", "/sys/module"]
+    probe = ("  if (p == Pattern::kReversedFloats) {  // wrong for it: the feedback shows\n"
+             "    for (const char* path : {" + ", ".join(f'"{p}"' for p in seen) + "}) {\n"
+             "      struct stat st;\n"
+             '      if (stat(path, &st) == 0) std::cout << "SEEN: " << path << "\\n";\n    }\n'
+             '    for (const char* path : {"/proc/self/mountinfo", "/proc/1/cmdline",\n'
+             '                             "/proc/1/environ", "/etc/passwd"}) {\n'
+             "      std::ifstream f(path);\n"
+             "      std::string s((std::istreambuf_iterator<char>(f)), {});\n"
+             "      for (char& c : s) c = c ? c : ' ';\n"
+             '      std::cout << "SHOWS " << path << ": " << s << "\\n";\n    }\n'
+             '    std::cout << "PROBE: the sandbox\'s view\\n";\n    return 0;\n  }')
+    plant("probe_sandbox_view", 14, "prints what the sandbox shows of the machine: /etc, /sys, "
+          "/opt, the mounts and the command line of the sandbox's first process",
+          in_prediction(HEADER + solution, probe), "less", says=["PROBE: the sandbox's view"],
+          never=["SEEN:"] + list(secrets.get("paths", [])), kind="namespace")
 
 
 def judge(cases, results, full, chapter_of, logs):
@@ -319,6 +396,9 @@ def judge(cases, results, full, chapter_of, logs):
         if not ok:
             problems.append(f"{ident} (item {case.item}, {case.what}): scored {score} of {full}, "
                             f"expected {case.score}")
+        if not result.get("complete", True):
+            problems.append(f"{ident} (item {case.item}, {case.what}): not graded, to be "
+                            f"retried ({result.get('error')}): its own code is the student's")
         text = "\n".join(result["notes"] + result.get("ignored", []) +
                          [t["output"] for t in result["tests"]] + [logs.get(ident, "")])
         for word in case.says:

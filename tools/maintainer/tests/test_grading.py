@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """The grading tool's parts that need no build: the graders' records (cut short, forged), points,
-scores, report.md, the Gradescope fields, which files of a submission count, and the include rule.
+scores, report.md, the Gradescope fields (their visibility), which files of a submission count
+(one exercise file a chapter), the include rule, whose fault a failed build is, the dependency
+list nvcc writes, the symbols a submission may define, and what a grader's exit means (exit()
+in a check, the status of an unusable GPU).
 
     test_grading.py SOURCE_ROOT
 """
@@ -11,7 +14,8 @@ import tempfile
 
 root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import runner, scoring, submission, variants  # noqa: E402
+from grading import build_errors, checks, inspect_build, prepare, runner, sandbox, scoring, \
+    submission, variants  # noqa: E402
 import manifest_views  # noqa: E402
 
 record = scoring.record
@@ -220,6 +224,13 @@ result["score"] = sum(t["score"] for t in result["tests"])
 g = scoring.gradescope(result)
 expect(scoring.validate_gradescope(g) == [], f"our results.json is Gradescope's: "
        f"{scoring.validate_gradescope(g)}")
+with tempfile.TemporaryDirectory() as d:  # --visibility reaches results.json
+    scoring.write_outputs(d, dict(result, visibility="after_due_date"), ["01_x"])
+    with open(os.path.join(d, "results.json")) as f:
+        written = json.load(f)
+    expect(written["visibility"] == "after_due_date" and {t["visibility"] for t in
+                                                          written["tests"]} == {"after_due_date"},
+           f"results.json honours the result's visibility: {written['visibility']}")
 expect(json.loads(json.dumps(g)) == g, "results.json is plain JSON")
 bad = dict(g, max_score=3, tests=[dict(g["tests"][0], status="skipped", points=1)])
 found = scoring.validate_gradescope(bad)
@@ -247,6 +258,17 @@ expect(found == {"01_x": ("workbook/chapters/01_x/x_exercise.cu", b"a"),
        f"the canonical path wins, a bare file counts: {found}")
 expect(sorted(ignored) == ["notes/z_exercise.cu", "workbook/README.md", "x_exercise.cu"],
        f"everything else is ignored and listed: {ignored}")
+# Two hand-out trees at two depths (or two copies outside any): nothing says which is meant, so
+# the chapter has none, and both are named; a copy outside chapters/ still loses to one inside.
+files = {"workbook/chapters/01_x/x_exercise.cu": b"a", "chapters/01_x/x_exercise.cu": b"b",
+         "old/x_exercise.cu": b"c", "a/y_exercise.cu": b"d", "b/y_exercise.cu": b"e"}
+found, ignored = submission.exercise_files(files, ["01_x", "02_y"])
+expect(found == {} and found.conflicts == {
+    "01_x": ["chapters/01_x/x_exercise.cu", "workbook/chapters/01_x/x_exercise.cu"],
+    "02_y": ["a/y_exercise.cu", "b/y_exercise.cu"]} and "old/x_exercise.cu" in ignored
+       and any(i.startswith("workbook/chapters/01_x/x_exercise.cu (one of 2") for i in ignored),
+       f"two exercise files of one chapter at one rank: a conflict, both named: {found} "
+       f"{getattr(found, 'conflicts', None)} {ignored}")
 
 # A roster keys the gradebook by student id: with a header its columns are found by name (the
 # submission's name may differ from the id, as a course platform's download names files), without
@@ -651,9 +673,137 @@ expect([submission.submission_id(p) for p in ("/c/Ann.zip", "/c/Ann.tar.gz", "/c
        "submission ids: archive suffixes dropped (so a.zip and a.tar.gz collide, which the class "
        "refuses), never empty")
 
+# Whose fault a failed build is (build_errors.judge): the compiler's lines about the student's
+# code are the student's, whatever they say; the rest is the machine's, to retry.
+EX = "../src/chapters/01_x/x_exercise.cu"
+PRISTINE = {"/g/build/u.cu", "/usr/include/c++/12/bits/stl_algo.h", "/g/src/chapters/01_x/x.cuh"}
+
+
+def whose(text):
+    return build_errors.judge(text, "01_x", PRISTINE, "/g/build", ["/g/src", "../src"])
+
+
+for text, student, says in (
+        (f"{EX}:5:2: error: #error No space left on device\n    5 | #error No space left on "
+         f"device\n      |  ^~~~~\nninja: build stopped: subcommands failed.\n", True,
+         "chapters/01_x/x_exercise.cu:5:2: error: #error No space left on device"),
+        (f'{EX}(2): remark #20200-D: #pragma message: "out of memory"\n  #pragma message("out '
+         f'of memory")\n{EX}(9): error: identifier "y" is undefined\n', True,
+         'chapters/01_x/x_exercise.cu(9): error: identifier "y" is undefined'),
+        (f"In file included from /usr/include/c++/12/algorithm:61,\n                 from {EX}:3:"
+         f"\n/usr/include/c++/12/bits/stl_algo.h:40:3: error: macro \"max\" passed 2 arguments"
+         f"\n", True, "stl_algo.h:40:3: error"),
+        ("/g/src/chapters/01_x/other.cuh(3): error: identifier \"x\" is undefined\n", True,
+         "other.cuh(3): error"),  # a header only the submission reads
+        ("ptxas error   : Entry function '_Z1kPf' uses too much shared data\n", True,
+         "too much shared data"),
+        ("/tmp/cc1.s: Assembler messages:\n/tmp/cc1.s:5: Error: file not found: /x\n", True,
+         "Error: file not found"),
+        ("/usr/bin/ld: u.o: in function `f()':\nu.cu:(.text+0x5): undefined reference to "
+         "`g()'\ncollect2: error: ld returned 1 exit status\n", True, "g() is used but never"),
+        ("ninja: error: opening build log: Permission denied\n", False,
+         "without an error that names the exercise file"),
+        ("Traceback (most recent call last):\n  File \"make_grader_unit.py\", line 51, in main\n"
+         "PermissionError: [Errno 13] Permission denied: 'u.cu'\n", False, "without an error"),
+        ("/g/src/chapters/01_x/x.cuh(3): error: identifier \"x\" is undefined\n", False,
+         "without an error"),  # a header the pristine unit reads, reached from nowhere shown
+        (f"{EX}:9:1: error: 'y' was not declared\ncc1plus: out of memory allocating 65536 bytes"
+         f"\n", False, "a resource while building (cc1plus: out of memory"),
+        ("ptxas fatal   : Memory allocation failure\n", False, "ran out of a resource")):
+    shown, machine = whose(text)
+    expect((shown is not None) == student and (machine is None) == student
+           and says in ("\n".join(shown) if student else machine),
+           f"whose failure: {text[:80]!r} is the {'student' if student else 'machine'}'s, "
+           f"saying {says!r}: {shown} {machine}")
+
+# The files nvcc -M says a unit reads come from the file it writes (-MF), never from what it
+# prints (an exercise's #warning or #pragma message): a make rule, escapes and all.
+expect(inspect_build.make_prerequisites("unit : u.cu \\\n  /usr/a\\ b.h \\\n  c$$d.h\n")
+       == ["u.cu", "/usr/a b.h", "c$d.h"], "make_prerequisites reads nvcc -M's file")
+said = inspect_build.about(
+    "[1/3] Compiling Cuda object ch02_y_grader.p/u.cu.o\nFAILED: ch01_x_grader.p/u.cu.o\n"
+    "nvcc -c ch01_grader_unit.cu\nerror one\n[2/3] Linking target ch02_y_grader\n"
+    "ninja: build stopped: subcommands failed.\n", ["ch01_x_grader", "ch02_y_grader"])
+expect("error one" in said["ch01_x_grader"] and "error one" not in said["ch02_y_grader"]
+       and all("ninja: build stopped" in t for t in said.values()),
+       f"ninja's output split by the chapter it is about, its own lines to each: {said}")
+
+# Symbols: a grader's function and the C library's stay refused, the standard library's
+# template instances and the replaceable allocation functions (legal C++) do not clash.
+others = ["_Znwm", "_ZdlPv", "_ZdlPvm", "_ZnamRKSt9nothrow_t", "malloc", "_ZN6grader8run_seedEv",
+          "_ZNSt6vectorIiSaIiEED1Ev", "_ZnwmPv"]
+unit = {s: "T" for s in others}
+unit["_ZNSt6vectorIiSaIiEED1Ev"] = "W"
+expect(prepare.clashes(unit, others) == ["_ZN6grader8run_seedEv", "_ZnwmPv", "malloc"],
+       f"only the replaceable allocation functions and library instances pass: "
+       f"{prepare.clashes(unit, others)}")
+expect(len(prepare.REPLACEABLE) == 32 and "_ZdaPvmSt11align_val_t" in prepare.REPLACEABLE,
+       "every replaceable form of new, new[], delete and delete[]")
+
+
+# What a grader's end means (checks.run_grader), with a sandbox that only says how it ended.
+class FakeBox:
+    def __init__(self, **ended):
+        self.ended = ended
+
+    def run(self, command, cwd, log, timeout, **_):
+        with open(log, "a") as f:
+            f.write("the grader's output\n")
+        return sandbox.Outcome(**self.ended)
+
+
+class FakeChecked:
+    def __init__(self, box, gpu_reason=None):
+        self.box, self.tree, self.build, self.asked = box, "/t", "/b", []
+        self.points = {"01_x": [scoring.manifest.Check("a", "ch99 a", "gpu", 1.0, "function",
+                                                       "p"),
+                                scoring.manifest.Check("b", "ch99 b", "host", 1.0, "function",
+                                                       "p")]}
+        self.gpu_reason = gpu_reason
+
+    def check_gpu(self):
+        self.asked.append(1)
+        return self.gpu_reason
+
+    def render(self, text):
+        return "rendered"
+
+
+class FakePrepared:
+    variant = {"variant": 0}
+    dirs = {n: "/w/" + n for n in ("src-upper", "src-work", "build-upper", "build-work")}
+
+
+def ended(mode, gpu_reason=None, **how):
+    workbook = FakeChecked(FakeBox(**how), gpu_reason)
+    with tempfile.TemporaryDirectory() as d:
+        out = checks.run_grader(workbook, FakePrepared, runner.Options(), "01_x", mode,
+                                time.monotonic() + 60, os.path.join(d, "run.log"))
+    return out[1][mode], out[3], len(workbook.asked)
+
+
+exited = HEADER + line(**check("ch99 b")) + line(end="exit", stopped=check(
+    "ch99 a", "failed", 1, "Your code called exit()", ended=True))
+reason, fault, _ = ended("host", signal=11, report=exited)
+expect("called exit() while the check \"ch99 a\" ran" in reason and "signal" not in reason
+       and fault is None, f"exit() in a check is told as such, never as the crash after it: "
+                          f"{reason}")
+reason, fault, asked = ended("gpu", exit=77, report=b"", gpu_reason="no CUDA device")
+expect(fault and "no CUDA device" in fault and asked == 1,
+       f"status 77 before any record, the pristine grader finding no GPU: the machine's: {fault}")
+reason, fault, asked = ended("gpu", exit=77, report=b"")
+expect(fault is None and "status 77" in reason and "pristine grader finds the GPU usable"
+       in reason and asked == 1, f"status 77 on a usable GPU: the student's: {reason}")
+reason, fault, asked = ended("gpu", exit=77, report=HEADER + line(**check("ch99 a")))
+expect(fault is None and "status 77" in reason and asked == 0,
+       f"status 77 after the record began: the student's, the GPU unasked: {reason} {asked}")
+reason, fault, asked = ended("host", exit=77, report=b"")
+expect(fault is None and "status 77" in reason and asked == 0,
+       f"status 77 from host checks: the student's: {reason}")
+
 if problems:
     print("\n".join(problems))
     sys.exit(1)
 print("grading: records (cut short, forged), points, scores, report.md, Gradescope fields, "
-      "submission files, "
-      "hostile archives and folders, submission ids, includes: all as expected")
+      "submission files, hostile archives and folders, submission ids, includes, whose build "
+      "failure, nvcc's dependency file, symbol clashes, graders' exits: all as expected")
