@@ -29,6 +29,29 @@ int padded_tile_columns() {
 
 namespace ch11::probes {
 
+namespace {
+
+__global__ void count_wrong_in_numbered_transpose(const float* out, int n,
+                                                  unsigned long long* wrong) {
+  const long long elements = 1LL * n * n;
+  unsigned long long mine = 0;
+  for (long long i = blockIdx.x * 1LL * blockDim.x + threadIdx.x; i < elements;
+       i += 1LL * gridDim.x * blockDim.x) {
+    const long long c = i / n, r = i % n;  // out[c][r] is in[r][c], which holds (r n + c) % 2^24
+    mine += out[i] != static_cast<float>((r * n + c) % 16777216);
+  }
+  if (mine != 0) atomicAdd(wrong, mine);
+}
+
+}  // namespace
+
+long long wrong_in_numbered_transpose(const float* out, int n) {
+  gpu::DeviceBuffer<unsigned long long> wrong(std::vector<unsigned long long>{0});
+  count_wrong_in_numbered_transpose<<<1024, 256>>>(out, n, wrong.get());
+  GPU_CHECK_KERNEL("counting the wrong elements of a transpose");
+  return static_cast<long long>(wrong.download()[0]);
+}
+
 int blocks_for(int rows, int cols) {
   GPU_CHECK(cudaFuncSetAttribute(tma_transpose_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  kSharedBytes));

@@ -4,7 +4,6 @@
 // chapter.ini) do, which a hand-out must not hold.
 #include <algorithm>
 #include <functional>
-#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,7 +18,6 @@
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/measurements.hpp"
-#include "grader/harness/parallel_rows.hpp"
 #include "grader/harness/speed.hpp"
 
 // The ablations: the reference with one fence or wait left out, each launched as the grader
@@ -53,18 +51,6 @@ gpu::DeviceBuffer<float> numbered_matrix(int n) {
   return gpu::DeviceBuffer<float>(host);
 }
 
-// The elements of `out` (n x n) that are not the transpose of numbered_matrix(n).
-long long wrong_elements(const gpu::DeviceBuffer<float>& out, int n) {
-  const std::vector<float> got = out.download();
-  std::vector<long long> wrong(static_cast<size_t>(n), 0);
-  grader::parallel_rows(n, [&](int c) {
-    for (int r = 0; r < n; ++r) {
-      wrong[static_cast<size_t>(c)] +=
-          got[static_cast<size_t>(c) * n + r] != static_cast<float>((1LL * r * n + c) % 16777216);
-    }
-  });
-  return std::accumulate(wrong.begin(), wrong.end(), 0LL);
-}
 }  // namespace
 
 TEST_CASE("ch11 reference: the layouts the lesson shows, as the TMA writes them", "[reference]") {
@@ -166,7 +152,7 @@ TEST_CASE("ch11 reference: what leaving out a fence or a wait does", "[reference
       out.fill_bytes(0xff);
       launch(in.get(), out.get(), n, n);
       GPU_CHECK_KERNEL("the reference transpose, a fence or wait left out");
-      wrong += wrong_elements(out, n) != 0;
+      wrong += ch11::probes::wrong_in_numbered_transpose(out.get(), n) != 0;
     }
     grader::record_measurement(kMeasurementFile, name, wrong, "runs with a wrong element");
     if (launch == ch11::probes::launch_yours) CHECK(wrong == 0);
@@ -214,7 +200,7 @@ TEST_CASE("ch11 reference: the ring of stages against one tile per block", "[ref
     out.fill_bytes(0xff);
     launch();
     GPU_CHECK_KERNEL(what);
-    return wrong_elements(out, n);
+    return ch11::probes::wrong_in_numbered_transpose(out.get(), n);
   };
   const long long ring_wrong = wrong_after(launch_ring, "the reference transpose");
   const long long one_tile_wrong =
