@@ -276,7 +276,7 @@ WORKBOOK_CHECK(ex2b_2c) {
     if (!picture.empty()) {
       f.line(
           "Lane t stores d[0], d[1] at word pitch * accumulator_row(t, 0) + "
-          "accumulator_col(t, 0); your pitch's stores, bank by bank:");
+          "accumulator_col(t, 0); the details file draws your pitch's stores bank by bank.");
       f.picture(picture);
     }
     GRADER_EXPECT(false, f.hint("a half-warp stores 4 rows of 8 consecutive floats: in which "

@@ -30,7 +30,7 @@ __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
 }
 // ---- end of your code ----
 
-// Exercise 2b: wavefronts of one ldmatrix.x4 (chunk 0) on each tile.
+// Exercise 2b: wavefronts of one ldmatrix.x4 (chunks 0 and 1) on each tile.
 // ---- your code: exercise 2b ----
 namespace {
 
