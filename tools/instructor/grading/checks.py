@@ -96,7 +96,9 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     elif outcome.timed_out:
         timed_out = True
         reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
-                         f"the {mode} checks ran; the grader was stopped")
+                         f"the {mode} checks ran; the grader was stopped" +
+                         (f" (its processes had reached their limit of {outcome.out_of_processes})"
+                          if outcome.out_of_processes else ""))
     elif ran.stopped:
         # The record's closing line says so: whatever the process did after exit() (a crash in
         # a destructor, say) is not what ended the checks.
@@ -106,6 +108,10 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     elif outcome.exit == GPU_UNUSABLE and mode == "gpu":
         infrastructure, reasons[mode] = gpu_unusable(ran.header is not None,
                                                      workbook.check_gpu)
+    elif outcome.out_of_memory:
+        reasons[mode] = (f"the grader was stopped before this check reported: its processes "
+                         f"passed the memory limit of {outcome.out_of_memory / (1 << 30):.1f} "
+                         f"GiB a submission's sandbox has (your code's allocations?)")
     elif outcome.signal is not None:
         reasons[mode] = (f"the grader was killed by signal {outcome.signal} before "
                          f"this check reported (a crash in your code?)")

@@ -236,17 +236,24 @@ run = subprocess.run(hostile_command, capture_output=True, text=True, timeout=18
 hostile_seconds = time.monotonic() - start
 print(run.stderr[-6000:], flush=True)
 expect(run.returncode == 0, f"the hostile class did not complete: {run.stderr[-2000:]}")
-results, logs = {}, {}
-for ident in cases:
-    try:
-        with open(os.path.join(hostile_out, "submissions", ident, "result.json")) as f:
-            results[ident] = json.load(f)
-        with open(os.path.join(hostile_out, "submissions", ident, "run.log"), errors="replace") as f:
-            logs[ident] = f.read()
-    except (OSError, ValueError):
-        pass
-for problem in hostile_class.judge(cases, results, full, first, logs):
-    expect(False, problem)
+
+
+def judge_class(out, cases):
+    """hostile_class.judge on the class graded into `out`."""
+    results, logs = {}, {}
+    for ident in cases:
+        try:
+            with open(os.path.join(out, "submissions", ident, "result.json")) as f:
+                results[ident] = json.load(f)
+            with open(os.path.join(out, "submissions", ident, "run.log"), errors="replace") as f:
+                logs[ident] = f.read()
+        except (OSError, ValueError):
+            pass
+    for problem in hostile_class.judge(cases, results, full, first, logs):
+        expect(False, problem)
+
+
+judge_class(hostile_out, cases)
 for ident in ("a_honest", "z_honest_skeleton"):
     with open(os.path.join(hostile_out, "submissions", ident, "results.json")) as f:
         expect(json.load(f)["score"] == (full if ident == "a_honest" else 0),
@@ -267,7 +274,18 @@ again = subprocess.run(hostile_command, capture_output=True, text=True, timeout=
 expect(f"{len(cases)} already graded, 0 to grade" in again.stderr,
        f"a re-run of the hostile class reuses every result: {again.stderr[-500:]}")
 
-# Faults of the machine are errors to retry, never grades; one run at a time holds an --out.
+# A fork bomb and a memory hog beside two honest classmates, who build while they run their
+# checks (two builds at once): each submission's processes and memory are its own.
+limits = os.path.join(work, "limits")
+limit_cases = hostile_class.limits_class(root, limits, first)
+# The time limit lets the hog reach its memory limit (16 GiB at most) on a slow machine.
+run = subprocess.run([sys.executable, tool, "--class", limits, "--out", limits + "-out",
+                      "--workbook-cache", cache, "--chapters", first, "--time-limit", "60",
+                      "--build-jobs", "2"], capture_output=True, text=True, timeout=1800)
+expect(run.returncode == 0, f"the class of a fork bomb and a memory hog did not complete: "
+                            f"{run.stderr[-2000:]}")
+judge_class(limits + "-out", limit_cases)
+
 one = os.path.join(work, "one")
 put(os.path.join(one, "honest", "chapters", first, f"{first[3:]}_exercise.cu"),
     sample_class.exercise_file(root, "solutions", first))
@@ -449,6 +467,7 @@ print(f"grading: a class of 3 ({', '.join(f'{k} {scoring.number(v)}' for k, v in
       f" of {scoring.number(host_total)}) interrupted and resumed, every format checked"
       + (", Slurm's class.csv the same and its GPU phase apart from the builds" if use_slurm
          else "") + f"; a hostile class of "
-      f"{len(cases)} submissions ({len(cases) - 2} hostile, {hostile_seconds:.0f} s) and "
+      f"{len(cases)} submissions ({len(cases) - 2} hostile, {hostile_seconds:.0f} s), a fork "
+      f"bomb and a memory hog beside two honest classmates and "
       f"{infrastructure_cases} faults of the machine all defended; a submission tuned to the "
       f"local cases lost its hidden checks")

@@ -800,6 +800,12 @@ expect(fault is None and "status 77" in reason and asked == 0,
 reason, fault, asked = ended("host", exit=77, report=b"")
 expect(fault is None and "status 77" in reason and asked == 0,
        f"status 77 from host checks: the student's: {reason}")
+reason, fault, _ = ended("host", signal=9, report=b"", out_of_memory=6 << 30)
+expect(fault is None and "memory limit of 6.0 GiB" in reason and "signal" not in reason,
+       f"a grader its sandbox's memory limit ended: the student's, told as such: {reason}")
+reason, fault, _ = ended("host", timed_out=True, report=b"", out_of_processes=512)
+expect(fault is None and "time limit" in reason and "limit of 512" in reason,
+       f"a grader at its process limit when time ran out: told so: {reason}")
 
 if problems:
     print("\n".join(problems))
