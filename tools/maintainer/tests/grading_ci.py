@@ -337,18 +337,38 @@ infrastructure_cases += 1
 retried = subprocess.run(base, capture_output=True, text=True, timeout=600)
 expect(retried.returncode == 0 and "0 already graded, 1 to grade" in retried.stderr,
        f"the error is retried, not reused: {retried.stderr[-400:]}")
-with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
-    expect(json.load(f)["score"] == full, "the retried submission is graded in full")
+
+
+def honest_result():
+    with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
+        return json.load(f)
+
+
+first_grading = honest_result()
+expect(first_grading["score"] == full, "the retried submission is graded in full")
 hidden_visibility = subprocess.run(base + ["--visibility", "hidden"], capture_output=True,
                                    text=True, timeout=600)
 expect("0 already graded, 1 to grade" in hidden_visibility.stderr,
        "another --visibility grades again (it is part of the reuse key)")
+seeds = [first_grading["hidden_seed"], honest_result()["hidden_seed"]]
 with open(os.path.join(hostile_out, "submissions", "honest", "results.json")) as f:
     hidden_results = json.load(f)
 expect(hidden_results["visibility"] == "hidden" and hidden_results["tests"]
        and all(t["visibility"] == "hidden" for t in hidden_results["tests"]),
        f"results.json honours --visibility hidden: {hidden_results['visibility']}, "
        f"{sorted(set(t['visibility'] for t in hidden_results['tests']))}")
+# The hidden checks' seed: drawn for each grading (in no file of the workbook), recorded, and
+# given back with --hidden-seed to reproduce a grading; the reference passes with each.
+again = subprocess.run(base + ["--hidden-seed", str(seeds[0])], capture_output=True, text=True,
+                       timeout=600)
+reproduced = honest_result()
+shipped = subprocess.run(["git", "-C", root, "grep", "-l", "-F", str(seeds[0])],
+                         capture_output=True, text=True).stdout
+expect(isinstance(seeds[0], int) and seeds[0] != seeds[1] and not shipped
+       and reproduced["hidden_seed"] == seeds[0] and reproduced["score"] == full,
+       f"two gradings draw two hidden seeds ({seeds}, in no shipped file: {shipped!r}), and "
+       f"--hidden-seed grades with the one recorded ({reproduced['hidden_seed']}, "
+       f"{reproduced['score']} of {full}): {again.stderr[-400:]}")
 slow = os.path.join(work, "slow")
 put(os.path.join(slow, "sleeper", "chapters", first, f"{first[3:]}_exercise.cu"),
     hostile_class.in_prediction(hostile_class.HEADER + sample_class.exercise_file(
@@ -452,7 +472,7 @@ if tuned:
         result = json.load(f)
     # The class's chapters are graded (their pristine workbook is built): only c's count here.
     lost = [t for t in result["tests"] if t["score"] < t["max_score"] and t["chapter"] == c]
-    expect(lost and all(t["hidden"] for t in lost),
+    expect(lost and all(t["hidden"] for t in lost) and "hidden_seed" in result,
            f"{answer}: only hidden checks are lost: {[(t['name'], t['hidden']) for t in lost]}")
     expect(any(t["status"] == "passed" and not t["hidden"] and t["chapter"] == c
                for t in result["tests"]),
