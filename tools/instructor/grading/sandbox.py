@@ -1,22 +1,22 @@
 """The sandbox every command of a submission runs in: its build and its graders.
 
-Built on util-linux, which Debian, Ubuntu and the GPU machines have: `unshare` gives the command
-new mount, PID, network, IPC and UTS namespaces (as root; otherwise a user namespace too), and
+Built on util-linux, which Debian, Ubuntu and the GPU machines have: `unshare` gives the command new
+mount, PID, network, IPC and UTS namespaces (as root; otherwise a user namespace too), and
 sandbox_init.py, PID 1 there, builds a file system from a fresh tmpfs (the system's programs and
-libraries read-only; of /etc only the dynamic loader's cache, the alternatives' links and an
-account file naming root and nobody; /sys only where the GPU is passed in, the CPUs' list
-otherwise; the workbook's source, the grades, the submissions and the instructor's home out of
-sight; only the scratch folders the command needs, its overlays mounted under neutral names so
-that no path of the machine shows in /proc/self/mountinfo), then runs the command through
-`unshare --root` (that file system), `setpriv` (as `nobody` when the tool runs as root; no
-capabilities, no new privileges, in every case) and `prlimit` (file size, open files; processes
-and memory where no cgroup of the sandbox's own bounds them, cgroup.py). The command sees only
-its own processes, has no network, and cannot signal, trace or outlive the tool: when it ends, or when the tool stops it, the kernel ends every process of its
-PID namespace. sandbox_init.py itself is started from descriptors (its code and its spec), with
-no environment but PATH, so that its command line (/proc/1/cmdline) names no path of the
-machine. A grader's report reaches the tool through a pipe the tool reads while the grader runs,
-so nothing can rewrite it afterwards; its output is kept up to a bound. Debian 12's bubblewrap
-(0.8) cannot stand in for sandbox_init.py: it mounts no overlay (the pristine workbook under each
+libraries read-only; of /etc only the dynamic loader's cache, the alternatives' links and an account
+file naming root and nobody; /sys only where the GPU is passed in, the CPUs' list otherwise; the
+workbook's source, the grades, the submissions and the instructor's home out of sight; only the
+scratch folders the command needs, its overlays mounted under neutral names so that no path of the
+machine shows in /proc/self/mountinfo), then runs the command through `unshare --root` (that file
+system), `setpriv` (as `nobody` when the tool runs as root; no capabilities, no new privileges, in
+every case) and `prlimit` (file size, open files; processes and memory where no cgroup of the
+sandbox's own bounds them, cgroup.py). The command sees only its own processes, has no network, and
+cannot signal, trace or outlive the tool: when it ends, or when the tool stops it, the kernel ends
+every process of its PID namespace. sandbox_init.py itself is started from descriptors (its code and
+its spec), with no environment but PATH, so that its command line (/proc/1/cmdline) names no path of
+the machine. A grader's report reaches the tool through a pipe the tool reads while the grader runs,
+so nothing can rewrite it afterwards; its output is kept up to a bound. Debian 12's bubblewrap (0.8)
+cannot stand in for sandbox_init.py: it mounts no overlay (the pristine workbook under each
 submission's changes) and sets no limit.
 """
 import glob
@@ -185,7 +185,7 @@ class Sandbox:
         if self.cgroups:
             try:
                 limits = cgroup.Cgroup(self.cgroups, os.path.basename(private), PROCESSES,
-                                self.memory_limit)
+                                       self.memory_limit)
             except OSError as e:
                 shutil.rmtree(private, ignore_errors=True)
                 return Outcome(setup_error=f"its cgroup could not be made: {e}")

@@ -3,14 +3,14 @@ of new mount, PID, network, IPC and UTS namespaces, through util-linux's `unshar
 
     sandbox_init.py SPEC_FD STATUS_FD
 
-It builds the sandbox's file system from the spec (JSON, read from SPEC_FD: a fresh tmpfs root,
-the system's programs and libraries read-only, the paths that hold the workbook's source, the
-grades and the submissions masked, the scratch folders the command may write, the files written
-for it, the GPU's device files where asked), then
-runs the command in it through util-linux: `unshare --root` (the new root), `setpriv` (another
-user, no capabilities, no new privileges) and `prlimit` (file size, open files; processes and
-memory where the spec asks, no cgroup bounding them). It waits for the command and writes how it ended to STATUS_FD, which only this process
-holds. When this process ends, the kernel ends every process left in the PID namespace.
+It builds the sandbox's file system from the spec (JSON, read from SPEC_FD: a fresh tmpfs root, the
+system's programs and libraries read-only, the paths that hold the workbook's source, the grades and
+the submissions masked, the scratch folders the command may write, the files written for it, the
+GPU's device files where asked), then runs the command in it through util-linux: `unshare --root`
+(the new root), `setpriv` (another user, no capabilities, no new privileges) and `prlimit` (file
+size, open files; processes and memory where the spec asks, no cgroup bounding them). It waits for
+the command and writes how it ended to STATUS_FD, which only this process holds. When this process
+ends, the kernel ends every process left in the PID namespace.
 """
 import json
 import os
