@@ -11,6 +11,7 @@
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/random_seed.hpp"
 
 WORKBOOK_CHECK(hidden_bank_of) {
   // Addresses around every power of two (where a signed or narrowed cast goes wrong), and
@@ -23,7 +24,7 @@ WORKBOOK_CHECK(hidden_bank_of) {
       addresses.push_back(power - d);
     }
   }
-  std::mt19937 rng(0x5eed01u);
+  std::mt19937 rng(grader::hidden_seed(101));
   for (int i = 0; i < 20000; ++i) addresses.push_back(static_cast<unsigned>(rng()));
   for (unsigned a : addresses) {
     if (ch01::bank_of(a) == smem::bank_of(a)) continue;
@@ -38,7 +39,7 @@ WORKBOOK_CHECK(hidden_bank_of) {
 WORKBOOK_CHECK(hidden_warp_wavefronts) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   // Whole warps in one bank, long word strides, and words spread over 48 KiB.
-  std::mt19937_64 rng(0x5eed02u);
+  std::mt19937_64 rng(grader::hidden_seed(102));
   std::vector<unsigned> addresses;
   std::vector<std::string> kinds;
   const auto add = [&](const std::string& kind, auto address_of) {

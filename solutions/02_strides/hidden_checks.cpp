@@ -14,6 +14,7 @@
 #include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/random_seed.hpp"
 
 namespace ch02::hidden {
 
@@ -37,7 +38,7 @@ std::vector<ch02::spec::StrideCase> hidden_strides() {
       }
     }
   }
-  std::mt19937 rng(0x5eed0201u);
+  std::mt19937 rng(grader::hidden_seed(201));
   for (int i = 0; i < 300; ++i) {
     const int bytes = 1 << (rng() % 3), step = 4 / bytes;  // a byte stride that is a multiple of 4
     add(step * (65 + static_cast<int>(rng() % (1u << 18))), bytes);
@@ -81,6 +82,6 @@ WORKBOOK_CHECK(hidden_microbenchmark) {
 WORKBOOK_CHECK(hidden_owner_sums) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   const auto problem = ch02::checks::owner_sums_problem(
-      {2, 31, 32, 33, 511, 512, 513, 4095, 65537, 100003}, 0x5eed0202u);
+      {2, 31, 32, 33, 511, 512, 513, 4095, 65537, 100003}, grader::hidden_seed(202));
   GRADER_EXPECT(!problem, *problem);
 }

@@ -12,6 +12,7 @@
 #include "grader/04_tile_columns/pitch_check.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/random_seed.hpp"
 
 WORKBOOK_CHECK(hidden_padded_pitch) {
   const auto problem = ch04::spec::pitch_problem(257, 1024);
@@ -23,7 +24,7 @@ WORKBOOK_CHECK(hidden_column_sums) {
   if (const auto fault = ch04::spec::kernel_pitch_fault()) {
     GRADER_FAIL(grader::Feedback("Not run: " + *fault + "."));
   }
-  std::mt19937 rng(0x5eed0401u);
+  std::mt19937 rng(grader::hidden_seed(401));
   const int rows = 300 + static_cast<int>(rng() % 200), cols = 500 + static_cast<int>(rng() % 300);
   const auto problem = ch04::checks::column_sums_problem({{1000, 1},
                                                           {1, 1000},
@@ -35,6 +36,6 @@ WORKBOOK_CHECK(hidden_column_sums) {
                                                           {3000, 5},
                                                           {257, 129},
                                                           {rows, cols}},
-                                                         0x5eed0402u);
+                                                         grader::hidden_seed(402));
   GRADER_EXPECT(!problem, *problem);
 }

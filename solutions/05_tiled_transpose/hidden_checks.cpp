@@ -8,6 +8,7 @@
 #include "grader/05_tiled_transpose/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/random_seed.hpp"
 #include "grader/transpose/transpose_bench.hpp"
 
 WORKBOOK_CHECK(hidden_transpose) {
@@ -15,7 +16,8 @@ WORKBOOK_CHECK(hidden_transpose) {
   const std::vector<std::pair<int, int>> shapes = {{64, 45},   {45, 64},   {32, 33},  {33, 32},
                                                    {2, 70000}, {70000, 2}, {5, 3000}, {3000, 5},
                                                    {127, 129}, {2065, 31}, {1, 2},    {2, 1}};
-  const auto problem = transpose::check_correct_on(
-      ch05::probes::launch_yours, "tiled_transpose_kernel (yours)", 0x5eed0501u, shapes);
+  const auto problem =
+      transpose::check_correct_on(ch05::probes::launch_yours, "tiled_transpose_kernel (yours)",
+                                  grader::hidden_seed(501), shapes);
   GRADER_EXPECT(!problem, *problem);
 }

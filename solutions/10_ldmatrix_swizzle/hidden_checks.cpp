@@ -12,6 +12,7 @@
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
+#include "grader/harness/random_seed.hpp"
 
 namespace {
 
@@ -28,7 +29,7 @@ int swizzle_bit_by_bit(int b, int m, int s, int offset) {
 WORKBOOK_CHECK(hidden_swizzle) {
   // B up to 6, M up to 6, S up to 9 (B <= S): every offset of two periods where a period is
   // short, random ones (up to 2^30) otherwise and for every parameter set.
-  std::mt19937 rng(0x5eed10u);
+  std::mt19937 rng(grader::hidden_seed(1001));
   for (int b = 0; b <= 6; ++b) {
     for (int m = 0; m <= 6; ++m) {
       for (int s = b; s <= 9; ++s) {
@@ -63,7 +64,7 @@ WORKBOOK_CHECK(hidden_tc_gemm) {
   }
   // Wide and tall grids, one K-step and K-steps that are not a multiple of the stages, against
   // fp64 on every entry.
-  std::mt19937_64 rng(0x5eed11u);
+  std::mt19937_64 rng(grader::hidden_seed(1002));
   const int shapes[][3] = {{128, 1280, 64}, {1152, 128, 448}, {384, 256, 1600}, {640, 384, 192}};
   for (const auto& s : shapes) {
     const auto problem = ch10::check::check_against_fp64(

@@ -27,32 +27,37 @@ GPU_UNUSABLE = 77
 class Checked:
     """What the checks of a prepared submission gave so far: the tests scored, the notes, the
     fault of the machine that stopped them (`infrastructure`), whether the time limit ran out,
-    the seconds they took and each grader's report as it printed it ({"chapter", "mode", "text"},
-    rendered from its record). A Slurm class runs the host checks with the build and the GPU
-    checks in a task of their own: the second phase goes on from the first's (to_json)."""
+    the seconds they took, each grader's report as it printed it ({"chapter", "mode", "text"},
+    rendered from its record) and the hidden checks' seed. A Slurm class runs the host checks
+    with the build and the GPU checks in a task of their own: the second phase goes on from the
+    first's (to_json)."""
 
     def __init__(self, tests=(), notes=(), infrastructure=None, timed_out=False, seconds=0.0,
-                 screens=()):
+                 screens=(), hidden_seed=None):
         self.tests, self.notes, self.screens = list(tests), list(notes), list(screens)
         self.infrastructure, self.timed_out, self.seconds = infrastructure, timed_out, seconds
+        self.hidden_seed = hidden_seed
 
     def to_json(self):
         return {"tests": self.tests, "notes": self.notes, "infrastructure": self.infrastructure,
-                "timed_out": self.timed_out, "seconds": self.seconds, "screens": self.screens}
+                "timed_out": self.timed_out, "seconds": self.seconds, "screens": self.screens,
+                "hidden_seed": self.hidden_seed}
 
     @classmethod
     def from_json(cls, data):
         return cls(data["tests"], data["notes"], data["infrastructure"], data["timed_out"],
-                   data["seconds"], data["screens"])
+                   data["seconds"], data["screens"], data.get("hidden_seed"))
 
 
-def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lock=None):
+def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lock=None,
+               hidden_seed=None):
     """Runs one chapter's grader in `mode`, sandboxed, its whole report appended to `log`: (what
     it reported {check: (status, message)}, why the checks that did not report are missing, notes,
     the fault of the machine it met, whether it ran out of time, its report as it printed it or
     None where its record is refused or empty). With `gpu_lock` (a file), the
     grader's checks wait for that lock (grader_main.cpp), which other graders of the submission
-    running at the same time share."""
+    running at the same time share. `hidden_seed` goes to the hidden checks, in the grader's
+    environment: no file of the sandbox holds it."""
     reported, reasons, notes = {}, {}, []
     infrastructure, timed_out = None, False
     with open(log, "a") as f:
@@ -60,7 +65,8 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     mark = os.path.getsize(log)
     left = deadline - time.monotonic()
     env = {"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))), "WORKBOOK_MEASUREMENTS_DIR": "/tmp",
-           "WORKBOOK_VARIANT": str(prepared.variant["variant"]), "WORKBOOK_FEEDBACK": "full"}
+           "WORKBOOK_VARIANT": str(prepared.variant["variant"]), "WORKBOOK_FEEDBACK": "full",
+           "WORKBOOK_HIDDEN_SEED": str(hidden_seed)}
     if gpu_lock:
         env["WORKBOOK_GPU_LOCK"] = GPU_LOCK
     outcome = workbook.box.run(
@@ -96,7 +102,9 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     elif outcome.timed_out:
         timed_out = True
         reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
-                         f"the {mode} checks ran; the grader was stopped")
+                         f"the {mode} checks ran; the grader was stopped" +
+                         (f" (its processes had reached their limit of {outcome.out_of_processes})"
+                          if outcome.out_of_processes else ""))
     elif ran.stopped:
         # The record's closing line says so: whatever the process did after exit() (a crash in
         # a destructor, say) is not what ended the checks.
@@ -106,6 +114,10 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     elif outcome.exit == GPU_UNUSABLE and mode == "gpu":
         infrastructure, reasons[mode] = gpu_unusable(ran.header is not None,
                                                      workbook.check_gpu)
+    elif outcome.out_of_memory:
+        reasons[mode] = (f"the grader was stopped before this check reported: its processes "
+                         f"passed the memory limit of {outcome.out_of_memory / (1 << 30):.1f} "
+                         f"GiB a submission's sandbox has (your code's allocations?)")
     elif outcome.signal is not None:
         reasons[mode] = (f"the grader was killed by signal {outcome.signal} before "
                          f"this check reported (a crash in your code?)")
@@ -145,6 +157,9 @@ def run_checks(workbook, prepared, options, modes, checked=None):
     chapter at a time (the lock), the GPU to themselves.
     The time limit bounds all the checks of the submission, those in `checked` included."""
     checked = checked or Checked()
+    if checked.hidden_seed is None:  # drawn for this grading, unless it reproduces one
+        checked.hidden_seed = options.hidden_seed if options.hidden_seed is not None else \
+            int.from_bytes(os.urandom(8), "little")
     start = time.monotonic()
     deadline = start + options.time_limit - checked.seconds
     log = os.path.join(prepared.work, "run.log")
@@ -183,7 +198,7 @@ def run_checks(workbook, prepared, options, modes, checked=None):
             if reason:
                 return {}, {mode: reason}, [], None, False, None
             outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
-                                 chapter_log, gpu_lock)
+                                 chapter_log, gpu_lock, checked.hidden_seed)
             if mode == "gpu":  # a GPU fault or a timeout: the graders not yet started do not run
                 checked.infrastructure = checked.infrastructure or outcome[3]
                 checked.timed_out = checked.timed_out or outcome[4]
@@ -251,6 +266,7 @@ def result_of(workbook, prepared, options, checked):
         "notes": notes, "ignored": prepared.ignored, "tests": tests,
         "screens": sorted(checked.screens, key=lambda r: (r["chapter"], r["mode"] != "host")),
         "complete": infrastructure is None, "error": infrastructure,
+        "hidden_seed": checked.hidden_seed,  # grade --hidden-seed grades with it again
     }
 
 

@@ -1,7 +1,8 @@
 """The sandbox of a Gradescope autograder where the namespace sandbox (sandbox.py) cannot be made:
 a throwaway container that grades one submission, as root, under Docker's default seccomp profile
-and capabilities, which refuse new namespaces and mounts. Nothing else uses it: the one-machine
-and Slurm grading refuse to grade without the namespace sandbox.
+and capabilities, which refuse new namespaces and mounts (bubblewrap needs them as well).
+Nothing else uses it: the one-machine and Slurm grading refuse to grade without the namespace
+sandbox. Its limits (per user and per process) are the submission's own, as the container is.
 
 Each command (the submission's build, a chapter's grader) runs through util-linux as a user of
 its own, which no account and no other process has (a uid from FIRST_UID to LAST_UID, claimed

@@ -28,15 +28,17 @@ class Options:
     id, its student and the variant it is graded on; `variant` grades every submission on one
     variant; `secret` (bytes) checks a submission's own VARIANT file where there is no roster.
     With none of them a submission without a VARIANT file is graded on variant 0 (self-study).
-    `assignment` names the grade's column in the gradebook import."""
+    `assignment` names the grade's column in the gradebook import; `hidden_seed` grades with the
+    hidden checks' seed a result recorded, where each grading draws its own."""
 
     ASSIGNMENT = "Shared-memory workbook"
 
     def __init__(self, gpu=False, chapters=None, gpu_targets="host-only", time_limit=600,
                  build_time_limit=1800, visibility="visible", roster=None, variant=None,
                  secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT,
-                 workbook_cache=None):
+                 workbook_cache=None, hidden_seed=None):
         self.assignment = assignment
+        self.hidden_seed = hidden_seed
         self.workbook_cache = workbook_cache  # --workbook-cache, passed on to Slurm's tasks
         self.roster = roster
         self.roster_path, self.secret_path = roster_path, secret_path
@@ -53,7 +55,7 @@ class Options:
         return ["host", "gpu"] if self.gpu else ["host"]
 
     def variant_arguments(self):
-        """The command-line options that give a Slurm task the same variants."""
+        """The command-line options that give a Slurm task the same variants (and seed)."""
         arguments = []
         if self.roster_path:
             arguments += ["--roster", os.path.abspath(self.roster_path)]
@@ -61,6 +63,8 @@ class Options:
             arguments += ["--secret-file", os.path.abspath(self.secret_path)]
         if self.variant is not None:
             arguments += ["--variant", str(self.variant)]
+        if self.hidden_seed is not None:
+            arguments += ["--hidden-seed", str(self.hidden_seed)]
         return arguments
 
     def describe(self):

@@ -1,21 +1,23 @@
 """The sandbox every command of a submission runs in: its build and its graders.
 
-Built on util-linux, which Debian, Ubuntu and the GPU machines have: `unshare` gives the command
-new mount, PID, network, IPC and UTS namespaces (as root; otherwise a user namespace too), and
+Built on util-linux, which Debian, Ubuntu and the GPU machines have: `unshare` gives the command new
+mount, PID, network, IPC and UTS namespaces (as root; otherwise a user namespace too), and
 sandbox_init.py, PID 1 there, builds a file system from a fresh tmpfs (the system's programs and
-libraries read-only; of /etc only the dynamic loader's cache, the alternatives' links and an
-account file naming root and nobody; /sys only where the GPU is passed in, the CPUs' list
-otherwise; the workbook's source, the grades, the submissions and the instructor's home out of
-sight; only the scratch folders the command needs, its overlays mounted under neutral names so
-that no path of the machine shows in /proc/self/mountinfo), then runs the command through
-`unshare --root` (that file system), `setpriv` (as `nobody` when the tool runs as root; no
-capabilities, no new privileges, in every case) and `prlimit` (processes, file size, open files,
-memory). The command sees only its own processes, has no network, and cannot signal, trace or
-outlive the tool: when it ends, or when the tool stops it, the kernel ends every process of its
-PID namespace. sandbox_init.py itself is started from descriptors (its code and its spec), with
-no environment but PATH, so that its command line (/proc/1/cmdline) names no path of the
-machine. A grader's report reaches the tool through a pipe the tool reads while the grader runs,
-so nothing can rewrite it afterwards; its output is kept up to a bound.
+libraries read-only; of /etc only the dynamic loader's cache, the alternatives' links and an account
+file naming root and nobody; /sys only where the GPU is passed in, the CPUs' list otherwise; the
+workbook's source, the grades, the submissions and the instructor's home out of sight; only the
+scratch folders the command needs, its overlays mounted under neutral names so that no path of the
+machine shows in /proc/self/mountinfo), then runs the command through `unshare --root` (that file
+system), `setpriv` (as `nobody` when the tool runs as root; no capabilities, no new privileges, in
+every case) and `prlimit` (file size, open files; processes and memory where no cgroup of the
+sandbox's own bounds them, cgroup.py). The command sees only its own processes, has no network, and
+cannot signal, trace or outlive the tool: when it ends, or when the tool stops it, the kernel ends
+every process of its PID namespace. sandbox_init.py itself is started from descriptors (its code and
+its spec), with no environment but PATH, so that its command line (/proc/1/cmdline) names no path of
+the machine. A grader's report reaches the tool through a pipe the tool reads while the grader runs,
+so nothing can rewrite it afterwards; its output is kept up to a bound. Debian 12's bubblewrap (0.8)
+cannot stand in for sandbox_init.py: it mounts no overlay (the pristine workbook under each
+submission's changes) and sets no limit.
 """
 import glob
 import json
@@ -28,9 +30,12 @@ import tempfile
 import threading
 import time
 
+from . import cgroup
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 INIT = os.path.join(HERE, "sandbox_init.py")
 NOBODY = 65534
+PROCESSES = 512  # of a sandbox, of its user where no cgroup bounds them
 SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]
 # Of /etc, what the toolchain and the graders read: the dynamic loader's cache and the links of
 # /usr/bin/c++ and the like; the accounts (getpwuid), written for the sandbox.
@@ -63,10 +68,13 @@ def stop_everything():
 class Outcome:
     """How a sandboxed command ended: `exit` (its status) or `signal`, `timed_out`, `seconds`,
     `report` (the bytes it wrote to its report pipe, at most `report_bytes` of run() and one
-    more, or None), `log_overflow`, and `setup_error` when the sandbox itself could not be made."""
+    more, or None), `log_overflow`, `out_of_memory` and `out_of_processes` (the sandbox's
+    limit, where the kernel ended a process for memory or refused a fork) and `setup_error` when
+    the sandbox itself could not be made."""
 
     def __init__(self, **fields):
         self.exit = self.signal = self.report = self.setup_error = None
+        self.out_of_memory = self.out_of_processes = None
         self.timed_out = self.log_overflow = False
         self.seconds = 0.0
         self.__dict__.update(fields)
@@ -76,9 +84,10 @@ class Outcome:
             return f"the sandbox could not be made: {self.setup_error}"
         if self.timed_out:
             return "stopped at the time limit"
-        if self.signal is not None:
-            return f"killed by signal {self.signal}"
-        return f"exit status {self.exit}"
+        said = f"killed by signal {self.signal}" if self.signal is not None else \
+            f"exit status {self.exit}"
+        return said + (f" (its processes passed the memory limit of a sandbox, "
+                       f"{self.out_of_memory / GIB:.1f} GiB)" if self.out_of_memory else "")
 
 
 def memory_file(name, content):
@@ -116,6 +125,12 @@ class Sandbox:
         os.makedirs(self.scratch, exist_ok=True)
         self.environment = {}  # set by the caller: in every command's environment
         self.as_root = os.geteuid() == 0
+        # Each sandbox's own limits, in a cgroup of its own where the machine allows it (else
+        # the kernel's per-user and per-process ones): of memory, a quarter of the machine's
+        # and at most 16 GiB, so that one submission leaves its classmates the rest.
+        self.cgroups = cgroup.parents()
+        with open("/proc/meminfo") as f:
+            self.memory_limit = min(16 * GIB, int(f.readline().split()[1]) * 1024 // 4)
         self.extra = []
         candidates = [sys.executable, os.path.realpath(sys.executable)]
         for name in programs:
@@ -166,6 +181,14 @@ class Sandbox:
         private = tempfile.mkdtemp(prefix="sandbox-", dir=self.scratch)
         root = os.path.join(private, "root")
         os.makedirs(root)
+        limits = None
+        if self.cgroups:
+            try:
+                limits = cgroup.Cgroup(self.cgroups, os.path.basename(private), PROCESSES,
+                                       self.memory_limit)
+            except OSError as e:
+                shutil.rmtree(private, ignore_errors=True)
+                return Outcome(setup_error=f"its cgroup could not be made: {e}")
         # CCACHE_DISABLE: where ccache is installed meson compiles through it; in here it would
         # only fill the sandbox's temporary folder with a cache no later command sees.
         environment = {"PATH": self.path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
@@ -200,14 +223,18 @@ class Sandbox:
                 "overlays": list(overlays), "files": dict(ETC_FILES, **(files or {})),
                 "binds": binds, "masks": hidden, "devices": devices, "cwd": cwd,
                 "env": environment, "command": list(command), "tmp_bytes": tmp_bytes,
-                "processes": 512 if self.as_root else 8192, "file_bytes": file_bytes,
-                "memory_bytes": memory_bytes, "user": NOBODY if self.as_root else None,
+                # a process's memory and the user's processes, where no cgroup bounds them
+                "processes": None if "pids" in self.cgroups else
+                PROCESSES if self.as_root else 8192, "file_bytes": file_bytes,
+                "memory_bytes": None if "memory" in self.cgroups else memory_bytes,
+                "user": NOBODY if self.as_root else None,
                 "user_namespace": not self.as_root, "report_fd": report_w}
         # sandbox_init.py's code and its spec, as descriptors: its command line (PID 1's, which
         # every process of the sandbox may read) names no path of the machine.
         code_fd, spec_fd = memory_file("sandbox-init", INIT), memory_file("sandbox-spec", spec)
         # setpriv --pdeathsig: the sandbox ends with the tool, even a tool killed outright.
-        outer = (["nice", "-n", str(niceness)] if niceness else []) + [
+        outer = (limits.prefix if limits else []) + (
+            ["nice", "-n", str(niceness)] if niceness else []) + [
             "setpriv", "--pdeathsig", "KILL", "unshare", "--mount", "--pid", "--net", "--ipc",
             "--uts", "--fork", "--kill-child"]
         if not self.as_root:
@@ -254,6 +281,10 @@ class Sandbox:
             outcome.signal = status["signal"]
         elif not timed_out:
             outcome.setup_error = f"the sandbox ended without a status ({process.returncode})"
+        if limits:
+            outcome.out_of_memory = self.memory_limit if limits.count("oom_kill") else None
+            outcome.out_of_processes = PROCESSES if limits.count("max") else None
+            limits.remove()
         return outcome
 
 

@@ -3,14 +3,14 @@ of new mount, PID, network, IPC and UTS namespaces, through util-linux's `unshar
 
     sandbox_init.py SPEC_FD STATUS_FD
 
-It builds the sandbox's file system from the spec (JSON, read from SPEC_FD: a fresh tmpfs root,
-the system's programs and libraries read-only, the paths that hold the workbook's source, the
-grades and the submissions masked, the scratch folders the command may write, the files written
-for it, the GPU's device files where asked), then
-runs the command in it through util-linux: `unshare --root` (the new root), `setpriv` (another
-user, no capabilities, no new privileges) and `prlimit` (processes, file size, open files,
-memory). It waits for the command and writes how it ended to STATUS_FD, which only this process
-holds. When this process ends, the kernel ends every process left in the PID namespace.
+It builds the sandbox's file system from the spec (JSON, read from SPEC_FD: a fresh tmpfs root, the
+system's programs and libraries read-only, the paths that hold the workbook's source, the grades and
+the submissions masked, the scratch folders the command may write, the files written for it, the
+GPU's device files where asked), then runs the command in it through util-linux: `unshare --root`
+(the new root), `setpriv` (another user, no capabilities, no new privileges) and `prlimit` (file
+size, open files; processes and memory where the spec asks, no cgroup bounding them). It waits for
+the command and writes how it ended to STATUS_FD, which only this process holds. When this process
+ends, the kernel ends every process left in the PID namespace.
 """
 import json
 import os
@@ -143,8 +143,8 @@ def main():
     drop = ["setpriv", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
     if user is not None:
         drop += [f"--reuid={user}", f"--regid={user}", "--clear-groups"]
-    limits = ["prlimit", f"--nproc={spec['processes']}", f"--fsize={spec['file_bytes']}",
-              "--nofile=1024", "--core=0"]
+    limits = ["prlimit", f"--fsize={spec['file_bytes']}", "--nofile=1024", "--core=0"] + \
+        ([f"--nproc={spec['processes']}"] if spec["processes"] else [])  # else a cgroup's
     if spec.get("memory_bytes"):
         limits.append(f"--as={spec['memory_bytes']}")
     command = ["unshare", f"--root={spec['root']}", f"--wd={spec['cwd']}", "--"] + drop + \

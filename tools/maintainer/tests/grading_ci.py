@@ -236,17 +236,24 @@ run = subprocess.run(hostile_command, capture_output=True, text=True, timeout=18
 hostile_seconds = time.monotonic() - start
 print(run.stderr[-6000:], flush=True)
 expect(run.returncode == 0, f"the hostile class did not complete: {run.stderr[-2000:]}")
-results, logs = {}, {}
-for ident in cases:
-    try:
-        with open(os.path.join(hostile_out, "submissions", ident, "result.json")) as f:
-            results[ident] = json.load(f)
-        with open(os.path.join(hostile_out, "submissions", ident, "run.log"), errors="replace") as f:
-            logs[ident] = f.read()
-    except (OSError, ValueError):
-        pass
-for problem in hostile_class.judge(cases, results, full, first, logs):
-    expect(False, problem)
+
+
+def judge_class(out, cases):
+    """hostile_class.judge on the class graded into `out`."""
+    results, logs = {}, {}
+    for ident in cases:
+        try:
+            with open(os.path.join(out, "submissions", ident, "result.json")) as f:
+                results[ident] = json.load(f)
+            with open(os.path.join(out, "submissions", ident, "run.log"), errors="replace") as f:
+                logs[ident] = f.read()
+        except (OSError, ValueError):
+            pass
+    for problem in hostile_class.judge(cases, results, full, first, logs):
+        expect(False, problem)
+
+
+judge_class(hostile_out, cases)
 for ident in ("a_honest", "z_honest_skeleton"):
     with open(os.path.join(hostile_out, "submissions", ident, "results.json")) as f:
         expect(json.load(f)["score"] == (full if ident == "a_honest" else 0),
@@ -267,7 +274,18 @@ again = subprocess.run(hostile_command, capture_output=True, text=True, timeout=
 expect(f"{len(cases)} already graded, 0 to grade" in again.stderr,
        f"a re-run of the hostile class reuses every result: {again.stderr[-500:]}")
 
-# Faults of the machine are errors to retry, never grades; one run at a time holds an --out.
+# A fork bomb and a memory hog beside two honest classmates, who build while they run their
+# checks (two builds at once): each submission's processes and memory are its own.
+limits = os.path.join(work, "limits")
+limit_cases = hostile_class.limits_class(root, limits, first)
+# The time limit lets the hog reach its memory limit (16 GiB at most) on a slow machine.
+run = subprocess.run([sys.executable, tool, "--class", limits, "--out", limits + "-out",
+                      "--workbook-cache", cache, "--chapters", first, "--time-limit", "60",
+                      "--build-jobs", "2"], capture_output=True, text=True, timeout=1800)
+expect(run.returncode == 0, f"the class of a fork bomb and a memory hog did not complete: "
+                            f"{run.stderr[-2000:]}")
+judge_class(limits + "-out", limit_cases)
+
 one = os.path.join(work, "one")
 put(os.path.join(one, "honest", "chapters", first, f"{first[3:]}_exercise.cu"),
     sample_class.exercise_file(root, "solutions", first))
@@ -319,18 +337,38 @@ infrastructure_cases += 1
 retried = subprocess.run(base, capture_output=True, text=True, timeout=600)
 expect(retried.returncode == 0 and "0 already graded, 1 to grade" in retried.stderr,
        f"the error is retried, not reused: {retried.stderr[-400:]}")
-with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
-    expect(json.load(f)["score"] == full, "the retried submission is graded in full")
+
+
+def honest_result():
+    with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
+        return json.load(f)
+
+
+first_grading = honest_result()
+expect(first_grading["score"] == full, "the retried submission is graded in full")
 hidden_visibility = subprocess.run(base + ["--visibility", "hidden"], capture_output=True,
                                    text=True, timeout=600)
 expect("0 already graded, 1 to grade" in hidden_visibility.stderr,
        "another --visibility grades again (it is part of the reuse key)")
+seeds = [first_grading["hidden_seed"], honest_result()["hidden_seed"]]
 with open(os.path.join(hostile_out, "submissions", "honest", "results.json")) as f:
     hidden_results = json.load(f)
 expect(hidden_results["visibility"] == "hidden" and hidden_results["tests"]
        and all(t["visibility"] == "hidden" for t in hidden_results["tests"]),
        f"results.json honours --visibility hidden: {hidden_results['visibility']}, "
        f"{sorted(set(t['visibility'] for t in hidden_results['tests']))}")
+# The hidden checks' seed: drawn for each grading (in no file of the workbook), recorded, and
+# given back with --hidden-seed to reproduce a grading; the reference passes with each.
+again = subprocess.run(base + ["--hidden-seed", str(seeds[0])], capture_output=True, text=True,
+                       timeout=600)
+reproduced = honest_result()
+shipped = subprocess.run(["git", "-C", root, "grep", "-l", "-F", str(seeds[0])],
+                         capture_output=True, text=True).stdout
+expect(isinstance(seeds[0], int) and seeds[0] != seeds[1] and not shipped
+       and reproduced["hidden_seed"] == seeds[0] and reproduced["score"] == full,
+       f"two gradings draw two hidden seeds ({seeds}, in no shipped file: {shipped!r}), and "
+       f"--hidden-seed grades with the one recorded ({reproduced['hidden_seed']}, "
+       f"{reproduced['score']} of {full}): {again.stderr[-400:]}")
 slow = os.path.join(work, "slow")
 put(os.path.join(slow, "sleeper", "chapters", first, f"{first[3:]}_exercise.cu"),
     hostile_class.in_prediction(hostile_class.HEADER + sample_class.exercise_file(
@@ -434,7 +472,7 @@ if tuned:
         result = json.load(f)
     # The class's chapters are graded (their pristine workbook is built): only c's count here.
     lost = [t for t in result["tests"] if t["score"] < t["max_score"] and t["chapter"] == c]
-    expect(lost and all(t["hidden"] for t in lost),
+    expect(lost and all(t["hidden"] for t in lost) and "hidden_seed" in result,
            f"{answer}: only hidden checks are lost: {[(t['name'], t['hidden']) for t in lost]}")
     expect(any(t["status"] == "passed" and not t["hidden"] and t["chapter"] == c
                for t in result["tests"]),
@@ -449,6 +487,7 @@ print(f"grading: a class of 3 ({', '.join(f'{k} {scoring.number(v)}' for k, v in
       f" of {scoring.number(host_total)}) interrupted and resumed, every format checked"
       + (", Slurm's class.csv the same and its GPU phase apart from the builds" if use_slurm
          else "") + f"; a hostile class of "
-      f"{len(cases)} submissions ({len(cases) - 2} hostile, {hostile_seconds:.0f} s) and "
+      f"{len(cases)} submissions ({len(cases) - 2} hostile, {hostile_seconds:.0f} s), a fork "
+      f"bomb and a memory hog beside two honest classmates and "
       f"{infrastructure_cases} faults of the machine all defended; a submission tuned to the "
       f"local cases lost its hidden checks")

@@ -377,6 +377,27 @@ def judged_by_its_code(plant, solution, skeleton, secrets):
           never=["SEEN:"] + list(secrets.get("paths", [])), kind="namespace")
 
 
+def limits_class(root, folder, chapter):
+    """A fork bomb and a memory hog graded first, and two honest classmates (the reference)
+    that build meanwhile, into `folder`; returns {submission name: Case}. Each submission's
+    processes and memory are its own: the classmates score full."""
+    name = f"{chapter[3:]}_exercise.cu"
+    with open(os.path.join(root, "solutions", chapter, name), "rb") as f:
+        solution = HEADER + f.read()
+    cases = {"a_fork_bomb": (solution + static_code("  for (;;) {\n    pid_t child = fork();\n"
+                                                     "    (void)child;\n  }"),
+                             Case(15, "forks for ever", "zero", says=["limit of 512"])),
+             "b_memory_hog": (in_prediction(solution, "  static std::string* planted;\n  for "
+                                            "(;;) planted = new std::string(64 << 20, 'x');"),
+                              Case(15, "allocates memory until stopped", "less",
+                                   says=["memory limit"])),
+             "c_honest": (solution, Case(0, "the reference, built while the bomb runs", "full")),
+             "d_honest": (solution, Case(0, "the reference, built while the hog runs", "full"))}
+    for ident, (source, _) in cases.items():
+        put(os.path.join(folder, ident, "chapters", chapter, name), source)
+    return {ident: case for ident, (_, case) in cases.items()}
+
+
 def judge(cases, results, full, chapter_of, logs):
     """Problems with the graded hostile class: `results` {name: result.json}, `full` the
     chapter's maximum, `logs` {name: its run.log}: what its graders printed, where what a check

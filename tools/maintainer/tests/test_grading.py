@@ -746,7 +746,8 @@ class FakeBox:
     def __init__(self, **ended):
         self.ended = ended
 
-    def run(self, command, cwd, log, timeout, **_):
+    def run(self, command, cwd, log, timeout, env=None, **_):
+        self.env = env
         with open(log, "a") as f:
             f.write("the grader's output\n")
         return sandbox.Outcome(**self.ended)
@@ -778,7 +779,10 @@ def ended(mode, gpu_reason=None, **how):
     workbook = FakeChecked(FakeBox(**how), gpu_reason)
     with tempfile.TemporaryDirectory() as d:
         out = checks.run_grader(workbook, FakePrepared, runner.Options(), "01_x", mode,
-                                time.monotonic() + 60, os.path.join(d, "run.log"))
+                                time.monotonic() + 60, os.path.join(d, "run.log"),
+                                hidden_seed=4242)
+    expect(workbook.box.env["WORKBOOK_HIDDEN_SEED"] == "4242",
+           f"the hidden checks' seed reaches the grader: {workbook.box.env}")
     return out[1][mode], out[3], len(workbook.asked)
 
 
@@ -800,10 +804,17 @@ expect(fault is None and "status 77" in reason and asked == 0,
 reason, fault, asked = ended("host", exit=77, report=b"")
 expect(fault is None and "status 77" in reason and asked == 0,
        f"status 77 from host checks: the student's: {reason}")
+reason, fault, _ = ended("host", signal=9, report=b"", out_of_memory=6 << 30)
+expect(fault is None and "memory limit of 6.0 GiB" in reason and "signal" not in reason,
+       f"a grader its sandbox's memory limit ended: the student's, told as such: {reason}")
+reason, fault, _ = ended("host", timed_out=True, report=b"", out_of_processes=512)
+expect(fault is None and "time limit" in reason and "limit of 512" in reason,
+       f"a grader at its process limit when time ran out: told so: {reason}")
 
 if problems:
     print("\n".join(problems))
     sys.exit(1)
 print("grading: records (cut short, forged), points, scores, report.md, Gradescope fields, "
       "submission files, hostile archives and folders, submission ids, includes, whose build "
-      "failure, nvcc's dependency file, symbol clashes, graders' exits: all as expected")
+      "failure, nvcc's dependency file, symbol clashes, graders' exits and limits, the hidden "
+      "checks' seed: all as expected")
