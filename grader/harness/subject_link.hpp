@@ -16,6 +16,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <vector>
 
 #include "grader/harness/subject_protocol.hpp"
 
@@ -46,6 +50,93 @@ void answer_calls_back(const Answered* table, std::size_t count);
 /// Sends `call` to the subject and waits for its result, answering its calls back meanwhile;
 /// throws Fault (the subject is then stopped, and started again by the next call).
 Frame round_trip(const Frame& call, const std::string& shown);
+
+/// The number of the student's function `fn` (the judge's definition of it), or -1 where `fn`
+/// is no function of the student's this judge calls in the subject (the student's own, linked
+/// in: a GPU grader). The generated code registers each.
+int function_number(void (*fn)());
+void register_function(void (*fn)(), std::uint32_t number);
+
+/// Tells the subject the argument lists of many calls of function `number` at once (`call`
+/// holds them back to back, their bytes' ends at `ends`), and remembers what it answers, so
+/// that the calls that follow are answered without asking again. An optimisation only: where
+/// the subject fails, nothing is remembered and each call asks, and fails, on its own.
+void ask_many(std::uint32_t number, const Frame& call, const std::vector<std::size_t>& ends,
+              std::size_t result_bytes);
+
+/// Before a loop that calls the student's function `fn` many times: `each(add)` calls
+/// add(args...) with the arguments of every call the loop will make, which the subject then
+/// answers in a few round trips instead of one each. A no-op for anything but a function of
+/// the student's this judge calls in the subject.
+template <typename R, typename... A, typename Each>
+void prefetch(R (*fn)(A...), Each each) {
+  const int number = function_number(reinterpret_cast<void (*)()>(fn));
+  if (number < 0) return;
+  Frame call;
+  call.kind = Kind::kMany;
+  call.function = static_cast<std::uint32_t>(number);
+  std::vector<std::size_t> ends;
+  const auto flush = [&] {
+    if (!ends.empty()) ask_many(call.function, call, ends, sizeof(R));
+    call.bytes.clear();
+    ends.clear();
+  };
+  each([&](const std::decay_t<A>&... args) {
+    (call.put(args), ...);
+    ends.push_back(call.bytes.size());
+    if (call.bytes.size() > kMaxFrame / 2) flush();
+  });
+  flush();
+}
+template <typename F, typename Each>
+void prefetch(F, Each) {}
+
+/// The results of many calls of function `number`, whose argument lists `call` holds back to
+/// back: `count` results of `result_bytes` each; throws Fault where the subject failed.
+std::string answers_of_many(const Frame& call, std::size_t count, std::size_t result_bytes);
+
+/// Calls the student's function `fn` with every argument list `each(add)` gives (it calls
+/// add(args...) for each) and hands each result to `use(result, args...)`, in order: in the
+/// subject a few round trips for all of them (millions of calls in a second or two), in a
+/// program that holds the student's code one call each. Where the subject fails on a batch,
+/// its calls are made one by one, so that the call that failed is the one reported.
+template <typename R, typename... A, typename Each, typename Use>
+void for_each_call(R (*fn)(A...), Each each, Use use) {
+  const int number = function_number(reinterpret_cast<void (*)()>(fn));
+  if (number < 0) {
+    each([&](const std::decay_t<A>&... args) { use(fn(args...), args...); });
+    return;
+  }
+  Frame call;
+  call.kind = Kind::kMany;
+  call.function = static_cast<std::uint32_t>(number);
+  std::vector<std::tuple<std::decay_t<A>...>> pending;
+  const auto flush = [&] {
+    if (pending.empty()) return;
+    std::string results;
+    try {
+      results = answers_of_many(call, pending.size(), sizeof(R));
+    } catch (const Fault&) {
+      for (const auto& args : pending) {
+        std::apply([&](const auto&... a) { use(fn(a...), a...); }, args);
+      }
+      results.clear();
+    }
+    for (std::size_t k = 0; k < pending.size() && !results.empty(); ++k) {
+      R value;
+      std::memcpy(&value, results.data() + k * sizeof(R), sizeof(R));
+      std::apply([&](const auto&... a) { use(value, a...); }, pending[k]);
+    }
+    pending.clear();
+    call.bytes.clear();
+  };
+  each([&](const std::decay_t<A>&... args) {
+    (call.put(args), ...);
+    pending.emplace_back(args...);
+    if (call.bytes.size() > kMaxFrame / 2) flush();
+  });
+  flush();
+}
 
 /// Calls function `function` of the student's code (`name` in messages) with `args` in the
 /// subject, and returns its result; throws Fault saying what went wrong.

@@ -25,6 +25,8 @@ enum class Kind : std::uint8_t {
   kCall = 1,    ///< a call: the function's number, then each argument
   kResult = 2,  ///< the result of the call waited for (empty for void)
   kThrew = 3,   ///< the call threw: the exception's message
+  kMany = 4,    ///< many calls of one function, their arguments back to back; its result is
+                ///< their results back to back
 };
 
 /// The file descriptors the subject reads its calls from and writes its results to.
@@ -101,7 +103,7 @@ inline bool receive(int fd, Frame& f) {
   if (!read_all(fd, &length, 4) || length < 5 || length > kMaxFrame) return false;
   std::string rest(length, '\0');
   if (!read_all(fd, rest.data(), length)) return false;
-  if (rest[0] < 1 || rest[0] > 3) return false;
+  if (rest[0] < 1 || rest[0] > 4) return false;
   f.kind = static_cast<Kind>(rest[0]);
   std::memcpy(&f.function, rest.data() + 1, 4);
   f.bytes.assign(rest, 5, std::string::npos);

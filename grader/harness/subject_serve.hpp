@@ -48,7 +48,7 @@ R call_back(std::uint32_t function, const Args&... args) {
 template <std::size_t N>
 int serve(const Served (&functions)[N]) {
   for (Frame call; receive(kCallsFd, call);) {
-    if (call.kind != Kind::kCall) return 2;
+    if (call.kind != Kind::kCall && call.kind != Kind::kMany) return 2;
     Frame result;
     result.kind = Kind::kResult;
     result.function = call.function;
@@ -57,7 +57,11 @@ int serve(const Served (&functions)[N]) {
       if (s.answer != nullptr && s.function == call.function) served = &s;
     }
     try {
-      if (served == nullptr || !served->answer(call, result) || !call.consumed()) {
+      bool answered = served != nullptr && served->answer(call, result);
+      while (answered && call.kind == Kind::kMany && !call.consumed()) {
+        answered = served->answer(call, result);
+      }
+      if (!answered || !call.consumed()) {
         result.kind = Kind::kThrew;
         result.bytes.clear();
         const std::string why = "the grader called a function this subject does not answer";

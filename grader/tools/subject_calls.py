@@ -201,7 +201,7 @@ def answer_function(f, namespace, prefix):
         lines.append(f"  {namespace}::{f.name}({args});")
     else:
         lines.append(f"  result.put({namespace}::{f.name}({args}));")
-    lines += ["  (void)result;", "  return true;", "}"]
+    lines += ["  (void)call;", "  (void)result;", "  return true;", "}"]
     return lines
 
 
@@ -231,7 +231,7 @@ def judge_side(namespace, student, grader, header_include, gpu_grader):
             r = f.result
             if "__device__" in f.qualifiers:
                 out += ["#if defined(__CUDA_ARCH__)", "  __trap();",
-                        f"  return {r}{{}};" if r != "void" else "  return;", "#else"]
+                        "  return {};" if r != "void" else "  return;", "#else"]
             out.append(f"  {'return ' if r != 'void' else ''}::grader::subject::call<{r}>("
                        f"{number}, \"{f.name}\"{args});")
             if "__device__" in f.qualifiers:
@@ -240,14 +240,17 @@ def judge_side(namespace, student, grader, header_include, gpu_grader):
             out += [f"  (void){n};" for _, n in f.params]
             out.append("  __trap();")
             if f.result != "void":
-                out.append(f"  return {f.result}{{}};")
+                out.append("  return {};")
         out += ["}", ""]
     out += ["namespace {", "", "using ::grader::subject::Frame;", ""]
     host_grader = [f for f in grader if f.host]
     for f in host_grader:
         out += answer_function(f, namespace, "answer") + [""]
     out += asserts(calls + host_grader)
-    out += ["", "const ::grader::subject::Answered kAnswered[] = {"]
+    out += ["", "const bool kNumbered = ("]
+    out += [f"    ::grader::subject::register_function(reinterpret_cast<void (*)()>(&{f.name}), "
+            f"{number}u)," for number, f in enumerate(student) if f.host and not f.device_only]
+    out += ["    true);", "", "const ::grader::subject::Answered kAnswered[] = {"]
     out += [f"    {{{1000 + k}u, answer_{f.name}}}," for k, f in enumerate(host_grader)]
     out += ["    {0xffffffffu, nullptr},", "};",
             "const bool kAnsweredSet = (::grader::subject::answer_calls_back(",
