@@ -358,6 +358,38 @@ class FallbackSandbox:
                 outcome.signal = -process.returncode
         return outcome
 
+    def subject_wrapper(self, folder, timeout, memory_bytes, file_bytes):
+        """As sandbox.Sandbox.subject_wrapper: a program that runs the subject it is given as
+        the user, with the limits, in its temporary folder; `folder` (the subject's executable)
+        is made readable to it. What the subject leaves running is ended by judging()'s end."""
+        del timeout  # the judge's own limits end it
+        os.chmod(folder, 0o755)
+        self._fresh_temporary()
+        limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
+                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes else [])
+        return sandbox.write_wrapper(folder, [
+            "env", "-i", f"PATH={self.path}", f"HOME={self.temporary}",
+            f"TMPDIR={self.temporary}", "LANG=C.UTF-8", "setpriv", f"--reuid={self.uid}",
+            f"--regid={self.uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",
+            "--bounding-set=-all", "--"] + limits + ["--", "choom", "-n", "1000", "--"])
+
+    def judging(self):
+        """Held while a judge runs its subjects: one command of the user at a time, and every
+        process and file of the user gone after."""
+        box = self
+
+        class Turn:
+            def __enter__(self):
+                box.one_at_a_time.acquire()
+
+            def __exit__(self, *_):
+                try:
+                    box.end_every_process()
+                    box.remove_user_files()
+                finally:
+                    box.one_at_a_time.release()
+        return Turn()
+
     def _put_back(self, moved, copies):
         for where in copies:
             self.laid.pop(where, None)
