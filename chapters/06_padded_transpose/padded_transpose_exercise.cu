@@ -24,7 +24,8 @@ __global__ void padded_transpose_kernel(const float* in, float* out, int rows, i
   (void)out;
   (void)rows;
   (void)cols;
-  // TODO: as chapter 05, with tile[padded_tile_index(row, col)].
+  // TODO: chapter 05's staged transpose, its tile reached only through padded_tile_index, on the
+  // stores and the loads alike: the grader counts both against what your layout promises.
 }
 // ---- end of your code ----
 

@@ -46,11 +46,12 @@ int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
 // (contract in ldmatrix_swizzle.cuh; section 3 of the lesson works the 64-byte-row case).
 // ---- your code: exercise 3a ----
 __host__ __device__ ChunkCopy fill_copy(int t, int i) {
-  // FILL ME IN (roughly 4 lines):
-  //  1. the row and chunk: 8 consecutive threads copy the 8 chunks of one row, in order; the
-  //     128 threads cover 16 rows per copy i, so copy i covers rows 16 i .. 16 i + 15;
-  //  2. the byte of the plain layout: row * kTcRowBytes + 16 * chunk;
-  //  3. where it lands: that byte through swizzle with chosen_swizzle(kTcRowBytes).
+  // FILL ME IN (roughly 4 lines). The goal is fill_copy's contract in ldmatrix_swizzle.cuh:
+  // the copies take every chunk of the tile once, each group of 8 lanes reads one 128-byte line
+  // of A or B, and each chunk lands in the layout your exercise 2a chose for these rows, so that
+  // the copies and the ldmatrix reads of 3b both take their ideal wavefronts. Section 3 of the
+  // lesson answers the same questions for 64-byte rows; answer them for rows of kTcRowBytes.
+  // The grader tries every (t, i) against the contract and draws the first warp that conflicts.
   (void)t;
   (void)i;
   return {};  // TODO: as shipped, kNotImplemented
@@ -60,11 +61,11 @@ __host__ __device__ ChunkCopy fill_copy(int t, int i) {
 // Exercise 3b: the row address lane `lane` gives to the ldmatrix.x4 of a 16 x 16 piece.
 // ---- your code: exercise 3b ----
 __host__ __device__ int fragment_offset(int lane, int row0, int kk) {
-  // FILL ME IN (roughly 3 lines):
-  //  1. the row of the piece that lane gives (figure ch10-ldmatrix-fragments.svg: lanes 0-7
-  //     and 16-23 give rows 0-7, lanes 8-15 and 24-31 rows 8-15);
-  //  2. the chunk: 2 kk for matrices 0 and 1, 2 kk + 1 for matrices 2 and 3;
-  //  3. the byte where fill_copy put that chunk of row row0 + that row.
+  // FILL ME IN (roughly 3 lines). Which row of the piece and which 8 halves of K a lane gives
+  // is fixed by the order mma_m16n8k16 takes the four matrices (the contract in
+  // ldmatrix_swizzle.cuh, and figure ch10-ldmatrix-fragments.svg); where those 16 bytes sit is
+  // what your fill_copy decided. The grader checks every lane of every piece and kk against
+  // fill_copy's placement, and counts each ldmatrix.x4's wavefronts.
   (void)lane;
   (void)row0;
   (void)kk;
@@ -107,9 +108,10 @@ __global__ void __launch_bounds__(kTcThreads, 2)
   // into stage `stage`, whose A slot starts at byte 2 stage kTcSlotBytes (B's right after).
   // ---- your code: exercise 3c, step 1 ----
   const auto load_stage = [&](int stage, int step) {
-    // FILL ME IN (roughly 8 lines): for each copy i (0 .. 7), fill_copy(t, i) says which row
-    // and chunk and where in the slot; the 16 bytes come from row m0 + row of A (n0 + row of
-    // B), halves step * kTcKStep + 8 * chunk. One ptx::cp_async_16 for A, one for B.
+    // FILL ME IN (roughly 8 lines): this thread's share of the stage, as your exercise 3a
+    // assigns it, for A's tile and for B's: each tile is this block's rows of its operand and
+    // the K-step's halves of them. The grader counts each warp's cp.async per K-step (the
+    // contract's 16) and their wavefronts, and checks C exactly.
     // Calling fill_copy in here is right; faster is to call it once, above this lambda (only
     // the stage and the K-step change from call to call), as the given part does for
     // fragment_offset.
@@ -122,20 +124,20 @@ __global__ void __launch_bounds__(kTcThreads, 2)
 
   float acc[4][8][4] = {};  // [16 rows of m][8 columns of n][the m16n8 fragment]
   // ---- your code: exercise 3c, step 2 ----
-  // Step 2 (FILL ME IN, roughly 4 lines). The pipeline's start: load stages 0 .. kTcStages - 2
-  // (K-steps 0 .. kTcStages - 2, where K has them), each stage its own commit group
-  // (ptx::cp_async_commit), empty groups included, so that every thread counts the same.
+  // Step 2 (FILL ME IN, roughly 4 lines). The pipeline's start: before step 0, fill as many
+  // stages ahead as the ring can hold while a stage is being read. Each thread's wait in step
+  // 3 counts its commit groups, so every thread must commit the same groups, whatever K is
+  // (K may have fewer K-steps than the ring has stages). Section 3 of the lesson works a ring
+  // of 4 stages; this one has kTcStages.
   // ---- end of your code ----
 
   for (int step = 0; step < steps; ++step) {
     // ---- your code: exercise 3c, step 3 ----
-    // Step 3 (FILL ME IN, roughly 5 lines). Before reading stage step % kTcStages:
-    //  - ptx::cp_async_wait<N>(): how many of this thread's groups may still be in flight when
-    //    this step's group has landed?
-    //  - a barrier: every thread's copies are visible, and every warp is done with the stage
-    //    the next load overwrites;
-    //  - then load K-step step + kTcStages - 1 (where K has it) into the stage it reuses, and
-    //    commit (a group every step, empty or not, keeps the count).
+    // Step 3 (FILL ME IN, roughly 5 lines). Before this step reads its stage, three things
+    // must hold: this thread's copies of the stage have landed, every thread's copies are
+    // visible to every warp, and no warp still reads the stage that the next copies overwrite;
+    // then keep the ring full. The grader fills shared memory with NaN before it runs your
+    // kernel, so a stage read before its copies landed shows in C.
     // ---- end of your code ----
 
     // ---- given from here on: do not modify ----

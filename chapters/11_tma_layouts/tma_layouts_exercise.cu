@@ -133,49 +133,49 @@ __global__ void __launch_bounds__(kThreads)
   const int q = t % 16, c = t / 16, turn = (q / 2) % 4;
 
   // ---- your code: exercise 3b, steps 1 and 2 ----
-  // Step 1 (FILL ME IN, roughly 5 lines): thread 0 initialises the mbarrier of each stage s,
-  // at full_at + 8 * s (ptx::mbarrier_init: how many arrivals complete a phase, when only
-  // thread 0 arrives?), and fences the inits (ptx::fence_mbarrier_init); then the whole block
-  // synchronises, before any thread uses an mbarrier.
+  // Step 1 (FILL ME IN, roughly 5 lines). The goal: every stage's mbarrier ready, and seen
+  // ready by the whole block, before any thread uses one. A phase completes after the number
+  // of arrivals its init asked for: who arrives on a stage's mbarrier in your pipeline? The
+  // rules are section 5 of the lesson ("An mbarrier counts arrivals and bytes"); a phase that
+  // never completes is reported with its mbarrier and parity.
 
-  // Step 2 (FILL ME IN, roughly 12 lines): a helper load(i) for thread 0, that loads this
-  // block's i-th tile, if it has one, into stage i % kStages (kTileBytes from stages_at on, box
-  // b at b * kBoxBytes): it arrives on the stage's mbarrier telling it how many bytes the TMA
-  // will bring for the whole tile (ptx::mbarrier_arrive_expect_tx), then issues the copy of
-  // each box, box b at (column, row) = (tile / tiles_y * kTileCols + b * kBoxCols,
-  // tile % tiles_y * kBoxRows) of in_map (ptx::tma_load_2d). Then thread 0 fills the first
-  // kStages stages.
+  // Step 2 (FILL ME IN, roughly 12 lines). The goal: a way for one thread to bring this
+  // block's i-th tile, if it has one, into its stage (box b of the tile at b * kBoxBytes of the
+  // stage; the tile's place in `in` is said above), with the stage's mbarrier told every byte
+  // the tile will bring (the contract in tma_layouts.cuh says which bytes count); then the
+  // ring's first fill. The grader reports a phase waiting for bytes that never come.
   // ---- end of your code ----
 
   for (int i = 0; tile_of(i) >= 0; ++i) {
     const int tile = tile_of(i), stage = i % kStages;
     // ---- your code: exercise 3b, steps 3 and 4 ----
-    // Step 3 (FILL ME IN, 1 line): every thread waits for the stage's tile (ptx::mbarrier_wait).
-    // A stage's u-th load (u = 0, 1, ...) completes its mbarrier's phase of parity u % 2: which
-    // load of stage `stage` brought tile i?
+    // Step 3 (FILL ME IN, 1 line). No thread reads the stage before tile i has landed in it.
+    // A wait names the phase it waits for by its parity (section 5: "Phases alternate"): which
+    // phase of this stage's mbarrier does tile i's load complete? The grader's stress run loads
+    // every stage more than once, so a parity that does not follow the loads shows there.
 
-    // Step 4 (FILL ME IN, roughly 6 lines): read[k], k = 0 .. 3, is chunk c % 8 (bytes
-    // 16 (c % 8) .. 16 (c % 8) + 15) of row 4 q + (k + turn) % 4 of box c / 8: a float4 read
-    // from box c / 8 of the stage (it starts at stages + stage * kTileBytes + c / 8 *
-    // kBoxBytes) at the offset your tma_smem_offset gives in kTransposeSwizzle for rows of
-    // kBoxRowBytes.
+    // Step 4 (FILL ME IN, roughly 6 lines). read[k], k = 0 .. 3, is this thread's chunk of the
+    // k-th row of its block in the turned order (both said above), each one 16-byte read from
+    // where the TMA put that chunk in kTransposeSwizzle: your exercise 1 knows where. The
+    // grader counts these reads' wavefronts: the contract asks for no conflict.
     float4 read[4] = {};
     // ---- end of your code ----
 
     const Transposed block = transpose_turned_block(read, turn);           // given
     float* const out_tile = out_tiles + i % kOutTiles * (kTileBytes / 4);  // given
     // ---- your code: exercise 3b, steps 5 and 6 ----
-    // Step 5 (FILL ME IN, roughly 9 lines): the output tile i % kOutTiles, above. Its previous
-    // TMA store (kOutTiles tiles ago) must have read it before anyone writes it: thread 0 waits
-    // for that (ptx::tma_store_wait_read<N> lets at most N of its stores still read: which N?),
-    // then the block synchronises. Each thread writes block.column[e], e = 0 .. 3, to row
-    // 4 c + e of the tile at floats 4 q .. 4 q + 3 (a row holds kBoxRows floats), fences its
-    // writes for the TMA (ptx::fence_proxy_async), and the block synchronises again.
+    // Step 5 (FILL ME IN, roughly 9 lines). The goal: the transposed block in output tile
+    // out_tile (where each block.column[e] goes is said above Transposed; a row of the tile
+    // holds kBoxRows floats), written only once that tile's previous TMA store has finished
+    // reading it, and visible to the TMA before it is stored (section 5: "The TMA store reads
+    // shared memory through another path"). While one output tile is stored the other fills:
+    // how many of the storing thread's store groups may still be reading at that point? The
+    // grader counts the writes' wavefronts, and its stress run shows a tile overwritten early.
 
-    // Step 6 (FILL ME IN, roughly 6 lines): thread 0 TMA-stores the tile at (column, row) =
-    // (tile % tiles_y * kBoxRows, tile / tiles_y * kTileCols) of out_map (ptx::tma_store_2d),
-    // closes the group of that store (ptx::tma_store_commit), and loads the stage again: this
-    // block's tile kStages further on.
+    // Step 6 (FILL ME IN, roughly 6 lines). The goal: the tile stored by the TMA where the
+    // transpose puts it in `out` (the transpose of its place in `in`), in a store group of its
+    // own, and the stage refilled with this block's tile kStages further on, once no thread
+    // will read the stage again: is that already so here?
 
     // The skeleton's placeholders, so that it compiles as shipped: delete once you use them.
     (void)tile, (void)stage, (void)stages, (void)out_tile, (void)block, (void)stages_at,
@@ -183,8 +183,8 @@ __global__ void __launch_bounds__(kThreads)
     // ---- end of your code ----
   }
   // ---- your code: exercise 3b, step 7 ----
-  // Step 7 (FILL ME IN, 1 line): thread 0 waits until its stores are complete
-  // (ptx::tma_store_wait_all): they read the output tiles, which live only as long as the block.
+  // Step 7 (FILL ME IN, 1 line). The block must not end while its TMA stores may still read
+  // the output tiles, which live only as long as the block.
   // ---- end of your code ----
 }
 

@@ -60,26 +60,13 @@ constexpr CUtensorMapSwizzle tma_swizzle_of(OperandLayout layout) {
 /// How a K-tile of `rows` rows (of A or of B, both K-major: a row holds kKTile consecutive
 /// halves of K) lies in shared memory, at a 1024-byte aligned address, in `layout`. The TMA
 /// writes it as kKTileBytes / slab_bytes(layout) boxes ("slabs"), each `rows` rows of
-/// slab_bytes(layout) bytes: slab j holds bytes 16 c .. of K-tile row r for the slab's chunks,
-/// and starts at j * rows * slab_bytes(layout). Inside a slab, row r starts at
-/// r * slab_bytes(layout), and in the swizzled layouts its 16-byte chunks are permuted as
-/// chapter 11 measured (chunk bits 4-6 of the absolute shared address XOR the 128-byte line
-/// index, bits 7-9, masked to the span). For kInterleave this makes each slab a column of
-/// 8-row x 16-byte core matrices, one after another.
-///
-/// The grader's image of it (where byte `byte` of K-tile row `row` lands, relative to the tile
-/// at `tile_address`): not an exercise; the TMA's pattern is chapter 11's.
-__host__ __device__ constexpr unsigned operand_byte_offset(OperandLayout layout, int rows,
-                                                           unsigned tile_address, int row,
-                                                           int byte) {
-  const int w = slab_bytes(layout);
-  const unsigned dense =
-      static_cast<unsigned>(byte / w * rows * w + row * w + byte % w);  // before the swizzle
-  if (layout == OperandLayout::kInterleave) return dense;
-  const unsigned absolute = tile_address + dense;
-  const unsigned mask = static_cast<unsigned>(w - 1) & 0x70u;
-  return (absolute ^ ((absolute >> 3) & mask)) - tile_address;
-}
+/// slab_bytes(layout) bytes: slab j holds bytes j * slab_bytes(layout) .. of each K-tile row,
+/// and starts at j * rows * slab_bytes(layout). Inside a slab, box row r starts at
+/// r * slab_bytes(layout), and in the swizzled layouts its 16-byte chunks are then moved as the
+/// TMA moves them: chapter 11's layouts, which your tma_smem_offset of chapter 11 (exercise 1)
+/// computes for one box. For kInterleave this makes each slab a column of 8-row x 16-byte core
+/// matrices, one after another. No function here computes the swizzled places: that would be
+/// chapter 11's answer; the grader's probes let the TMA itself write their tiles.
 
 // ---------------------------------------------------------------------------------------------
 // Exercise 1: the matrix descriptor.
@@ -119,7 +106,7 @@ __host__ __device__ constexpr DescriptorFields decode_descriptor(unsigned long l
 
 /// Exercise 1. The descriptor of the 64 (for A) or 256 (for B) rows row0, row0 + 1, ... of a
 /// K-tile of `rows` rows that the TMA wrote at `tile_address` in `layout` (see
-/// operand_byte_offset), for the k16 step `k16` (halves 16 k16 .. 16 k16 + 15 of the K-tile),
+/// the slabs above), for the k16 step `k16` (halves 16 k16 .. 16 k16 + 15 of the K-tile),
 /// as wgmma.mma_async reads a K-major operand (no transpose). tile_address is a shared-window
 /// address, a multiple of 1024; rows is a multiple of 64, at most 256; row0 is a multiple of 8
 /// with row0 + 64 <= rows; 0 <= k16 < 4. In the swizzled layouts wgmma does not use the leading

@@ -134,11 +134,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   // - ptx::wgmma_fence(), then for each k16 step one ptx::wgmma_m64n256k16 on the descriptors
   //   of A's rows 64 c .. and of all of B's rows (your wgmma_descriptor, exercise 1), then
   //   ptx::wgmma_commit();
-  // - release a stage only once the wgmma ops that read it have completed: ptx::wgmma_wait<N>
-  //   lets N groups still run (which N keeps the next K-tile's wgmma queued behind this
-  //   one's?), ptx::fence_accumulators(d), then one thread of the warpgroup arrives on the
-  //   empty mbarrier of the stage whose wgmma ops are done (ptx::mbarrier_arrive).
-  // After the loop: ptx::wgmma_wait<0>() and ptx::fence_accumulators(d), whatever happened.
+  // - release a stage only once the wgmma ops that read it have completed (section 3 of the
+  //   lesson: what ptx::wgmma_wait<N> guarantees, and which stage that makes safe), with one
+  //   arrival per consumer warpgroup on that stage's empty mbarrier;
+  // - after the loop, whatever happened, no wgmma may still write the accumulators when the
+  //   epilogue reads them.
   (void)c, (void)tc, (void)full_at;
   // ---- end of your code ----
 

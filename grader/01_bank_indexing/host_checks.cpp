@@ -60,8 +60,8 @@ WORKBOOK_CHECK(ex1) {
   }
   const int got = ch01::bank_of(first);
   grader::Feedback f("bank_of(" + std::to_string(first) + ") returned " + std::to_string(got) +
-                     ", but the byte at address " + std::to_string(first) + " lies in bank " +
-                     std::to_string(smem::bank_of(first)) + ".");
+                     ", which is not the bank of the byte at address " + std::to_string(first) +
+                     ".");
   f.line(std::to_string(wrong) + " of " + std::to_string(addresses.size()) +
          " addresses tried got the wrong bank.");
   if (got == ch01::kNotImplemented) {
@@ -69,9 +69,11 @@ WORKBOOK_CHECK(ex1) {
   } else if (got == static_cast<int>(first % 32)) {
     f.line("You returned address % 32: that numbers bytes, but banks hold 4-byte words.");
   }
-  f.line("Address " + std::to_string(first) + " is in 4-byte word " + std::to_string(first / 4) +
-         ", and word w lives in bank w % 32.");
-  f.hint("bytes 0-3 are bank 0, bytes 4-7 bank 1, ..., bytes 124-127 bank 31, byte 128 bank 0.");
+  f.reveal("The byte at address " + std::to_string(first) + " lies in bank " +
+           std::to_string(smem::bank_of(first)) + ": it is in 4-byte word " +
+           std::to_string(first / 4) + ", and word w lives in bank w % 32.");
+  f.hint("a bank is one word wide, and words go to the banks in turn, round and round: on a "
+         "GPU of 16 banks of 8-byte words, byte 200 is in word 25, bank 9.");
   GRADER_EXPECT(wrong == 0, f);
 }
 

@@ -41,8 +41,10 @@ WORKBOOK_CHECK(ex3) {
                                      " storing the 32 values of owner " + std::to_string(owner) +
                                      " takes " + std::to_string(a.wavefronts) + " wavefronts.")
                         .picture(grader::draw(r))
-                        .hint("a warp stores ONE owner's 32 values at once; an element-major "
-                              "layout (i * 256 + owner) moves the conflict here."));
+                        .hint("a warp stores ONE owner's 32 values at once: they must fall in "
+                              "32 different banks, as the 32 owners' values the sum loop reads "
+                              "together must. A layout that mends one loop may break the "
+                              "other."));
       }
     }
   }
@@ -58,8 +60,10 @@ WORKBOOK_CHECK(ex3) {
                                      " of its 32 owners takes " + std::to_string(a.wavefronts) +
                                      " wavefronts.")
                         .picture(grader::draw(r))
-                        .hint("thread-major rows of 32 words put value i of every owner in bank "
-                              "i: the gcd law with stride 32. Which row length is odd?"));
+                        .hint("a warp reads value i of 32 owners: words as far apart as one "
+                              "owner's row is long, so the gcd law (section 1) prices it by that "
+                              "stride. Worked on another layout: 64 owners of 8 values, read "
+                              "value by value, are a stride of 8 words, gcd(8, 32) = 8-way."));
       }
     }
   }

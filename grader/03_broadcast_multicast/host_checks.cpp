@@ -98,8 +98,9 @@ WORKBOOK_CHECK(ex2) {
                                    ", a warp's lookups take up to " + std::to_string(worst) +
                                    " wavefronts; they must take one.")
                       .picture(grader::draw(worst_request))
-                      .hint("two lanes that read different entries in one bank conflict. For any "
-                            "keys to be safe, lane t must find every entry in a bank no other "
-                            "lane reads from."));
+                      .hint("two lanes that read different entries in one bank conflict, and "
+                            "the keys may be anything: what keeps two lanes apart must not "
+                            "depend on the entries they ask for. Shared memory is what you may "
+                            "spend for it (table_words(), up to 48 KiB)."));
   }
 }

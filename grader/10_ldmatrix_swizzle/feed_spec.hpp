@@ -136,11 +136,12 @@ inline std::optional<LayoutFault> fragment_fault(const Placement& place) {
         return LayoutFault{
             call + " is " + std::to_string(got) + ", where fill_copy put " + there + "; lane " +
                 std::to_string(lane) + " gives row " + std::to_string(lane % 8) + " of matrix " +
-                std::to_string(matrix) + ", which is row " + std::to_string(row) + ", chunk " +
-                std::to_string(chunk) + " (fill_copy put it at byte " + std::to_string(want) + ")",
-            "matrices 0 and 2 are rows 0-7 of the piece, 1 and 3 rows 8-15; 2 and 3 the second "
-            "8 halves (figure ch10-ldmatrix-fragments.svg). Read each chunk where fill_copy "
-            "put it."};
+                std::to_string(matrix) + " of the piece, which is not there",
+            "the contract of fragment_offset says which rows and which halves of K each of the "
+            "four matrices holds (figure ch10-ldmatrix-fragments.svg); read each chunk where "
+            "fill_copy put it.",
+            "That lane's row is row " + std::to_string(row) + ", chunk " + std::to_string(chunk) +
+                ", which fill_copy put at byte " + std::to_string(want) + "."};
       }
     }
   }

@@ -206,7 +206,7 @@ WORKBOOK_CHECK(ex2b) {
 WORKBOOK_CHECK(ex3a) {
   ch10::feed::Placement place;
   if (const auto fault = ch10::feed::fill_copy_fault(&place)) {
-    GRADER_FAIL(grader::Feedback(fault->fact + ".").hint(fault->hint));
+    GRADER_FAIL(grader::Feedback(fault->fact + ".").reveal(fault->reveal).hint(fault->hint));
   }
   // Every warp's cp.async of a copy takes one wavefront per 128-byte line of A or B it reads
   // (4), on the bank model's cp.async rule (measured on the H200): the first one that does not.
@@ -239,7 +239,7 @@ WORKBOOK_CHECK(ex3b) {
                           "of exercise 3a pass first."));
   }
   if (const auto fault = ch10::feed::fragment_fault(place)) {
-    GRADER_FAIL(grader::Feedback(fault->fact + ".").hint(fault->hint));
+    GRADER_FAIL(grader::Feedback(fault->fact + ".").reveal(fault->reveal).hint(fault->hint));
   }
   for (int row0 = 0; row0 < ch10::kTcBlock; row0 += 16) {
     for (int kk = 0; kk < ch10::kTcKStep / 16; ++kk) {

@@ -154,26 +154,77 @@ std::optional<std::string> wait_that_gave_up() {
 
 namespace {
 
-// The pairing probe: K-tile images written by the host byte for byte where the TMA puts them
-// (chapter 11's layouts: operand_byte_offset), copied into shared memory at `offset` bytes past
-// a 1024-byte boundary (A) and 40 KiB further (B), read by one warpgroup's wgmma with the
-// descriptors given (relative to the boundary: the kernel adds its shared address).
+// The pairing probe: K-tiles put into shared memory at `offset` bytes past a 1024-byte boundary
+// (A) and 40 KiB further (B), read by one warpgroup's wgmma with the descriptors given (relative
+// to the boundary: the kernel adds its shared address). A tile "written in a layout" is written
+// there by the TMA itself, through a map of that layout, as the GEMM's stages are: the grader
+// holds no formula of the TMA's layouts (that is chapter 11's exercise 1). The layouts no TMA map
+// writes (a gap after each core matrix, padded rows) are images the host wrote byte for byte.
 constexpr int kProbeBOffset = 40960;
 constexpr int kProbeShared = 2 * kProbeBOffset + 2048;
 
-__global__ void pairing_probe_kernel(const unsigned char* a_image, int a_bytes,
-                                     const unsigned char* b_image, int b_bytes, int offset,
-                                     const unsigned long long* descriptors, float* out) {
+// One of the probe's two tiles: by the TMA through `map` in `layout` (by_tma), or the host's
+// image at `image` (`bytes` long).
+struct ProbeTile {
+  int by_tma;
+  OperandLayout layout;
+  int rows;
+  const unsigned char* image;
+  int bytes;
+};
+
+__device__ void load_tile_by_tma(OperandLayout layout, unsigned dst, const CUtensorMap* map,
+                                 int rows, unsigned bar) {
+  switch (layout) {
+    case OperandLayout::k128B:
+      ptx::load_operand_tile<OperandLayout::k128B>(dst, map, rows, 0, 0, bar);
+      break;
+    case OperandLayout::k64B:
+      ptx::load_operand_tile<OperandLayout::k64B>(dst, map, rows, 0, 0, bar);
+      break;
+    case OperandLayout::k32B:
+      ptx::load_operand_tile<OperandLayout::k32B>(dst, map, rows, 0, 0, bar);
+      break;
+    case OperandLayout::kInterleave:
+      ptx::load_operand_tile<OperandLayout::kInterleave>(dst, map, rows, 0, 0, bar);
+      break;
+  }
+}
+
+__global__ void pairing_probe_kernel(const __grid_constant__ CUtensorMap a_map, ProbeTile a,
+                                     const __grid_constant__ CUtensorMap b_map, ProbeTile b,
+                                     int offset, const unsigned long long* descriptors,
+                                     float* out) {
   extern __shared__ __align__(1024) unsigned char shared[];
+  __shared__ __align__(8) unsigned long long landed;
   const unsigned raw = static_cast<unsigned>(__cvta_generic_to_shared(shared));
   unsigned char* const base = shared + (1024 - raw % 1024) % 1024;
+  const unsigned base_at = static_cast<unsigned>(__cvta_generic_to_shared(base));
+  const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&landed));
   const int t = static_cast<int>(threadIdx.x);
-  for (int i = t; i < a_bytes; i += 128) base[offset + i] = a_image[i];
-  for (int i = t; i < b_bytes; i += 128) base[kProbeBOffset + offset + i] = b_image[i];
-  ch11::ptx::fence_proxy_async();  // the writes above, seen by wgmma's reads
+  if (t == 0) {
+    ptx::mbarrier_init(bar, 1);
+    ptx::fence_mbarrier_init();
+  }
   __syncthreads();
-  const unsigned long long at =
-      static_cast<unsigned long long>(__cvta_generic_to_shared(base)) >> 4;
+  if (!a.by_tma) {
+    for (int i = t; i < a.bytes; i += 128) base[offset + i] = a.image[i];
+  }
+  if (!b.by_tma) {
+    for (int i = t; i < b.bytes; i += 128) base[kProbeBOffset + offset + i] = b.image[i];
+  }
+  if (t == 0) {
+    const int bytes = (a.by_tma ? a.rows * kKTileBytes : 0) + (b.by_tma ? b.rows * kKTileBytes : 0);
+    ptx::mbarrier_arrive_expect_tx(bar, static_cast<unsigned>(bytes));
+    if (a.by_tma) load_tile_by_tma(a.layout, base_at + offset, &a_map, a.rows, bar);
+    if (b.by_tma) {
+      load_tile_by_tma(b.layout, base_at + kProbeBOffset + offset, &b_map, b.rows, bar);
+    }
+  }
+  ptx::mbarrier_wait(bar, 0);
+  ch11::ptx::fence_proxy_async();  // the host images' writes above, seen by wgmma's reads
+  __syncthreads();
+  const unsigned long long at = static_cast<unsigned long long>(base_at) >> 4;
   float d[kAccumulators];
 #pragma unroll
   for (int i = 0; i < kAccumulators; ++i) d[i] = 0.0f;
@@ -199,15 +250,14 @@ std::vector<__half> small_integers(std::size_t n, std::mt19937& rng) {
   return v;
 }
 
-// How a probe's K-tile image is written: as the TMA writes `layout`; kInterleave with 16 bytes
-// free after each core matrix; or row-major at a padded pitch of kPaddedPitch bytes.
+// How a probe's K-tile is written: by the TMA in the layout; kInterleave with 16 bytes free after
+// each core matrix; or row-major at a padded pitch of kPaddedPitch bytes.
 enum class Written { kAsLayout, kGapAfterCoreMatrix, kPaddedRows };
 constexpr int kPaddedPitch = 160;
 
-// The image of a K-tile of `rows` x kKTile halves `src`, written as `how` (in `layout` at
-// `offset` past a 1024-byte boundary).
-std::vector<unsigned char> tile_image(OperandLayout layout, int rows, unsigned offset,
-                                      const std::vector<__half>& src, Written how) {
+// The host's image of a K-tile of `rows` x kKTile halves `src`, written as `how` (one of the two
+// layouts no TMA map writes).
+std::vector<unsigned char> tile_image(int rows, const std::vector<__half>& src, Written how) {
   std::vector<unsigned char> image(static_cast<std::size_t>(rows) * kPaddedPitch, 0);
   const auto* bytes = reinterpret_cast<const unsigned char*>(src.data());
   for (int r = 0; r < rows; ++r) {
@@ -215,27 +265,54 @@ std::vector<unsigned char> tile_image(OperandLayout layout, int rows, unsigned o
       const unsigned at = how == Written::kGapAfterCoreMatrix
                               ? static_cast<unsigned>(byte / 16 * (rows / 8 * 144) + r / 8 * 144 +
                                                       r % 8 * 16 + byte % 16)
-                          : how == Written::kPaddedRows
-                              ? static_cast<unsigned>(r * kPaddedPitch + byte)
-                              : operand_byte_offset(layout, rows, offset, r, byte);
+                              : static_cast<unsigned>(r * kPaddedPitch + byte);
       image[at] = bytes[r * kKTileBytes + byte];
     }
   }
   return image;
 }
 
+// A probe tile of `src` (rows x kKTile halves) written as `how` (in `layout`), with what the
+// kernel needs of it kept alive: the source and its map for the TMA, or the host's image.
+struct PreparedTile {
+  ProbeTile tile{};
+  CUtensorMap map{};
+  std::unique_ptr<gpu::DeviceBuffer<__half>> source;
+  std::unique_ptr<gpu::DeviceBuffer<unsigned char>> image;
+};
+
+std::unique_ptr<PreparedTile> prepare_tile(const std::vector<__half>& src, int rows,
+                                           OperandLayout layout, Written how) {
+  auto p = std::make_unique<PreparedTile>();
+  p->tile.layout = layout;
+  p->tile.rows = rows;
+  if (how == Written::kAsLayout) {
+    p->tile.by_tma = 1;
+    p->source = std::make_unique<gpu::DeviceBuffer<__half>>(src);
+    p->map = make_operand_map(layout, p->source->get(), rows, kKTile, rows,
+                              "the grader's probe tile");
+  } else {
+    const std::vector<unsigned char> image = tile_image(rows, src, how);
+    p->image = std::make_unique<gpu::DeviceBuffer<unsigned char>>(image);
+    p->tile.image = p->image->get();
+    p->tile.bytes = static_cast<int>(image.size());
+  }
+  return p;
+}
+
 // Runs the probe on A (64 rows) and B (256 rows) images with descriptors made by `describe(which,
 // k16)` (which: 0 for A, 1 for B; descriptors relative to the 1024-byte boundary) and returns how
 // many elements of C differ from the exact product.
 template <typename Describe>
-int wrong_elements(const std::vector<__half>& A, const std::vector<unsigned char>& a_image,
-                   const std::vector<__half>& B, const std::vector<unsigned char>& b_image,
+int wrong_elements(const std::vector<__half>& A, OperandLayout a_layout, Written a_how,
+                   const std::vector<__half>& B, OperandLayout b_layout, Written b_how,
                    unsigned offset, Describe describe) {
   unsigned long long descriptors[8];
   for (int k16 = 0; k16 < 4; ++k16) {
     for (int which = 0; which < 2; ++which) descriptors[2 * k16 + which] = describe(which, k16);
   }
-  gpu::DeviceBuffer<unsigned char> a(a_image), b(b_image);
+  const auto a = prepare_tile(A, 64, a_layout, a_how);
+  const auto b = prepare_tile(B, 256, b_layout, b_how);
   gpu::DeviceBuffer<unsigned long long> d(
       std::vector<unsigned long long>(descriptors, descriptors + 8));
   gpu::DeviceBuffer<float> out(static_cast<std::size_t>(64) * kBlockN);
@@ -246,8 +323,7 @@ int wrong_elements(const std::vector<__half>& A, const std::vector<unsigned char
     return true;
   }();
   (void)shared_set;
-  pairing_probe_kernel<<<1, 128, kProbeShared>>>(a.get(), static_cast<int>(a_image.size()), b.get(),
-                                                 static_cast<int>(b_image.size()),
+  pairing_probe_kernel<<<1, 128, kProbeShared>>>(a->map, a->tile, b->map, b->tile,
                                                  static_cast<int>(offset), d.get(), out.get());
   GPU_CHECK_KERNEL("the grader's wgmma probe");
   const std::vector<float> got = out.download();
@@ -285,10 +361,9 @@ int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
     default: break;
   }
   const bool padded_b = pairing == Pairing::kPaddedBRowsAsInterleave;
-  const auto a_image = tile_image(written, 64, offset, A, how);
-  const auto b_image = tile_image(OperandLayout::k128B, 256, offset, B,
-                                  padded_b ? Written::kPaddedRows : Written::kAsLayout);
-  return wrong_elements(A, a_image, B, b_image, offset, [&](int which, int k16) {
+  return wrong_elements(A, written, how, B, OperandLayout::k128B,
+                        padded_b ? Written::kPaddedRows : Written::kAsLayout, offset,
+                        [&](int which, int k16) {
     // Your own descriptors (exercise 1, once right), changed as the pairing says.
     if (which == 1 && padded_b) {
       // The padded tile described as kInterleave from your descriptor of an interleaved B.
@@ -337,9 +412,8 @@ int wrong_elements_with_your_descriptors(OperandLayout layout, unsigned seed) {
         return -1;
     }
   }
-  const auto a_image = tile_image(layout, 64, 0, A, Written::kAsLayout);
-  const auto b_image = tile_image(layout, 256, 0, B, Written::kAsLayout);
-  return wrong_elements(A, a_image, B, b_image, 0, [&](int which, int k16) {
+  return wrong_elements(A, layout, Written::kAsLayout, B, layout, Written::kAsLayout, 0,
+                        [&](int which, int k16) {
     return which == 0 ? wgmma_descriptor(layout, 0, 64, k16, 0)
                       : wgmma_descriptor(layout, kProbeBOffset, 256, k16, 0);
   });

@@ -56,8 +56,8 @@ std::string property_missed(std::string& hint) {
             "the TMA's tiles sit at multiples of 1024 bytes, where the swizzle's pattern "
             "starts.";
         return call + " has base offset " + std::to_string(f.base_offset) +
-               ": the swizzle follows the absolute address and the tile starts a 1024-byte "
-               "repeat, so the base offset is 0.";
+               ": the base offset says how far the swizzle's pattern is shifted from the "
+               "address wgmma forms. Where does the pattern start, for this tile?";
       }
       const unsigned tile_bytes = static_cast<unsigned>(c.rows * ch12::kKTileBytes);
       if (f.start_address < c.tile_address || f.start_address - c.tile_address >= tile_bytes) {

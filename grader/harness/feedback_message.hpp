@@ -170,6 +170,7 @@ inline Feedback not_judged_while_invalid(const std::string& fact, const std::str
 struct LayoutFault {
   std::string fact;
   std::string hint;
+  std::string reveal = "";  ///< what only WORKBOOK_REVEAL shows: the right value, where known
 };
 
 /// A size a student's function returns (`call` = "staged_words()"), held to [least, most]

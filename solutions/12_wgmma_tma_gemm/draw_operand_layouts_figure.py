@@ -8,7 +8,8 @@ row), TMA-written at a 1024-byte boundary in each layout. Each panel is the tile
 shared memory as 16 lines of 128 bytes (8 chunks of 16 bytes); a cell is one 16-byte core-matrix
 row, labelled with the K-tile row it holds and its chunk of K ("r5 c2": row 5, bytes 32-47), and
 coloured by the k16 step that reads it (chunks 2 s and 2 s + 1). Where each chunk lands is the
-interface's shipped mapping operand_byte_offset (wgmma_tma_gemm.cuh), copied below. Three core
+TMA's layout (chapter 11's exercise 1, measured on the H200), written below for this script only:
+no shipped file holds it. Three core
 matrices of k16 step 1 are outlined: the one the descriptor's start address names (rows 0-7,
 chunk 2), the next 8 rows (rows 8-15, chunk 2: what the stride byte offset steps to), and the
 second chunk of the step (rows 0-7, chunk 3: what the leading byte offset steps to in the
@@ -25,7 +26,7 @@ LEFT, TOP = 56, 78
 
 
 def operand_byte_offset(w, rows, tile_address, row, byte):
-    """wgmma_tma_gemm.cuh's operand_byte_offset for slab width w (16: kInterleave)."""
+    """Where the TMA puts byte `byte` of K-tile row `row`, slab width w (16: kInterleave)."""
     dense = byte // w * rows * w + row * w + byte % w
     if w == 16:
         return dense

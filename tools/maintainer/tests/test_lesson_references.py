@@ -8,6 +8,11 @@
 - Every chapter's lesson has a "Predict first, then check" step that sends the student to the
   analyser, and shows at least one figure.
 - Claims that were retired because they were wrong, misleading or unmeasured do not come back.
+- No answer comes back into what the hand-out ships (HANDOUT_ANSWERS, read in chapters/, docs/
+  less docs/instructors/, grader/ and the README): another chapter's answer, or a hint or outline
+  that was the expression or the call sequence instead of the principle. And no chapter's
+  interface or exercise defines a function another chapter's student writes (unless its own
+  student writes one of that name too).
 """
 import glob
 import os
@@ -42,6 +47,82 @@ RETIRED = [
      "lane with t^1, or every lane with t^2"),
 ]
 
+# (regex, why): answers the hand-out once printed, refused wherever it ships them.
+HANDOUT_ANSWERS = [
+    (r"Swizzle<\s*[123]\s*,\s*4\s*,\s*3\s*>", "chapter 10 exercise 2a's chosen_swizzle"),
+    (r">>\s*3\)\s*&\s*(0x[137]0|mask)", "chapter 11 exercise 1: the TMA's swizzle as an expression"),
+    (r"\boperand_byte_offset\b", "chapter 11 exercise 1's answer, once given in chapter 12's "
+     "interface: the grader lets the TMA write its tiles"),
+    (r"rows 16 i \.\. 16 i \+ 15", "chapter 10 exercise 3a's rows, in its outline"),
+    (r"row \* kTcRowBytes \+ 16 \* chunk", "chapter 10 exercise 3a's byte, in its outline"),
+    (r"2 kk for matrices 0 and 1", "chapter 10 exercise 3b's chunk, in its outline"),
+    (r"With N = 1\b|the group sure to be done is the previous",
+     "chapter 12 exercise 3's wgmma_wait count and the stage it releases"),
+    (r"Step \d \(FILL ME IN[^)]*\)[^S]*?\(ptx::\w+", "chapter 11 exercise 3b's outline named the "
+     "call of each step"),
+    (r"bytes 0-3 are bank 0, bytes 4-7 bank 1", "chapter 01 exercise 1's hint was its answer"),
+    (r"Which row length is odd\?", "chapter 02 exercise 3's hint was its answer"),
+    (r"lane t must find every entry in a bank no other", "chapter 03 exercise 2's hint was its "
+     "answer"),
+    (r"so the base offset is 0", "chapter 12 exercise 1's failed check stated the value"),
+    (r"TODO: as chapter 05, with tile\[", "chapters 06-07's kernel outline was its answer"),
+]
+
+# What ships and is read for HANDOUT_ANSWERS (make_handout.py ships these folders and files).
+SHIPPED_TEXT = ("chapters", "docs", "grader")
+TEXT_ENDINGS = (".md", ".cu", ".cuh", ".cpp", ".hpp", ".ini")
+
+
+def shipped_texts(root):
+    """(relative path, text) of every shipped text file HANDOUT_ANSWERS is held against."""
+    paths = [os.path.join(root, "README.md")]
+    for folder in SHIPPED_TEXT:
+        for where, _, names in os.walk(os.path.join(root, folder)):
+            if os.path.relpath(where, root).startswith(os.path.join("docs", "instructors")):
+                continue
+            paths += [os.path.join(where, n) for n in names if n.endswith(TEXT_ENDINGS)]
+    for path in sorted(paths):
+        with open(path, encoding="utf-8") as f:
+            yield os.path.relpath(path, root), f.read()
+
+
+STUDENT_REGION = re.compile(r"// ---- your code: [^\n]*\n(.*?)// ---- end of your code ----", re.S)
+DEFINED = re.compile(r"^\s*(?:(?:inline|static|constexpr|__host__|__device__|__forceinline__)\s+)*"
+                     r"[\w:<>]+\s+(\w+)\([^;]*?\)\s*\{", re.M)
+
+
+def answer_symbols(root):
+    """{chapter: the functions its student writes}: those its exercise defines in its regions."""
+    symbols = {}
+    for path in glob.glob(os.path.join(root, "chapters", "[0-9][0-9]_*", "*_exercise.cu")):
+        with open(path, encoding="utf-8") as f:
+            regions = "".join(STUDENT_REGION.findall(f.read()))
+        symbols[os.path.basename(os.path.dirname(path))[:2]] = set(DEFINED.findall(regions))
+    return symbols
+
+
+def handout_problems(root):
+    """Answers the hand-out ships (HANDOUT_ANSWERS), and another chapter's answer defined."""
+    problems = []
+    for rel, text in shipped_texts(root):
+        squeezed = " ".join(text.split())
+        for pattern, why in HANDOUT_ANSWERS:
+            found = re.search(pattern, squeezed)
+            if found:
+                problems.append(f"{rel} ships '{found.group(0)}': {why}")
+    symbols = answer_symbols(root)
+    for chapter, names in symbols.items():
+        for path in glob.glob(os.path.join(root, "chapters", f"{chapter}_*", "*.cu*")):
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for other, theirs in symbols.items():
+                if other == chapter:
+                    continue
+                for name in sorted(set(DEFINED.findall(text)) & theirs - names):
+                    problems.append(f"{os.path.relpath(path, root)} defines {name}, which is "
+                                    f"chapter {other}'s exercise and not its own")
+    return problems
+
 
 def main():
     root = sys.argv[1]
@@ -71,6 +152,7 @@ def main():
         for phrase, why in RETIRED:
             if " ".join(phrase.split()) in squeezed:
                 problems.append(f"{rel} says '{phrase}' again: {why}")
+    problems += handout_problems(root)
     for problem in problems:
         print(problem)
     print(f"{len(pages)} pages, {len(problems)} problems")
