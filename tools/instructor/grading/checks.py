@@ -141,14 +141,16 @@ def run_judge(workbook, prepared, options, chapter, deadline, log):
     box = workbook.box
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
            "WORKBOOK_MEASUREMENTS_DIR": room, "WORKBOOK_FEEDBACK": "full",
-           "WORKBOOK_VARIANT": str(prepared.variant["variant"]), "WORKBOOK_SUBJECT": subject,
-           "WORKBOOK_SUBJECT_WRAPPER": box.subject_wrapper(shown, max(1, left), GRADER_MEMORY,
-                                                           256 << 20)}
+           "WORKBOOK_VARIANT": str(prepared.variant["variant"]), "WORKBOOK_SUBJECT": subject}
     record_path = os.path.join(room, "record")
     start = time.monotonic()
     with box.judging(), open(log, "ab") as out:
-        judge = subprocess.Popen([os.path.join(workbook.build, grader_name(chapter)), "host",
-                                  "--record", record_path], cwd=room, env=env,
+        env["WORKBOOK_SUBJECT_WRAPPER"] = box.subject_wrapper(shown, max(1, left), GRADER_MEMORY,
+                                                              256 << 20)
+        # Named by its name alone, which is what its report shows: not where the tool keeps it.
+        judge = subprocess.Popen([grader_name(chapter), "host", "--record", record_path],
+                                 executable=os.path.join(workbook.build, grader_name(chapter)),
+                                 cwd=room, env=env,
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=out,
                                  start_new_session=True)
         try:

@@ -269,12 +269,12 @@ class Sandbox:
 
 
     def subject_wrapper(self, folder, timeout, memory_bytes, file_bytes):
-        """A program (written into `folder`, which holds the subject's executable and nothing
+        """A program (written beside `folder`, which holds the subject's executable and nothing
         else) that runs the subject it is given in this sandbox, for a judge run outside it
         (WORKBOOK_SUBJECT_WRAPPER): only `folder` shown (at SUBJECT, read-only), no network,
         the limits, and the judge's channel kept. It ends as the subject did (its status, or
         the same signal), so that the judge says how."""
-        spec = os.path.join(folder, "wrapper.json")
+        spec = os.path.join(os.path.dirname(folder), "wrapper.json")
         with open(spec, "w") as f:
             json.dump({"scratch": self.scratch, "hide": self.hide, "environment":
                        self.environment, "folder": folder, "timeout": timeout,
@@ -289,8 +289,8 @@ class Sandbox:
 
 
 def write_wrapper(folder, words):
-    """A shell script in `folder` that runs `words` followed by its own arguments."""
-    path = os.path.join(folder, "wrapper")
+    """A shell script beside `folder` that runs `words` followed by its own arguments."""
+    path = os.path.join(os.path.dirname(folder), "wrapper")
     with open(path, "w") as f:
         f.write("#!/bin/sh\nexec " + " ".join(f"'{w}'" for w in words) + ' "$@"\n')
     os.chmod(path, 0o755)

@@ -113,12 +113,16 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
             "incbin": f'#ifndef __CUDA_ARCH__\nasm(".section .rodata\\n.incbin \\"{path}\\"\\n'
                       f'.previous");\n#endif\n',
         }
+        # The reference is in this checkout, which any user of this machine may read: the
+        # fallback sandbox hides nothing that is readable by all, and a Gradescope container
+        # holds no solution (the package check refuses one).
         for way, text in variants.items():
             plant(f"inc_{target}_{way}", 1, f"reaches the {target}'s file by {way}",
-                  text.encode() + skeleton if target == "classmate" else text.encode(), "zero")
+                  text.encode() + skeleton if target == "classmate" else text.encode(), "zero",
+                  kind="namespace" if target == "reference" else "any")
     dotdot = "../" * 8 + os.path.relpath(reference_path, "/")
     plant("inc_reference_dotdot", 1, "reaches the reference by ..", f'#include <{dotdot}>\n'
-          .encode(), "zero")
+          .encode(), "zero", kind="namespace")
     plant("inc_hidden_stand_in", 1, "includes the hidden checks' source as the sandbox has it",
           f'#include "{grading}/src/solutions/{chapter}/hidden_checks.cpp"\n'.encode() + solution,
           "zero", says=["does not compile", "hidden_checks.cpp"])
