@@ -294,7 +294,8 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
           solution + b"\n" * 1_000_000, "full")
     plant("exit_inside_check", 12, "calls exit(0) inside a check",
           in_prediction(HEADER + solution, "  std::exit(0);"), "less",
-          says=["called exit(0) while predicted_wavefronts(", predictions],
+          says=["called exit(0) while predicted_wavefronts(", predictions,
+                "Hint: return from your function instead"],
           never=["killed by signal", "signal 11"])
     plant("link_failure", 12, "declares and calls a function it never defines",
           in_prediction(solution, "  extern int planted_undefined(); if (p == Pattern{}) "
