@@ -29,7 +29,7 @@ namespace {
 
 constexpr std::size_t kShownOutputBytes = 1 << 20;
 
-const Answered* answered_table = nullptr;
+const Answer* answered_table = nullptr;
 std::size_t answered_count = 0;
 
 std::string self_path() {
@@ -72,29 +72,6 @@ std::string signal_name(int sig) {
 class Link {
  public:
   ~Link() { stop(); }
-
-  void remember_many(std::uint32_t number, const Frame& call, const std::vector<std::size_t>& ends,
-                     std::size_t result_bytes) {
-    std::lock_guard<std::mutex> hold(mutex_);
-    Frame results;
-    try {
-      results = ask(call, "many calls at once");
-    } catch (const Fault&) {
-      return;  // each call asks on its own, and says what went wrong there
-    }
-    if (results.bytes.size() != ends.size() * result_bytes) return;
-    std::size_t start = 0;
-    for (std::size_t k = 0; k < ends.size() && answers_.size() < kRememberedAnswers; ++k) {
-      std::string key(reinterpret_cast<const char*>(&number), sizeof number);
-      key.append(call.bytes, start, ends[k] - start);
-      Frame one;
-      one.kind = Kind::kResult;
-      one.function = number;
-      one.bytes = results.bytes.substr(k * result_bytes, result_bytes);
-      answers_.emplace(std::move(key), std::move(one));
-      start = ends[k];
-    }
-  }
 
   Frame exchange_many(const Frame& call) {
     std::lock_guard<std::mutex> hold(mutex_);
@@ -170,8 +147,7 @@ class Link {
     int calls[2], results[2], output[2];
     if (pipe2(calls, O_CLOEXEC) != 0 || pipe2(results, O_CLOEXEC) != 0 ||
         pipe2(output, O_CLOEXEC) != 0) {
-      throw Fault("The grader could not start your code for " + shown + ": " +
-                      std::strerror(errno),
+      throw Fault("The grader could not start your code for " + shown + ": " + std::strerror(errno),
                   "this is the machine's fault, not yours: run the checks again.");
     }
     posix_spawn_file_actions_t actions;
@@ -201,8 +177,7 @@ class Link {
       pid_ = 0;
       close(output[0]);
       stop();
-      throw Fault("The grader could not start your code (" + subject + "): " +
-                      std::strerror(error),
+      throw Fault("The grader could not start your code (" + subject + "): " + std::strerror(error),
                   "build it again (meson test builds it); if it is there, this is the machine's "
                   "fault, not yours.");
     }
@@ -330,11 +305,6 @@ int function_number(void (*fn)()) {
   return -1;
 }
 
-void ask_many(std::uint32_t number, const Frame& call, const std::vector<std::size_t>& ends,
-              std::size_t result_bytes) {
-  link().remember_many(number, call, ends, result_bytes);
-}
-
 std::string answers_of_many(const Frame& call, std::size_t count, std::size_t result_bytes) {
   Frame results = link().exchange_many(call);
   if (results.bytes.size() != count * result_bytes) {
@@ -343,7 +313,7 @@ std::string answers_of_many(const Frame& call, std::size_t count, std::size_t re
   return std::move(results.bytes);
 }
 
-void answer_calls_back(const Answered* table, std::size_t count) {
+void answer_calls_back(const Answer* table, std::size_t count) {
   answered_table = table;
   answered_count = count;
 }

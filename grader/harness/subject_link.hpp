@@ -1,6 +1,6 @@
 /// @file subject_link.hpp
 /// @brief The judge's side: the grader calls the student's functions in the subject, a process
-/// of their own (grader/harness/subject_serve.hpp), so that no instruction the student wrote
+/// of their own (grader/harness/subject_protocol.hpp), so that no instruction the student wrote
 /// runs in the process that decides the verdicts and writes the report.
 ///
 /// grader/tools/subject_calls.py writes, for each chapter, the judge's definitions of the
@@ -14,9 +14,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
-#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -37,15 +37,8 @@ class Fault : public std::runtime_error {
   std::string advice_;
 };
 
-/// A grader's function the subject may call back: reads its arguments from `call`, puts its
-/// result into `result`; false when the arguments do not fit.
-struct Answered {
-  std::uint32_t function;
-  bool (*answer)(Frame& call, Frame& result);
-};
-
 /// The grader's functions the subject may call back (the chapter's generated table).
-void answer_calls_back(const Answered* table, std::size_t count);
+void answer_calls_back(const Answer* table, std::size_t count);
 
 /// Sends `call` to the subject and waits for its result, answering its calls back meanwhile;
 /// throws Fault (the subject is then stopped, and started again by the next call).
@@ -56,40 +49,6 @@ Frame round_trip(const Frame& call, const std::string& shown);
 /// in: a GPU grader). The generated code registers each.
 int function_number(void (*fn)());
 void register_function(void (*fn)(), std::uint32_t number);
-
-/// Tells the subject the argument lists of many calls of function `number` at once (`call`
-/// holds them back to back, their bytes' ends at `ends`), and remembers what it answers, so
-/// that the calls that follow are answered without asking again. An optimisation only: where
-/// the subject fails, nothing is remembered and each call asks, and fails, on its own.
-void ask_many(std::uint32_t number, const Frame& call, const std::vector<std::size_t>& ends,
-              std::size_t result_bytes);
-
-/// Before a loop that calls the student's function `fn` many times: `each(add)` calls
-/// add(args...) with the arguments of every call the loop will make, which the subject then
-/// answers in a few round trips instead of one each. A no-op for anything but a function of
-/// the student's this judge calls in the subject.
-template <typename R, typename... A, typename Each>
-void prefetch(R (*fn)(A...), Each each) {
-  const int number = function_number(reinterpret_cast<void (*)()>(fn));
-  if (number < 0) return;
-  Frame call;
-  call.kind = Kind::kMany;
-  call.function = static_cast<std::uint32_t>(number);
-  std::vector<std::size_t> ends;
-  const auto flush = [&] {
-    if (!ends.empty()) ask_many(call.function, call, ends, sizeof(R));
-    call.bytes.clear();
-    ends.clear();
-  };
-  each([&](const std::decay_t<A>&... args) {
-    (call.put(args), ...);
-    ends.push_back(call.bytes.size());
-    if (call.bytes.size() > kMaxFrame / 2) flush();
-  });
-  flush();
-}
-template <typename F, typename Each>
-void prefetch(F, Each) {}
 
 /// The results of many calls of function `number`, whose argument lists `call` holds back to
 /// back: `count` results of `result_bytes` each; throws Fault where the subject failed.
@@ -136,6 +95,12 @@ void for_each_call(R (*fn)(A...), Each each, Use use) {
     if (call.bytes.size() > kMaxFrame / 2) flush();
   });
   flush();
+}
+/// As above, for a function that is no function pointer (a lambda of a lesson check): one
+/// call each.
+template <typename F, typename Each, typename Use>
+void for_each_call(F fn, Each each, Use use) {
+  each([&](const auto&... args) { use(fn(args...), args...); });
 }
 
 /// Calls function `function` of the student's code (`name` in messages) with `args` in the

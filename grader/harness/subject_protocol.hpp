@@ -2,11 +2,13 @@
 /// @brief How a grader (the judge) and the student's code (the subject) talk: frames of bytes on
 /// two pipes, each a call of a function of the chapter's interface or its result.
 ///
-/// The judge holds the checks and never runs the student's code; the subject holds the
-/// student's exercise and no grader code but this header. A frame is a 4-byte length (of what
-/// follows), a kind, a function's number and its arguments or result, each a trivially copyable
-/// value sent as its bytes (both processes are built from the same interface header, for the
-/// same machine). Either side may call while it waits for a result: the subject calls back the
+/// The judge holds the checks and never runs the student's code (grader/harness/subject_link.hpp);
+/// the subject holds the student's exercise and no grader code but this header: its main, which
+/// grader/tools/subject_calls.py writes for each chapter, serves the judge's calls with serve()
+/// below and links nothing of the harness, the bank model or any answer. A frame is a 4-byte length
+/// (of what follows), a kind, a function's number and its arguments or result, each a trivially
+/// copyable value sent as its bytes (both processes are built from the same interface header, for
+/// the same machine). Either side may call while it waits for a result: the subject calls back the
 /// functions of the interface the grader defines (a variant's cases), the judge the student's.
 #pragma once
 
@@ -15,6 +17,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <type_traits>
 
@@ -39,8 +42,8 @@ inline constexpr std::uint32_t kMaxFrame = 1u << 20;
 struct Frame {
   Kind kind = Kind::kCall;
   std::uint32_t function = 0;
-  std::string bytes;  ///< the arguments or the result, back to back
-  std::size_t at = 0;                ///< how far get() has read `bytes`
+  std::string bytes;   ///< the arguments or the result, back to back
+  std::size_t at = 0;  ///< how far get() has read `bytes`
 
   template <typename T>
   void put(const T& value) {
@@ -111,6 +114,14 @@ inline bool receive(int fd, Frame& f) {
   return true;
 }
 
+/// A function one side answers for the other (the subject the student's, the judge the grader's
+/// own functions of the interface, a variant's cases): reads the arguments from `call`, puts the
+/// result into `result`; false when the arguments do not fit the function.
+struct Answer {
+  std::uint32_t function;
+  bool (*answer)(Frame& call, Frame& result);
+};
+
 /// A value as a message shows it: numbers as written, anything else by its size.
 template <typename T>
 std::string describe(const T& value) {
@@ -132,6 +143,62 @@ std::string call_text(const char* name, const Args&... args) {
   bool first = true;
   ((text += (first ? "" : ", ") + describe(args), first = false), ...);
   return text + ")";
+}
+
+/// In the subject: the result of the grader's function `function` for `args` (a call back to the
+/// judge). The judge answers nothing else while it waits; a lost judge ends the subject.
+template <typename R, typename... Args>
+R call_back(std::uint32_t function, const Args&... args) {
+  Frame call;
+  call.kind = Kind::kCall;
+  call.function = function;
+  (call.put(args), ...);
+  Frame reply;
+  if (!send(kResultsFd, call) || !receive(kCallsFd, reply) || reply.kind != Kind::kResult) {
+    _exit(3);
+  }
+  if constexpr (!std::is_void_v<R>) {
+    R value{};
+    if (!reply.get(value)) _exit(3);
+    return value;
+  }
+}
+
+/// In the subject: answers the judge's calls until it closes its end; returns the exit status.
+template <std::size_t N>
+int serve(const Answer (&functions)[N]) {
+  for (Frame call; receive(kCallsFd, call);) {
+    if (call.kind != Kind::kCall && call.kind != Kind::kMany) return 2;
+    Frame result;
+    result.kind = Kind::kResult;
+    result.function = call.function;
+    const Answer* served = nullptr;
+    for (const Answer& s : functions) {
+      if (s.answer != nullptr && s.function == call.function) served = &s;
+    }
+    try {
+      bool answered = served != nullptr && served->answer(call, result);
+      while (answered && call.kind == Kind::kMany && !call.consumed()) {
+        answered = served->answer(call, result);
+      }
+      if (!answered || !call.consumed()) {
+        result.kind = Kind::kThrew;
+        result.bytes.clear();
+        const std::string why = "the grader called a function this subject does not answer";
+        result.bytes.assign(why.begin(), why.end());
+      }
+    } catch (const std::exception& e) {
+      const std::string what = e.what();
+      result.kind = Kind::kThrew;
+      result.bytes.assign(what.begin(), what.end());
+    } catch (...) {
+      const std::string what = "an exception that is not a std::exception";
+      result.kind = Kind::kThrew;
+      result.bytes.assign(what.begin(), what.end());
+    }
+    if (!send(kResultsFd, result)) return 3;
+  }
+  return 0;
 }
 
 }  // namespace grader::subject

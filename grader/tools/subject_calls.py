@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the two sides of a chapter's calls between the judge and the subject
-(grader/harness/subject_link.hpp, subject_serve.hpp), from its interface header:
+(grader/harness/subject_link.hpp, subject_protocol.hpp), from its interface header:
 
     subject_calls.py judge INTERFACE.cuh SKELETON.cu OUTPUT.cu GPU_GRADER_NAME
     subject_calls.py subject INTERFACE.cuh SKELETON.cu OUTPUT.cu
@@ -250,7 +250,7 @@ def judge_side(namespace, student, grader, header_include, gpu_grader):
     out += ["", "const bool kNumbered = ("]
     out += [f"    ::grader::subject::register_function(reinterpret_cast<void (*)()>(&{f.name}), "
             f"{number}u)," for number, f in enumerate(student) if f.host and not f.device_only]
-    out += ["    true);", "", "const ::grader::subject::Answered kAnswered[] = {"]
+    out += ["    true);", "", "const ::grader::subject::Answer kAnswered[] = {"]
     out += [f"    {{{1000 + k}u, answer_{f.name}}}," for k, f in enumerate(host_grader)]
     out += ["    {0xffffffffu, nullptr},", "};",
             "const bool kAnsweredSet = (::grader::subject::answer_calls_back(",
@@ -263,7 +263,7 @@ def subject_side(namespace, student, grader, header_include):
     out = ["// Made by grader/tools/subject_calls.py (subject): answers the judge's calls with the",
            "// student's functions, and calls back the grader's. Do not edit.",
            "#include <type_traits>", "", f'#include "{header_include}"',
-           '#include "grader/harness/subject_serve.hpp"', "", f"namespace {namespace} {{", ""]
+           '#include "grader/harness/subject_protocol.hpp"', "", f"namespace {namespace} {{", ""]
     host_grader = [f for f in grader if f.host]
     for k, f in enumerate(host_grader):
         args = "".join(f", {n}" for _, n in f.params)
@@ -274,7 +274,7 @@ def subject_side(namespace, student, grader, header_include):
     for _, f in served:
         out += answer_function(f, namespace, "serve") + [""]
     out += asserts([f for _, f in served] + host_grader)
-    out += ["", "const ::grader::subject::Served kServed[] = {"]
+    out += ["", "const ::grader::subject::Answer kServed[] = {"]
     out += [f"    {{{k}u, serve_{f.name}}}," for k, f in served]
     out += ["    {0xffffffffu, nullptr},", "};", "", "}  // namespace", "",
             f"}}  // namespace {namespace}", "",

@@ -41,7 +41,10 @@ WORKBOOK_CHECK(hidden_swizzle) {
         for (int k = 0; k < 2048; ++k) offsets.push_back(static_cast<int>(rng() % (1u << 30)));
         int wrong = -1, got = 0;
         grader::subject::for_each_call(
-            ch10::swizzle, [&](auto ask) { for (int o : offsets) ask(b, m, s, o); },
+            ch10::swizzle,
+            [&](auto ask) {
+              for (int o : offsets) ask(b, m, s, o);
+            },
             [&](int value, int, int, int, int o) {
               if (wrong < 0 && value != swizzle_bit_by_bit(b, m, s, o)) wrong = o, got = value;
             });

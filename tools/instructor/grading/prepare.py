@@ -14,8 +14,8 @@ from . import build_errors, pristine, sandbox, submission, variants
 from .pristine import BUILD_MEMORY, chown_tree, exercise_path, gpu_grader_name
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
-# Of grader/, what a subject's build reads: the two headers of the judge's channel.
-SUBJECT_HEADERS = ("subject_protocol.hpp", "subject_serve.hpp")
+# Of grader/, what a subject's build reads: the header of the judge's channel.
+SUBJECT_HEADERS = ("subject_protocol.hpp",)
 HELPERS = os.path.join("common", "libcuda_helpers.a")
 MAKE_UNIT = os.path.join("grader", "tools", "make_grader_unit.py")
 NOT_THERE = ("\n(A submission's code is built with its chapter's headers and common/cuda and "
@@ -131,7 +131,7 @@ def whose_failure(chapter, text, baseline):
 
 def subject_view(workbook, work, chapters):
     """What a submission's subjects are built from, laid out in `work`: src/ (seen at SRC) holds
-    the chapters' headers, common/ without the bank model (common/model) and the two headers of
+    the chapters' headers, common/ without the bank model (common/model) and the header of
     the judge's channel; build/ (seen at BUILD) the subjects' generated mains and the CUDA
     helpers' library. Nothing of grading: no checks, no hidden checks, no points, no answers, no
     bank model. Returns (src, build, the files the build reads besides the exercises)."""
@@ -159,7 +159,7 @@ def subject_view(workbook, work, chapters):
 
 def build_subjects(workbook, work, exercises, chapters, log, timeout, niceness):
     """Builds the subject (the exercise, the interface, the generated main and the CUDA helpers:
-    grader/harness/subject_serve.hpp) of each of `chapters` from their files in `exercises`, in
+    grader/harness/subject_protocol.hpp) of each of `chapters` from their files in `exercises`, in
     the sandbox, in the view subject_view lays out: {chapter: the subject's path, or the
     build's Outcome when it ran out of time, or (status, what the build printed)}."""
     src, build, baseline = subject_view(workbook, work, chapters)

@@ -74,10 +74,6 @@ def chown_tree(path, box):
             os.lchown(name, sandbox.NOBODY, sandbox.NOBODY)
 
 
-def unit_name(chapter):
-    return f"ch{chapter[:2]}_grader_unit.cu"
-
-
 def grader_name(chapter):
     return f"ch{chapter[:2]}_{chapter[3:]}_grader"
 
