@@ -17,6 +17,7 @@
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/answer_digest.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/subject_link.hpp"
 
 namespace ch10::spec {
 
@@ -51,7 +52,12 @@ inline std::string call_of(const SwizzleCase& c, const std::string& offset = "of
 template <typename Swizzle>
 grader::DigestCase swizzle_case(const SwizzleCase& c, Swizzle swizzle_fn) {
   grader::DigestCase d{call_of(c), {}};
-  for (int o = 0; o < offsets_of(c); ++o) d.values.push_back(swizzle_fn(c.b, c.m, c.s, o));
+  grader::subject::for_each_call(
+      swizzle_fn,
+      [&](auto ask) {
+        for (int o = 0; o < offsets_of(c); ++o) ask(c.b, c.m, c.s, o);
+      },
+      [&](auto value, const auto&...) { d.values.push_back(value); });
   return d;
 }
 

@@ -13,6 +13,7 @@
 #include "grader/11_tma_layouts/answer_digests.hpp"
 #include "grader/11_tma_layouts/tma_spec.hpp"
 #include "grader/harness/answer_digest.hpp"
+#include "grader/harness/subject_link.hpp"
 
 namespace ch11::spec {
 
@@ -49,11 +50,14 @@ inline std::string case_name(const LayoutCase& c) {
 template <typename Offset>
 grader::DigestCase layout_case(const LayoutCase& c, Offset offset_fn) {
   grader::DigestCase d{case_name(c), {}};
-  for (int row = 0; row < rows_of(c); ++row) {
-    for (int byte = 0; byte < c.row_bytes; ++byte) {
-      d.values.push_back(offset_fn(c.mode, c.row_bytes, row, byte));
-    }
-  }
+  grader::subject::for_each_call(
+      offset_fn,
+      [&](auto ask) {
+        for (int row = 0; row < rows_of(c); ++row) {
+          for (int byte = 0; byte < c.row_bytes; ++byte) ask(c.mode, c.row_bytes, row, byte);
+        }
+      },
+      [&](auto value, const auto&...) { d.values.push_back(value); });
   return d;
 }
 

@@ -20,6 +20,7 @@
 #include "grader/harness/record.hpp"
 #include "grader/harness/report.hpp"
 #include "grader/harness/session.hpp"
+#include "grader/harness/subject_link.hpp"
 
 namespace grader::session {
 
@@ -332,3 +333,13 @@ void note_skip(const std::string& reason) {
 }
 
 }  // namespace grader
+
+// A call the student's code did not answer (grader/harness/subject_link.hpp) fails its check as
+// GRADER_FAIL does: what went wrong is the headline, what to look for the hint, on the compact
+// screen, in the details and in the record alike.
+CATCH_TRANSLATE_EXCEPTION(const grader::subject::Fault& fault) {
+  const grader::Feedback feedback = grader::Feedback(fault.what()).hint(fault.advice());
+  grader::report::attach_to_next_failure(feedback);
+  std::cout << feedback.details() << std::flush;
+  return feedback.headline();
+}

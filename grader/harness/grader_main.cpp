@@ -245,7 +245,35 @@ void print_skip(const std::string& reason) {
 
 }  // namespace
 
+// Defined by a judge, the grader that calls the student's functions in the subject
+// (grader/harness/subject_link.hpp) and holds none of the student's code: it runs the host and
+// lesson checks; the GPU checks, which run the student's kernels, are the GPU grader's, the
+// program beside it named <chapter>_gpu_grader.
+extern "C" const char* workbook_judge_gpu_grader() __attribute__((weak));
+
+namespace {
+
+// In a judge, the GPU modes are the GPU grader's: runs it in this process's place. Returns only
+// where there is none (a build that found no GPU leaves it out), with the status to exit with.
+int hand_gpu_modes_over(char** argv) {
+  const std::string self = executable_path(argv[0]);
+  std::string path = self.substr(0, self.rfind('/') + 1) + workbook_judge_gpu_grader();
+  if (const char* chosen = std::getenv("WORKBOOK_GPU_GRADER"); chosen && *chosen) path = chosen;
+  execv(path.c_str(), argv);
+  std::cout << "SKIP: GPU checks not run: this build has no GPU grader (" << path
+            << "): it found no GPU when it was configured; configure it on a machine with one.\n"
+            << "The host checks (meson test --suite host) still grade your predictions.\n";
+  return kExitSkip;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  const bool judge = workbook_judge_gpu_grader != nullptr;
+  if (judge && argc >= 2 &&
+      (std::strcmp(argv[1], "gpu") == 0 || std::strcmp(argv[1], "reference") == 0)) {
+    return hand_gpu_modes_over(argv);
+  }
   if (argc < 2 || (std::strcmp(argv[1], "host") != 0 && std::strcmp(argv[1], "gpu") != 0 &&
                    std::strcmp(argv[1], "lesson") != 0 && std::strcmp(argv[1], "reference") != 0 &&
                    std::strcmp(argv[1], "device") != 0 && std::strcmp(argv[1], "cases") != 0)) {

@@ -12,6 +12,7 @@
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
+#include "grader/harness/subject_link.hpp"
 #include "grader/transpose/transpose_bench.hpp"
 
 namespace {
@@ -32,18 +33,26 @@ WORKBOOK_CHECK(hidden_tma_offset) {
   for (ch11::TmaSwizzle mode : ch11::spec::kModes) {
     const int widest = mode == ch11::TmaSwizzle::kNone ? 1024 : ch11::spec::widest_row(mode);
     for (int row_bytes = 16; row_bytes <= widest; row_bytes += 16) {
-      for (int row = 0; row < 256; ++row) {
-        for (int byte = 0; byte < row_bytes; ++byte) {
-          const int got = ch11::tma_smem_offset(mode, row_bytes, row, byte);
-          if (got == tma_offset(mode, row_bytes, row, byte)) continue;
-          GRADER_FAIL(grader::Feedback("tma_smem_offset(" + std::string(ch11::spec::name(mode)) +
-                                       ", " + std::to_string(row_bytes) + ", " +
-                                       std::to_string(row) + ", " + std::to_string(byte) + ") is " +
-                                       std::to_string(got) + ", not where the TMA puts that byte.")
-                          .hint("tma_smem_offset must hold for every row below 256 and every "
-                                "row width the mode allows, kNone's up to 1024 bytes."));
-        }
-      }
+      int wrong_row = -1, wrong_byte = 0, got = 0;
+      grader::subject::for_each_call(
+          ch11::tma_smem_offset,
+          [&](auto ask) {
+            for (int row = 0; row < 256; ++row) {
+              for (int byte = 0; byte < row_bytes; ++byte) ask(mode, row_bytes, row, byte);
+            }
+          },
+          [&](int value, ch11::TmaSwizzle, int, int row, int byte) {
+            if (wrong_row < 0 && value != tma_offset(mode, row_bytes, row, byte)) {
+              wrong_row = row, wrong_byte = byte, got = value;
+            }
+          });
+      if (wrong_row < 0) continue;
+      GRADER_FAIL(grader::Feedback("tma_smem_offset(" + std::string(ch11::spec::name(mode)) + ", " +
+                                   std::to_string(row_bytes) + ", " + std::to_string(wrong_row) +
+                                   ", " + std::to_string(wrong_byte) + ") is " +
+                                   std::to_string(got) + ", not where the TMA puts that byte.")
+                      .hint("tma_smem_offset must hold for every row below 256 and every row "
+                            "width the mode allows, kNone's up to 1024 bytes."));
     }
   }
   SUCCEED();

@@ -7,7 +7,8 @@ STOP_FIXTURE (stop_fixture.cpp) fails its first check plainly, and its second en
 as WORKBOOK_STOP_FIXTURE says. Each stop must be told in the compact report, the check it
 happened in first, with what to do; the first check's failure must still be there; the checks
 after it must not be reported as run; and the details file must hold what the check printed
-before it ended. Its record (--record) must say as much: RENDER_RECORD renders it as the report
+before it ended; a call the student's code did not answer fails its check with its advice shown as
+the hint. Its record (--record) must say as much: RENDER_RECORD renders it as the report
 the grader printed, and a run that exit() ended closes it naming the check. Also:
 WORKBOOK_FEEDBACK=full prints the whole report in place; a details file
 that cannot be written puts the whole report after the compact one; a bad WORKBOOK_FEEDBACK is
@@ -89,6 +90,22 @@ with tempfile.TemporaryDirectory() as scratch:
                    in done.stderr, "exit: the grading tool's mark on standard error is gone",
                    shown)
 
+    # A call the student's code did not answer: the check fails with its advice as the hint, on
+    # the compact screen, in the details file and in the record; the checks after it run.
+    done = run("fault", "--record", record, feedback_file=details)
+    advice = "Hint: an integer division by zero in your code is the usual cause."
+    block = next((b for b in done.stdout.split("\n\n") if b.startswith("FAILED " + STOPPING)), "")
+    expect(done.returncode == 1 and "3: a check after it" in done.stdout and
+           "Your code crashed (SIGFPE) while f(0) ran." in flat(block) and advice in flat(block),
+           "fault: the compact report does not give the unanswered call and its advice",
+           done.stdout + done.stderr)
+    with open(details) as f:
+        kept = f.read()
+    expect(advice in flat(kept), "fault: the details file does not give the advice", kept)
+    rendered = subprocess.run([render_record, record], capture_output=True, text=True)
+    expect(rendered.returncode == 0 and rendered.stdout == done.stdout,
+           "fault: the record's report is not the one printed", rendered.stdout)
+
     # Ran to the end: the summary, and where the details are.
     done = run(None, feedback_file=details)
     expect(done.returncode == 1 and done.stdout.startswith(
@@ -128,6 +145,6 @@ with tempfile.TemporaryDirectory() as scratch:
            done.stdout and "<TestCase" in written and "of 3 checks failed" not in done.stdout,
            "with -r xml the output is not what it was", done.stdout)
 
-print(f"stops: {len(cases)} ways a check ends the program, the whole report in place, after "
-      f"the report, refused and with a reporter: {len(problems)} problems")
+print(f"stops: {len(cases)} ways a check ends the program, an unanswered call, the whole report "
+      f"in place, after the report, refused and with a reporter: {len(problems)} problems")
 sys.exit(1 if problems else 0)

@@ -7,11 +7,13 @@ import concurrent.futures
 import json
 import os
 import shutil
+import signal
+import subprocess
 import time
 
 from . import pristine, scoring
 from .prepare import overlays, prepare
-from .pristine import grader_name
+from .pristine import gpu_grader_name, grader_name
 from .scoring import record
 
 GRADER_MEMORY = 16 << 30
@@ -70,7 +72,7 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     if gpu_lock:
         env["WORKBOOK_GPU_LOCK"] = GPU_LOCK
     outcome = workbook.box.run(
-        [f"{pristine.BUILD}/{grader_name(chapter)}", mode, "--record", "{report}"],
+        [f"{pristine.BUILD}/{gpu_grader_name(chapter)}", mode, "--record", "{report}"],
         "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False), env=env,
         binds=[(gpu_lock, GPU_LOCK, False)] if gpu_lock else [],
         report=True, report_bytes=record.RECORD_BYTES, gpu=mode == "gpu",
@@ -128,6 +130,71 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     stray = sorted(set(reported) - points)
     if stray:
         notes.append(f"{chapter}: checks without points (not scored): " + "; ".join(stray))
+    return reported, reasons, notes, infrastructure, timed_out, screen
+
+
+def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=None):
+    """Runs one chapter's host checks, as run_grader does: the pristine judge (the checks and
+    none of the student's code, grader/harness/subject_link.hpp) runs here, outside the sandbox,
+    and writes its record to a file of this tool's; it calls the student's functions in the
+    subject, which it starts through the sandbox (WORKBOOK_SUBJECT_WRAPPER). What the subject
+    did (a crash, a hang, exit(), a flood) is the judge's to report, check by check."""
+    reported, reasons, notes, infrastructure, timed_out, screen = {}, {}, [], None, False, None
+    with open(log, "a") as f:
+        f.write(f"\n==== {chapter} host ====\n")
+    left = deadline - time.monotonic()
+    room = os.path.join(prepared.work, f"judge-{chapter}")
+    shown = os.path.join(room, "subject")  # what the sandbox shows: the subject alone
+    os.makedirs(shown)
+    os.chmod(room, 0o700)
+    subject = os.path.join(shown, os.path.basename(prepared.subjects[chapter]))
+    shutil.copyfile(prepared.subjects[chapter], subject)
+    os.chmod(subject, 0o755)
+    box = workbook.box
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+           "WORKBOOK_MEASUREMENTS_DIR": room, "WORKBOOK_FEEDBACK": "full",
+           "WORKBOOK_VARIANT": str(prepared.variant["variant"]), "WORKBOOK_SUBJECT": subject,
+           "WORKBOOK_HIDDEN_SEED": str(hidden_seed)}
+    record_path = os.path.join(room, "record")
+    start = time.monotonic()
+    with box.judging(), open(log, "ab") as out:
+        env["WORKBOOK_SUBJECT_WRAPPER"] = box.subject_wrapper(shown, max(1, left), GRADER_MEMORY,
+                                                              256 << 20)
+        # Named by its name alone, which is what its report shows: not where the tool keeps it.
+        judge = subprocess.Popen([grader_name(chapter), "host", "--record", record_path],
+                                 executable=os.path.join(workbook.build, grader_name(chapter)),
+                                 cwd=room, env=env,
+                                 stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                 start_new_session=True)
+        try:
+            judge.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            try:
+                os.killpg(judge.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            judge.wait()
+    with open(log, "a") as f:
+        f.write(f"\n==== {chapter} host: {time.monotonic() - start:.1f} s ====\n")
+    try:
+        with open(record_path, "rb") as f:
+            ran = record.parse(f.read(record.RECORD_BYTES + 1))
+        reported = ran.results()
+        screen = workbook.render(ran.text) if ran.header is not None else None
+    except (OSError, record.RecordRefused) as e:
+        ran = None
+        if not timed_out:
+            infrastructure = f"{chapter}: the judge left no record it could read ({e})"
+    if timed_out:
+        reasons["host"] = (f"the time limit of {options.time_limit} s ran out while the host "
+                           f"checks ran; the judge was stopped")
+    elif infrastructure is None and (ran is None or ran.end != "finished"):
+        infrastructure = (f"{chapter}: the judge ended before its last check (status "
+                          f"{judge.returncode}; see run.log)")
+    if infrastructure:
+        reasons["host"] = "not graded: " + infrastructure
     return reported, reasons, notes, infrastructure, timed_out, screen
 
 
@@ -197,6 +264,9 @@ def run_checks(workbook, prepared, options, modes, checked=None):
             reason = blocked(chapter)
             if reason:
                 return {}, {mode: reason}, [], None, False, None
+            if mode == "host":
+                return run_judge(workbook, prepared, options, chapter, deadline, chapter_log,
+                                 checked.hidden_seed)
             outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
                                  chapter_log, gpu_lock, checked.hidden_seed)
             if mode == "gpu":  # a GPU fault or a timeout: the graders not yet started do not run

@@ -80,10 +80,15 @@ def searchable_by_all(folder):
         path = os.path.dirname(path)
 
 
+def uid_lock(uid):
+    """The lock file an autograder holds while it grades as `uid` (claim_uid)."""
+    locks = "/run/lock" if os.access("/run/lock", os.W_OK) else "/tmp"
+    return os.path.join(locks, f"workbook-grading-uid-{uid}.lock")
+
+
 def claim_uid():
     """(uid, lock file): a uid no account and no process has, held (an exclusive lock) until
     the lock file is closed, so that two autograders on one machine (CI) never share one."""
-    locks = "/run/lock" if os.access("/run/lock", os.W_OK) else "/tmp"
     for uid in range(FIRST_UID, LAST_UID + 1):
         try:
             pwd.getpwuid(uid)
@@ -91,8 +96,7 @@ def claim_uid():
         except KeyError:
             pass
         try:
-            fd = os.open(os.path.join(locks, f"workbook-grading-uid-{uid}.lock"),
-                         os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            fd = os.open(uid_lock(uid), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         except OSError:
             continue
         try:
@@ -172,6 +176,7 @@ class FallbackSandbox:
         self.private = [os.path.abspath(p) for p in private]
         self.uid, self._lock = claim_uid()
         self.temporary = os.path.join(self.places, "tmp")
+        self.subject_place = os.path.join(self.places, "subject")  # subject_wrapper's copy
         self.laid = {}  # target: (lower, upper, writable) as it is laid out now
         # One command at a time, whoever calls (the runner runs host checks side by side): each
         # command's end kills every process of the user, and its folders are laid out for it.
@@ -358,6 +363,48 @@ class FallbackSandbox:
             else:
                 outcome.signal = -process.returncode
         return outcome
+
+    def subject_wrapper(self, folder, timeout, memory_bytes, file_bytes):
+        """As sandbox.Sandbox.subject_wrapper, called inside judging(): a program that runs the
+        subject it is given as the user, with the limits, from the user's temporary folder. The
+        user cannot reach `folder` (the judge's, beside its record): its files are copied to a
+        place of this sandbox's, the root's and read-only, and the program runs the copy of the
+        subject named. What the subject leaves running is ended by judging()'s end."""
+        del timeout  # the judge's own limits end it
+        self._lay(folder, None, self.subject_place, False)
+        self._fresh_temporary()
+        limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
+                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes else [])
+        words = ["env", "-i", f"PATH={self.path}", f"HOME={self.temporary}",
+                 f"TMPDIR={self.temporary}", "LANG=C.UTF-8", "setpriv", f"--reuid={self.uid}",
+                 f"--regid={self.uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",
+                 "--bounding-set=-all", "--"] + limits + ["--", "choom", "-n", "1000", "--"]
+        path = os.path.join(os.path.dirname(folder), "wrapper")
+        with open(path, "w") as f:
+            f.write(f"#!/bin/sh\ncd '{self.temporary}' || exit 125\nexec "
+                    + " ".join(f"'{w}'" for w in words)
+                    + f' "{self.subject_place}/$(basename "$1")"\n')
+        os.chmod(path, 0o755)
+        return path
+
+    def judging(self):
+        """Held while a judge runs its subjects: one command of the user at a time, and every
+        process and file of the user, and the subject's copy, gone after."""
+        box = self
+
+        class Turn:
+            def __enter__(self):
+                box.one_at_a_time.acquire()
+
+            def __exit__(self, *_):
+                try:
+                    box.end_every_process()
+                    box.remove_user_files()
+                    box.laid.pop(box.subject_place, None)
+                    remove(box.subject_place)
+                finally:
+                    box.one_at_a_time.release()
+        return Turn()
 
     def _put_back(self, moved, copies):
         for where in copies:

@@ -1,41 +1,25 @@
-"""Runs inside a grading sandbox, in a build of the workbook, and writes what it finds as JSON to
-the file named by --out (the sandbox's report pipe):
+"""Runs inside a grading sandbox, in a build of the workbook over a submission's files, and writes
+what it finds as JSON to the file named by --out (the sandbox's report pipe):
 
-    inspect_build.py deps BUILD CHAPTER...     generates each chapter's grader unit, then asks the
-                                               compiler which files it reads (nvcc -M, host and
-                                               device passes, into a file of its own: -MF):
-                                               {chapter: {"status", "files", "errors"}}
-    inspect_build.py pristine BUILD CHAPTER... both, for the pristine workbook
-    inspect_build.py symbols BUILD CHAPTER...  builds each chapter's grader, then lists the
-                                               symbols its unit defines and, for the pristine
-                                               workbook, those the rest of its link defines
-                                               (nm): {chapter: {"status", "built", "unit",
-                                               "others", "errors"}}, "errors" what the build
-                                               printed about the chapter's targets
+    inspect_build.py BUILD TARGET... --out FILE   builds the targets (ninja -k 0: one target's
+                                                  failure is not another's): {target: {"built",
+                                                  "errors"}}, "errors" what the build printed
+                                                  about the target
 
 Nothing here judges anything: the grading tool does, outside the sandbox.
 """
 import argparse
-import concurrent.futures
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
-import tempfile
-import threading
 
 OUTPUT_BYTES = 1 << 20
 # How many compilers run at once, where the sandbox says (a Gradescope container of 768 MB holds
-# one nvcc, not ninja's default of one per CPU it sees, plus two; nor a scan per CPU).
+# one nvcc, not ninja's default of one per CPU it sees, plus two).
 JOBS = ["-j", os.environ["WORKBOOK_BUILD_JOBS"]] \
     if os.environ.get("WORKBOOK_BUILD_JOBS", "").isdigit() else []
-
-
-def workers():
-    """How many scans run at once: WORKBOOK_BUILD_JOBS where the sandbox says, else one per CPU."""
-    return max(1, int(JOBS[1]) if JOBS else os.cpu_count() or 1)
 
 
 def run(command, cwd, show=False):
@@ -53,59 +37,6 @@ def up_to_date(build, target):
     the pristine workbook's files, seen under a submission's, must not pass for its own)."""
     status, text = run(["ninja", "-C", build, "-n", target], build)
     return status == 0 and "no work to do" in text
-
-
-def unit_of(chapter):
-    return f"ch{chapter[:2]}_grader_unit.cu"
-
-
-def grader_of(chapter):
-    return f"ch{chapter[:2]}_{chapter[3:]}_grader"
-
-
-def compile_command(build, chapter):
-    """The compiler's command for a chapter's grader unit, from meson's compile_commands.json."""
-    with open(os.path.join(build, "compile_commands.json")) as f:
-        for entry in json.load(f):
-            if entry["file"].endswith(unit_of(chapter)):
-                return shlex.split(entry["command"]), entry["directory"]
-    raise SystemExit(f"no compile command for {unit_of(chapter)}")
-
-
-def make_prerequisites(text):
-    """The prerequisites of the one rule in a make dependency file (what nvcc -M writes)."""
-    tokens = re.findall(r"(?:\\.|[^\s\\])+", text.replace("\\\n", " "))
-    words = [re.sub(r"\\(.)", r"\1", t).replace("$$", "$") for t in tokens]
-    colon = next((i for i, w in enumerate(words) if w.endswith(":")), None)
-    return words[colon + 1:] if colon is not None else []
-
-
-def scan(build, chapter):
-    """What the compiler says a chapter's grader unit reads: (status, files, output). The list is
-    read from the file nvcc -M writes (-MF), never from what it prints: a `#warning` or a
-    `#pragma message` of the exercise goes to its output."""
-    command, directory = compile_command(build, chapter)
-    kept, skip = [], False
-    for arg in command:
-        if skip:
-            skip = False
-        elif arg == "-o":
-            skip = True
-        elif arg != "-c":
-            kept.append(arg)
-    handle, listing = tempfile.mkstemp(suffix=".d")
-    os.close(handle)
-    try:
-        code, text = run(kept + ["-M", "-MF", listing, "-MT", "unit"], directory)
-        with open(listing, errors="surrogateescape") as f:
-            written = f.read()
-    finally:
-        os.remove(listing)
-    files = []
-    if code == 0:
-        files = [os.path.normpath(os.path.join(directory, p))
-                 for p in make_prerequisites(written)]
-    return code, sorted(set(files)), text
 
 
 STEP = re.compile(r"\[\d+/\d+\] |FAILED: |ninja: ")
@@ -132,102 +63,20 @@ def about(output, names):
     return {name: "".join(lines) for name, lines in parts.items()}
 
 
-def deps(build, chapters):
-    """Every chapter's unit generated by one ninja run (-k 0: one chapter's failure is not
-    another's), then the compiler's account of each, all at once: the scans are independent
-    compiler runs, one per core."""
-    status, output = run(["ninja", "-C", build, "-k", "0"] + JOBS
-                         + [unit_of(c) for c in chapters], build, show=True)
-    generated = [c for c in chapters if status == 0 or up_to_date(build, unit_of(c))]
-    said = about(output, [unit_of(c) for c in chapters])
-    found = {c: {"status": status or 1, "files": [], "errors": said[unit_of(c)]}
-             for c in chapters if c not in generated}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers()) as pool:
-        scans = dict(zip(generated, pool.map(lambda c: scan(build, c), generated)))
-    for chapter in generated:  # in chapter order, whatever order the scans ended in
-        code, files, text = scans[chapter]
-        if code != 0:
-            sys.stdout.write(text)
-        found[chapter] = {"status": code, "files": files, "errors": "" if code == 0 else text}
-    return found
-
-
-def defined_symbols(path, cwd):
-    code, text = run(["nm", "--defined-only", "--extern-only", path], cwd)
-    symbols = {}
-    if code == 0:
-        for line in text.splitlines():
-            parts = line.split()
-            if len(parts) == 3:
-                symbols[parts[2]] = parts[1]
-    return code, symbols
-
-
-def shared_libraries(executable, cwd):
-    code, text = run(["ldd", executable], cwd)
-    return [p.split()[2] for p in text.splitlines() if "=>" in p and len(p.split()) > 2
-            and p.split()[2].startswith("/")] if code == 0 else []
-
-
-def symbols(build, chapters, pristine):
-    found = {}
-    status, output = run(["ninja", "-C", build, "-k", "0"] + JOBS
-                         + [grader_of(c) for c in chapters], build, show=True)
-    said = about(output, [grader_of(c) for c in chapters])
-    libraries = {}  # the symbols of each shared library, listed once (cuBLAS's take seconds)
-    lock = threading.Lock()
-
-    def library_symbols(library):
-        with lock:  # one listing per library, whichever chapter asks first
-            if library not in libraries:
-                code, text = run(["nm", "-D", "--defined-only", library], build)
-                libraries[library] = {line.split()[-1].split("@")[0] for line in text.splitlines()
-                                      if len(line.split()) >= 3}
-            return libraries[library]
-
-    def one(chapter):
-        unit_object = None
-        for root, _, names in os.walk(os.path.join(build, grader_of(chapter) + ".p")):
-            for name in names:
-                if name.endswith(unit_of(chapter) + ".o"):
-                    unit_object = os.path.join(root, name)
-        entry = {"status": status, "built": unit_object is not None
-                 and up_to_date(build, grader_of(chapter)), "unit": {}, "others": [],
-                 "errors": ""}
-        if not entry["built"]:
-            entry["errors"] = said[grader_of(chapter)]
-        if entry["built"]:
-            entry["unit"] = defined_symbols(unit_object, build)[1]
-            if pristine:
-                executable = os.path.join(build, grader_of(chapter))
-                others = set(defined_symbols(executable, build)[1])
-                for library in shared_libraries(executable, build):
-                    others.update(library_symbols(library))
-                entry["others"] = sorted(others - set(entry["unit"]))
-        return entry
-
-    # The chapters are independent: one at a time took seconds of the pristine build.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers()) as pool:
-        for chapter, entry in zip(chapters, pool.map(one, chapters)):
-            found[chapter] = entry
-    return found
+def build(folder, targets):
+    status, output = run(["ninja", "-C", folder, "-k", "0"] + JOBS + targets, folder, show=True)
+    said = about(output, targets)
+    return {t: {"built": status == 0 or up_to_date(folder, t), "errors": said[t]}
+            for t in targets}
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["deps", "symbols", "pristine"])
     parser.add_argument("build")
-    parser.add_argument("chapters", nargs="*")
+    parser.add_argument("targets", nargs="+")
     parser.add_argument("--out", required=True)
-    parser.add_argument("--pristine", action="store_true")
     args = parser.parse_args()
-    if args.what == "deps":
-        result = deps(args.build, args.chapters)
-    elif args.what == "pristine":  # the pristine workbook's build: what submissions compare to
-        result = {"symbols": symbols(args.build, args.chapters, True),
-                  "deps": deps(args.build, args.chapters)}
-    else:
-        result = symbols(args.build, args.chapters, args.pristine)
+    result = build(args.build, args.targets)
     with open(args.out, "w") as f:
         json.dump(result, f)
 

@@ -1,17 +1,26 @@
-"""A submission laid over the pristine workbook (pristine.py) and built, every command in the
-sandbox: the variant it is graded on, its exercise files over the source, the files the compiler
-says they read (a file outside the allowed headers refuses the chapter), then only the units
-they reach rebuilt and the symbols they define checked against the grader's own.
+"""A submission's code built, every command in the sandbox: the variant it is graded on, then
+each exercise file built into its chapter's subject (the process the pristine judge calls:
+grader/harness/subject_link.hpp) from a view that holds nothing of grading (subject_view), and,
+for the GPU checks, into its GPU grader over the pristine workbook (build_gpu_graders).
 """
 import json
 import os
+import shutil
 import subprocess
+import sys
 import time
 
-from . import build_errors, pristine, submission, variants
-from .pristine import BUILD_MEMORY, chown_tree, exercise_path
+from . import build_errors, pristine, sandbox, submission, variants
+from .pristine import BUILD_MEMORY, chown_tree, exercise_path, gpu_grader_name
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
+# Of grader/, what a subject's build reads: the header of the judge's channel.
+SUBJECT_HEADERS = ("subject_protocol.hpp",)
+HELPERS = os.path.join("common", "libcuda_helpers.a")
+MAKE_UNIT = os.path.join("grader", "tools", "make_grader_unit.py")
+NOT_THERE = ("\n(A submission's code is built with its chapter's headers and common/cuda and "
+             "common/counters only: the bank model, common/model, and the graders are not there; "
+             "an exercise computes its answers itself.)")
 # Where submissions' work folders go (tools/instructor/grade --scratch): a local disk, since an
 # overlay's changes cannot live on a network file system.
 SCRATCH = [os.path.join("/tmp", f"workbook-grading-{os.getuid()}")]
@@ -113,32 +122,84 @@ def overlays(workbook, dirs, writable):
             (workbook.build, dirs["build-upper"], dirs["build-work"], pristine.BUILD, writable)]
 
 
-def judge_files(workbook, chapter, files):
-    """The files a chapter's grader unit reads that the pristine unit does not, and that an
-    exercise file may not include: anything but the workbook's headers under its chapter's
-    folder and common/, and the system's and the toolkit's headers."""
-    baseline = set(workbook.info["deps"][chapter]["files"])
-    src = pristine.SRC
-    refused = []
-    for path in files:
-        if path in baseline:
-            continue
-        if path == f"{src}/{exercise_path(chapter)}":
-            continue
-        workbook_header = (path.startswith(f"{src}/chapters/{chapter}/")
-                           or path.startswith(f"{src}/common/")) and path.endswith(HEADER_SUFFIXES)
-        system_header = not path.startswith(os.path.dirname(src) + "/") and "/include/" in path
-        if not (workbook_header or system_header):
-            shown = path[len(src) + 1:] if path.startswith(src + "/") else path
-            refused.append(shown)
-    return refused
-
-
-def whose_failure(workbook, chapter, text):
+def whose_failure(chapter, text, baseline):
     """(the compiler's lines for the student, None) where the failed build of `chapter` is the
-    student's, or (None, why) where it is the machine's (build_errors.py)."""
-    return build_errors.judge(text, chapter, set(workbook.info["deps"][chapter]["files"]),
-                              pristine.BUILD, [pristine.SRC, "../src"])
+    student's, or (None, why) where it is the machine's (build_errors.py); `baseline` the files
+    the build reads besides the exercise."""
+    return build_errors.judge(text, chapter, baseline, pristine.BUILD, [pristine.SRC, "../src"])
+
+
+def subject_view(workbook, work, chapters):
+    """What a submission's subjects are built from, laid out in `work`: src/ (seen at SRC) holds
+    the chapters' headers, common/ without the bank model (common/model) and the header of
+    the judge's channel; build/ (seen at BUILD) the subjects' generated mains and the CUDA
+    helpers' library. Nothing of grading: no checks, no hidden checks, no points, no answers, no
+    bank model. Returns (src, build, the files the build reads besides the exercises)."""
+    src, build = os.path.join(work, "subject", "src"), os.path.join(work, "subject", "build")
+    tree = workbook.tree
+    wanted = [os.path.join("grader", "harness", n) for n in SUBJECT_HEADERS]
+    for root, dirs, names in os.walk(os.path.join(tree, "common")):
+        dirs[:] = [d for d in dirs if d not in ("model", "tests")]
+        wanted += [os.path.relpath(os.path.join(root, n), tree) for n in names
+                   if n != "meson.build"]
+    for chapter in chapters:
+        folder = os.path.join("chapters", chapter)
+        wanted += [os.path.join(folder, n) for n in os.listdir(os.path.join(tree, folder))
+                   if n.endswith(HEADER_SUFFIXES)]
+    for relative in wanted:
+        os.makedirs(os.path.dirname(os.path.join(src, relative)), exist_ok=True)
+        shutil.copyfile(os.path.join(tree, relative), os.path.join(src, relative))
+    os.makedirs(os.path.join(build, "common"))
+    shutil.copyfile(os.path.join(workbook.build, HELPERS), os.path.join(build, HELPERS))
+    for chapter in chapters:
+        main = workbook.info["subjects"][chapter]["main"]
+        shutil.copyfile(os.path.join(workbook.build, main), os.path.join(build, main))
+    return src, build, {f"{pristine.SRC}/{r}" for r in wanted}
+
+
+def build_subjects(workbook, work, exercises, chapters, log, timeout, niceness):
+    """Builds the subject (the exercise, the interface, the generated main and the CUDA helpers:
+    grader/harness/subject_protocol.hpp) of each of `chapters` from their files in `exercises`, in
+    the sandbox, in the view subject_view lays out: {chapter: the subject's path, or the
+    build's Outcome when it ran out of time, or (status, what the build printed)}."""
+    src, build, baseline = subject_view(workbook, work, chapters)
+    for chapter in chapters:
+        target = os.path.join(src, exercise_path(chapter))
+        with open(target, "wb") as f:
+            f.write(exercises[chapter][1])
+        made = workbook.info["subjects"][chapter]
+        unit = subprocess.run([sys.executable, os.path.join(workbook.tree, MAKE_UNIT),
+                               made["unit"], f"../src/{exercise_path(chapter)}", made["main"]],
+                              cwd=build, capture_output=True, text=True)
+        if unit.returncode != 0:
+            raise pristine.GradingError(f"making {chapter}'s subject unit failed: "
+                                        f"{unit.stderr.strip()[:300]}")
+        with open(os.path.join(build, f"{chapter}.sh"), "w") as f:
+            f.write(f"mkdir -p {made['objects']} && {made['compile']} && {made['link']}\n")
+    chown_tree(os.path.join(work, "subject"), workbook.box)
+    jobs = "${WORKBOOK_BUILD_JOBS:-$(nproc)}"
+    script = (f"ls *.sh | xargs -P {jobs} -n 1 sh -c "
+              "'sh \"$0\" > \"$0.log\" 2>&1; echo $? > \"$0.status\"'")
+    outcome = workbook.box.run(["sh", "-c", script], pristine.BUILD, log, timeout,
+                               binds=[(src, pristine.SRC, False), (build, pristine.BUILD, True)],
+                               memory_bytes=BUILD_MEMORY, niceness=niceness)
+    if outcome.timed_out or outcome.setup_error:
+        return {chapter: outcome for chapter in chapters}
+    built = {}
+    for chapter in chapters:
+        try:
+            with open(os.path.join(build, f"{chapter}.sh.status")) as f:
+                status = int(f.read().strip() or 1)
+            with open(os.path.join(build, f"{chapter}.sh.log"), errors="replace") as f:
+                said = f.read()[-(1 << 20):]
+        except (OSError, ValueError):
+            status, said = 1, ""
+        with open(log, "a") as f:
+            f.write(f"\n==== {chapter}'s subject ====\n{said}")
+        subject = os.path.join(build, workbook.info["subjects"][chapter]["target"])
+        built[chapter] = subject if status == 0 and os.path.isfile(subject) else \
+            (status, said, baseline)
+    return built
 
 
 def prepare(workbook, path, directory, options, ident=None, niceness=0):
@@ -196,8 +257,48 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
         with open(target, "wb") as f:
             f.write(exercises[chapter][1])
         submitted.append(chapter)
-    # The hidden checks' source, out of the submission's view: a stand-in of the same age, so
-    # that the build keeps the pristine objects.
+    subjects = {c: os.path.join(workbook.build, workbook.info["subjects"][c]["target"])
+                for c in untouched}
+    log = os.path.join(work, "build.log")
+    infrastructure = None
+    deadline = time.monotonic() + options.build_time_limit
+    if submitted:
+        # The student's code alone, built where it sees nothing of grading (subject_view).
+        built = build_subjects(workbook, work, exercises, submitted, log,
+                               deadline - time.monotonic(), niceness)
+        for chapter, made in built.items():
+            if isinstance(made, str):
+                subjects[chapter] = made
+            elif isinstance(made, sandbox.Outcome) and made.timed_out:
+                failed_build[chapter] = f"the build did not finish in " \
+                                        f"{options.build_time_limit} s"
+            elif isinstance(made, sandbox.Outcome):
+                infrastructure = f"the subject's build failed ({made.describe()})"
+            else:
+                errors, machine = whose_failure(chapter, made[1], made[2])
+                if machine:
+                    infrastructure = infrastructure or f"{chapter}: {machine} (see build.log)"
+                else:
+                    failed_build[chapter] = "the exercise file does not compile:\n" + \
+                        "\n".join(errors) + (NOT_THERE if "No such file" in made[1] else "")
+    if options.gpu:
+        infrastructure = infrastructure or build_gpu_graders(
+            workbook, dirs, [c for c in submitted if c in subjects], failed_build, log,
+            deadline, niceness)
+    return Prepared(ident=ident, path=path, directory=directory, work=work, dirs=dirs,
+                    notes=notes, refused=refused, variant=variant, failed_build=failed_build,
+                    ignored=ignored, untouched=untouched, subjects=subjects,
+                    infrastructure=infrastructure,
+                    fingerprint=submission.fingerprint(exercises, ignored),
+                    build_seconds=time.monotonic() - start)
+
+
+def build_gpu_graders(workbook, dirs, chapters, failed_build, log, deadline, niceness):
+    """The GPU graders of `chapters` (each the checks and the exercise in one program, run in
+    the sandbox with their report pipe: checks.run_grader), built over the pristine workbook
+    with the submission's exercise files laid over it (`dirs`), the hidden checks' source out
+    of view. Returns the machine's fault, or None; a chapter that fails is put in
+    `failed_build`."""
     for relative in workbook.hidden_sources:
         original = os.path.join(workbook.tree, relative)
         stand_in = os.path.join(dirs["src-upper"], relative)
@@ -206,87 +307,29 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
             f.write("// Not shown to submissions.\n")
         stat = os.stat(original)
         os.utime(stand_in, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    chown_tree(work, box)
-    log = os.path.join(work, "build.log")
-    infrastructure = None
-    deadline = time.monotonic() + options.build_time_limit
-
-    def inspect(what, chapters):
-        """inspect_build.py `what` on `chapters` in the sandbox, over this submission's overlays:
-        (the Outcome, its JSON or None)."""
-        build, tool = pristine.BUILD, pristine.TOOL
-        outcome = box.run(["python3", f"{tool}/inspect_build.py", what, build] + chapters
-                          + ["--out", "{report}"], build, log, deadline - time.monotonic(),
-                          overlays=overlays(workbook, dirs, True), files=pristine.tool_files(),
-                          report=True, memory_bytes=BUILD_MEMORY, niceness=niceness)
-        return outcome, parse_json(outcome.report)
-
-    if submitted:
-        # 1. Which files each submitted unit reads, by the compiler's own account.
-        outcome, found = inspect("deps", submitted)
-        if outcome.timed_out:
-            out_of_time(submitted, failed_build, options)
-        elif found is None:
-            infrastructure = f"the dependency scan failed ({outcome.describe()})"
-        else:
-            for chapter in submitted:
-                entry = found.get(chapter, {})
-                if entry.get("status") != 0:
-                    errors, machine = whose_failure(workbook, chapter, entry.get("errors", ""))
-                    if machine:
-                        infrastructure = infrastructure or f"{chapter}: {machine} (see build.log)"
-                    else:
-                        failed_build[chapter] = "the exercise file does not compile:\n" + \
-                            "\n".join(errors)
-                    continue
-                bad = judge_files(workbook, chapter, entry.get("files", []))
-                if bad:
-                    refused[chapter] = ("Not graded: the exercise file reads "
-                                        + ", ".join(bad[:5]) + (" and more" if len(bad) > 5 else "")
-                                        + "; an exercise file may include only system headers "
-                                        f"and the workbook's own headers under chapters/{chapter}/ "
-                                        f"and common/")
-                    notes.append(f"{chapter}: {refused[chapter]}.")
-        # 2. Build what the allowed exercise files reach; list the symbols their units define.
-        to_build = [c for c in submitted if c not in refused and c not in failed_build]
-        if to_build and infrastructure is None:
-            outcome, found = inspect("symbols", to_build)
-            if outcome.timed_out:
-                out_of_time(to_build, failed_build, options)
-            elif found is None:
-                infrastructure = f"the build failed ({outcome.describe()})"
-            else:
-                for chapter in to_build:
-                    entry = found.get(chapter, {})
-                    if not entry.get("built"):
-                        errors, machine = whose_failure(workbook, chapter,
-                                                        entry.get("errors", ""))
-                        if machine:
-                            infrastructure = infrastructure or f"{chapter}: {machine} (see " \
-                                                               f"build.log)"
-                        else:
-                            failed_build[chapter] = "the exercise file does not compile:\n" + \
-                                "\n".join(errors)
-                        continue
-                    clashed = clashes(entry["unit"], workbook.info["symbols"][chapter]["others"])
-                    if clashed:
-                        names = demangle(clashed[:5])
-                        refused[chapter] = ("Not graded: the exercise file defines "
-                                            + ", ".join(names) + ", which the grader's own code "
-                                            "or a library it uses defines; a grader's function "
-                                            "cannot be replaced (rename yours)")
-                        notes.append(f"{chapter}: {refused[chapter]}.")
-    return Prepared(ident=ident, path=path, directory=directory, work=work, dirs=dirs,
-                    notes=notes, refused=refused, variant=variant, failed_build=failed_build,
-                    ignored=ignored, untouched=untouched,
-                    infrastructure=infrastructure,
-                    fingerprint=submission.fingerprint(exercises, ignored),
-                    build_seconds=time.monotonic() - start)
-
-
-def out_of_time(chapters, failed_build, options):
+    chown_tree(os.path.dirname(dirs["src-upper"]), workbook.box)
+    if not chapters:
+        return None
+    outcome = workbook.box.run(
+        ["python3", f"{pristine.TOOL}/inspect_build.py", pristine.BUILD]
+        + [gpu_grader_name(c) for c in chapters] + ["--out", "{report}"], pristine.BUILD, log,
+        deadline - time.monotonic(), overlays=overlays(workbook, dirs, True),
+        files=pristine.tool_files(), report=True, memory_bytes=BUILD_MEMORY, niceness=niceness)
+    found = parse_json(outcome.report)
+    if outcome.timed_out:
+        for chapter in chapters:
+            failed_build[chapter] = "the build did not finish in time"
+        return None
+    if found is None:
+        return f"the GPU graders' build failed ({outcome.describe()})"
     for chapter in chapters:
-        failed_build[chapter] = f"the build did not finish in {options.build_time_limit} s"
+        entry = found.get(gpu_grader_name(chapter), {})
+        if not entry.get("built"):
+            errors, machine = whose_failure(chapter, entry.get("errors", ""), set())
+            if machine:
+                return f"{chapter}: {machine} (see build.log)"
+            failed_build[chapter] = "the exercise file does not compile:\n" + "\n".join(errors)
+    return None
 
 
 def parse_json(data):
@@ -294,47 +337,3 @@ def parse_json(data):
         return json.loads(data.decode()) if data else None
     except (ValueError, UnicodeDecodeError):
         return None
-
-
-def library_instance(symbol, kind):
-    """A weak definition of the standard library's templates (std::vector<int> and the like),
-    which every unit that uses them carries and nothing replaces."""
-    return kind in ("W", "V", "u") and symbol.startswith(
-        ("_ZNSt", "_ZNKSt", "_ZSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx", "_ZTVSt", "_ZTISt",
-         "_ZTSSt", "_ZGVZNSt", "_ZZNSt"))
-
-
-def replaceable_allocation_functions():
-    """The mangled names of the replaceable global allocation and deallocation functions
-    ([replacement.functions]: operator new, new[], delete and delete[] in every form the standard
-    lets a program replace), for a size_t of either width. A program that defines one replaces
-    the library's everywhere in it: legal C++, and no clash with the library that defines it."""
-    nothrow, align = "RKSt9nothrow_t", "St11align_val_t"
-    names = set()
-    for size in ("m", "j"):
-        for kind in ("nw", "na"):
-            names.update(f"_Z{kind}{size}{tail}" for tail in
-                         ("", nothrow, align, align + nothrow))
-        for kind in ("dl", "da"):
-            names.update(f"_Z{kind}Pv{tail}" for tail in
-                         ("", size, align, size + align, nothrow, align + nothrow))
-    return frozenset(names)
-
-
-REPLACEABLE = replaceable_allocation_functions()
-
-
-def clashes(unit, others):
-    """The symbols a submission's unit defines ({symbol: nm's kind}) that the rest of its
-    grader's link or a library it uses defines too (`others`): a grader's function replaced.
-    The standard library's template instances and the replaceable allocation functions are no
-    clash."""
-    protected = set(others)
-    return sorted(s for s in unit if s in protected and not library_instance(s, unit[s])
-                  and s not in REPLACEABLE)
-
-
-def demangle(symbols):
-    shown = subprocess.run(["c++filt"], input="\n".join(symbols), capture_output=True, text=True)
-    names = shown.stdout.split("\n") if shown.returncode == 0 else symbols
-    return [n[:120] for n in names[:len(symbols)]]

@@ -74,12 +74,16 @@ def chown_tree(path, box):
             os.lchown(name, sandbox.NOBODY, sandbox.NOBODY)
 
 
-def unit_name(chapter):
-    return f"ch{chapter[:2]}_grader_unit.cu"
-
-
 def grader_name(chapter):
     return f"ch{chapter[:2]}_{chapter[3:]}_grader"
+
+
+def subject_name(chapter):
+    return f"ch{chapter[:2]}_{chapter[3:]}_subject"
+
+
+def gpu_grader_name(chapter):
+    return f"ch{chapter[:2]}_{chapter[3:]}_gpu_grader"
 
 
 def exercise_path(chapter):
@@ -128,7 +132,8 @@ class Workbook:
             if os.path.isdir(os.path.join(self.tree, "solutions", c))
             for name in os.listdir(os.path.join(self.tree, "solutions", c))
             if name.startswith(HIDDEN_PREFIX))
-        key = hashlib.sha256(f"{options.gpu_targets} {','.join(self.chapters)}".encode())
+        key = hashlib.sha256(f"{options.gpu_targets} {options.gpu} {','.join(self.chapters)}"
+                             .encode())
         self.build_root = os.path.join(os.path.abspath(cache),
                                        f"build-{self.commit[:12]}-{key.hexdigest()[:10]}")
         self.build = os.path.join(self.build_root, "build")
@@ -168,9 +173,9 @@ class Workbook:
             shutil.rmtree(temporary, ignore_errors=True)
 
     def ensure_built(self, progress=None, build=True):
-        """Builds the pristine workbook once, sandboxed, and records what submissions are
-        compared with: each grader unit's files and the symbols of the rest of its link. With
-        build=False (a GPU node, which builds nothing) it must be built already."""
+        """Builds the pristine workbook once, sandboxed, and records how its subjects were
+        made (subjects_made). With build=False (a GPU node, which builds nothing) it must be
+        built already."""
         info_path = os.path.join(self.build_root, "info.json")
         if self.info is None and os.path.isfile(info_path):
             with open(info_path) as f:
@@ -194,30 +199,50 @@ class Workbook:
             os.makedirs(self.build)
             chown_tree(self.build_root, self.box)
             log = os.path.join(self.build_root, "build.log")
+            # The judges (the checks, none of the student's code), the skeletons' subjects,
+            # and with --gpu the GPU graders, which submissions rebuild with their exercises.
+            targets = [grader_name(c) for c in self.chapters] + \
+                [subject_name(c) for c in self.chapters] + \
+                ([gpu_grader_name(c) for c in self.chapters] if self.options.gpu else [])
             script = (f"meson setup {BUILD} {SRC} -Dkernels=student "
                       f"-Dgpu_targets={self.options.gpu_targets} -Ddocs=disabled "
                       f"-Dchapters={','.join(self.chapters)} && "
                       f"ninja -C {BUILD} ${{WORKBOOK_BUILD_JOBS:+-j $WORKBOOK_BUILD_JOBS}} "
-                      f"{' '.join(grader_name(c) for c in self.chapters)} {RENDER_RECORD} && "
-                      f"python3 {TOOL}/inspect_build.py pristine {BUILD} "
-                      f"{' '.join(self.chapters)} --out {{report}}")
+                      f"{' '.join(targets)} {RENDER_RECORD}")
             with BuildWatch(log, progress, "the pristine workbook"):
                 outcome = self.box.run(["sh", "-c", script], BUILD, log,
                                        self.options.build_time_limit,
                                        binds=[(self.tree, SRC, False), (self.build, BUILD, True)],
-                                       files=tool_files(), report=True,
                                        memory_bytes=BUILD_MEMORY)
-            try:
-                info = json.loads(outcome.report.decode()) if outcome.exit == 0 else None
-            except ValueError:
-                info = None
-            if not info or not all(info["symbols"][c]["built"] for c in self.chapters):
+            info = self.subjects_made() if outcome.exit == 0 else None
+            if not info:
                 with open(log, errors="replace") as f:
                     tail = f.read()[-3000:]
                 raise GradingError(f"the pristine workbook did not build ({outcome.describe()}); "
                                    f"see {log}:\n{tail}")
             scoring.write_atomically(info_path, json.dumps(info) + "\n")
             self.info = info
+
+    def subjects_made(self):
+        """How the pristine build made each chapter's subject, which a submission's build does
+        again with its exercise (prepare.build_subjects): {"subjects": {chapter: {"target",
+        "objects", "main", "unit", "compile", "link"}}}, or None where it holds none."""
+        made = {}
+        with open(os.path.join(self.build, "compile_commands.json")) as f:
+            compiled = json.load(f)
+        for chapter in self.chapters:
+            target, suite = subject_name(chapter), f"ch{chapter[:2]}"
+            listed = subprocess.run(["ninja", "-C", self.build, "-t", "commands", target],
+                                    capture_output=True, text=True)
+            unit = f"{suite}_subject_unit.cu"
+            compile_line = [e["command"] for e in compiled if e["file"].endswith(unit)]
+            if listed.returncode != 0 or not compile_line or \
+                    not os.path.isfile(os.path.join(self.build, target)):
+                return None
+            made[chapter] = {"target": target, "objects": f"{target}.p", "unit": unit,
+                             "main": f"{suite}_subject_main.cu", "compile": compile_line[0],
+                             "link": listed.stdout.strip().splitlines()[-1]}
+        return {"subjects": made}
 
     def render(self, text):
         """A grader's report as it printed it, from its record (`text`, read by record.py): the

@@ -19,9 +19,11 @@ so nothing can rewrite it afterwards; its output is kept up to a bound. Debian 1
 cannot stand in for sandbox_init.py: it mounts no overlay (the pristine workbook under each
 submission's changes) and sets no limit.
 """
+import contextlib
 import glob
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -50,6 +52,9 @@ SYS_HOST, SYS_GPU = ["/sys/devices/system/cpu"], ["/sys"]
 LOG_BYTES = 4 << 20  # of a command's output, kept for the instructor
 MIB = 1 << 20
 GIB = 1 << 30
+# The descriptors of a judge's channel to its subject (grader/harness/subject_protocol.hpp).
+CHANNEL = (3, 4)
+SUBJECT = "/grading/subject"  # where a subject's folder is seen (subject_wrapper)
 
 # The process groups running now, so that an interrupted tool stops them (stop_everything).
 running = set()
@@ -168,7 +173,7 @@ class Sandbox:
 
     def run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
             report=False, gpu=False, memory_bytes=None, file_bytes=GIB, tmp_bytes=512 * MIB,
-            report_bytes=16 * MIB, niceness=0, files=None):
+            report_bytes=16 * MIB, niceness=0, files=None, channel=False):
         """Runs `command` (a list) in the sandbox with `cwd` as its working folder, its output
         appended to `log_path` (up to LOG_BYTES). `overlays` are (lower, upper, work, target,
         writable): a read-only folder seen at `target` with the command's changes in `upper`;
@@ -176,7 +181,9 @@ class Sandbox:
         into the sandbox's own root. With `report`, "{report}" in the command names a
         pipe (/dev/fd/N) the tool reads while the command runs; the Outcome holds what was
         written to it. `niceness` (nice(1)) lowers the command's CPU priority: a build that can
-        wait, beside one whose checks are next."""
+        wait, beside one whose checks are next. With `channel` (a subject, run for a judge:
+        subject_wrapper) the command keeps this process's standard output and error and its
+        descriptors 3 and 4, the judge's channel, and `log_path` is unused."""
         start = time.monotonic()
         private = tempfile.mkdtemp(prefix="sandbox-", dir=self.scratch)
         root = os.path.join(private, "root")
@@ -228,7 +235,8 @@ class Sandbox:
                 PROCESSES if self.as_root else 8192, "file_bytes": file_bytes,
                 "memory_bytes": None if "memory" in self.cgroups else memory_bytes,
                 "user": NOBODY if self.as_root else None,
-                "user_namespace": not self.as_root, "report_fd": report_w}
+                "user_namespace": not self.as_root, "report_fd": report_w,
+                "channel": list(CHANNEL) if channel else []}
         # sandbox_init.py's code and its spec, as descriptors: its command line (PID 1's, which
         # every process of the sandbox may read) names no path of the machine.
         code_fd, spec_fd = memory_file("sandbox-init", INIT), memory_file("sandbox-spec", spec)
@@ -240,16 +248,17 @@ class Sandbox:
         if not self.as_root:
             outer += ["--user", "--map-root-user"]
         outer += ["--", sys.executable, "-I", f"/dev/fd/{code_fd}", str(spec_fd), str(status_w)]
-        log_r, log_w = os.pipe()
+        log_r, log_w = (None, None) if channel else os.pipe()
         passed = (status_w, code_fd, spec_fd) + ((report_w,) if report else ())
         with running_lock:
             process = subprocess.Popen(outer, stdin=subprocess.DEVNULL, stdout=log_w,
-                                       stderr=log_w, start_new_session=True, pass_fds=passed,
+                                       stderr=log_w, start_new_session=True,
+                                       pass_fds=passed + (CHANNEL if channel else ()),
                                        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
             running.add(process.pid)
-        for fd in (log_w,) + passed:
+        for fd in passed + ((log_w,) if log_w else ()):
             os.close(fd)
-        capture = Capture(log_r, log_path, report_r, report_bytes)
+        capture = Capture(log_r, log_path, report_r, report_bytes) if log_r else None
         timed_out = False
         try:
             process.wait(timeout=max(1.0, timeout))
@@ -263,12 +272,14 @@ class Sandbox:
             process.wait()
             with running_lock:
                 running.discard(process.pid)
-        capture.finish()
+        if capture:
+            capture.finish()
         with os.fdopen(status_r, "rb") as f:
             raw = f.read(4096)
         shutil.rmtree(private, ignore_errors=True)
         outcome = Outcome(timed_out=timed_out, seconds=time.monotonic() - start,
-                          log_overflow=capture.log_overflow, report=capture.report())
+                          log_overflow=capture and capture.log_overflow,
+                          report=capture and capture.report())
         try:
             status = json.loads(raw.decode()) if raw else {}
         except ValueError:
@@ -286,6 +297,64 @@ class Sandbox:
             outcome.out_of_processes = PROCESSES if limits.count("max") else None
             limits.remove()
         return outcome
+
+
+    def subject_wrapper(self, folder, timeout, memory_bytes, file_bytes):
+        """A program (written beside `folder`, which holds the subject's executable and nothing
+        else) that runs the subject it is given in this sandbox, for a judge run outside it
+        (WORKBOOK_SUBJECT_WRAPPER): only `folder` shown (at SUBJECT, read-only), no network,
+        the limits, and the judge's channel kept. It ends as the subject did (its status, or
+        the same signal), so that the judge says how."""
+        spec = os.path.join(os.path.dirname(folder), "wrapper.json")
+        with open(spec, "w") as f:
+            json.dump({"scratch": self.scratch, "hide": self.hide, "environment":
+                       self.environment, "folder": folder, "timeout": timeout,
+                       "memory_bytes": memory_bytes, "file_bytes": file_bytes}, f)
+        return write_wrapper(folder, [sys.executable, "-I", os.path.abspath(__file__), spec])
+
+
+    def judging(self):
+        """Held while a judge runs its subjects: nothing to do here, each subject's sandbox
+        ends with it (sandbox_init.py)."""
+        return contextlib.nullcontext()
+
+
+def write_wrapper(folder, words):
+    """A shell script beside `folder` that runs `words` followed by its own arguments."""
+    path = os.path.join(os.path.dirname(folder), "wrapper")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nexec " + " ".join(f"'{w}'" for w in words) + ' "$@"\n')
+    os.chmod(path, 0o755)
+    return path
+
+
+def run_subject(spec_path, subject):
+    """The wrapper's work (subject_wrapper): runs `subject` in the sandbox `spec_path` says,
+    then ends as it did."""
+    with open(spec_path) as f:
+        spec = json.load(f)
+    box = Sandbox(spec["scratch"], hide=spec["hide"])
+    box.environment = spec["environment"]
+    inside = os.path.join(SUBJECT, os.path.relpath(subject, spec["folder"]))
+    outcome = box.run([inside], "/tmp", None, spec["timeout"],
+                      binds=[(spec["folder"], SUBJECT, False)],
+                      memory_bytes=spec["memory_bytes"], file_bytes=spec["file_bytes"],
+                      channel=True)
+    if outcome.setup_error:
+        sys.stderr.write(f"the sandbox could not run your code: {outcome.setup_error}\n")
+        return 125
+    if outcome.out_of_memory:  # the judge's output, where the check that failed is told
+        sys.stderr.write(f"Your code passed the memory limit of "
+                         f"{outcome.out_of_memory / GIB:.1f} GiB its sandbox has.\n")
+    if outcome.out_of_processes:
+        sys.stderr.write(f"Your code reached its sandbox's limit of {outcome.out_of_processes} "
+                         f"processes.\n")
+    if outcome.signal is not None:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if outcome.signal not in (signal.SIGKILL, signal.SIGSTOP):
+            signal.signal(outcome.signal, signal.SIG_DFL)
+        os.kill(os.getpid(), outcome.signal)
+    return 124 if outcome.timed_out else outcome.exit
 
 
 class Capture:
@@ -367,3 +436,7 @@ def unavailable(scratch):
                    "or run the tool as root)"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(run_subject(sys.argv[1], sys.argv[2]))

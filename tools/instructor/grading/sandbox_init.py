@@ -152,7 +152,8 @@ def main():
     report = spec.get("report_fd")
     try:
         child = subprocess.Popen(command, env=spec["env"], stdin=subprocess.DEVNULL,
-                                 pass_fds=(report,) if report else ())
+                                 pass_fds=((report,) if report else ()) +
+                                 tuple(spec.get("channel", ())))
     except (OSError, ValueError) as e:
         os.write(status_fd, json.dumps({"setup_error": f"cannot start {command[0]}: {e}"})
                  .encode())

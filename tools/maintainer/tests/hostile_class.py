@@ -113,15 +113,19 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
             "incbin": f'#ifndef __CUDA_ARCH__\nasm(".section .rodata\\n.incbin \\"{path}\\"\\n'
                       f'.previous");\n#endif\n',
         }
+        # The reference is in this checkout, which any user of this machine may read: the
+        # fallback sandbox hides nothing that is readable by all, and a Gradescope container
+        # holds no solution (the package check refuses one).
         for way, text in variants.items():
             plant(f"inc_{target}_{way}", 1, f"reaches the {target}'s file by {way}",
-                  text.encode() + skeleton if target == "classmate" else text.encode(), "zero")
+                  text.encode() + skeleton if target == "classmate" else text.encode(), "zero",
+                  kind="namespace" if target == "reference" else "any")
     dotdot = "../" * 8 + os.path.relpath(reference_path, "/")
     plant("inc_reference_dotdot", 1, "reaches the reference by ..", f'#include <{dotdot}>\n'
-          .encode(), "zero")
+          .encode(), "zero", kind="namespace")
     plant("inc_hidden_stand_in", 1, "includes the hidden checks' source as the sandbox has it",
           f'#include "{grading}/src/solutions/{chapter}/hidden_checks.cpp"\n'.encode() + solution,
-          "zero", says=["Not graded: the exercise file reads", "hidden_checks.cpp"])
+          "zero", says=["does not compile", "hidden_checks.cpp"])
     plant("inc_etc_passwd", 1, "includes a system file that is not a header",
           b'#include "/etc/passwd"\n' + solution, "zero", says=["/etc/passwd"],
           never=["root:x:0"])
@@ -131,9 +135,10 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
     hidden_probe = ('#ifndef __CUDA_ARCH__\nasm(".section .rodata\\n.globl planted_hidden\\nplanted_hidden:\\n'
                     f'.incbin \\"{grading}/src/solutions/{chapter}/hidden_checks.cpp\\"\\n'
                     '.byte 0\\n.previous");\n#endif\nextern "C" const char planted_hidden[];\n')
-    plant("incbin_hidden_stand_in", 1, "embeds the hidden checks' source: finds a stand-in",
+    plant("incbin_hidden_stand_in", 1, "embeds the hidden checks' source: finds nothing",
           HEADER + solution + hidden_probe.encode() + static_code(
-              '  if (std::strstr(planted_hidden, "TEST_CASE")) std::abort();'), "full")
+              '  if (std::strstr(planted_hidden, "TEST_CASE")) std::abort();'), "zero",
+          says=["does not compile", "hidden_checks.cpp"])
 
     # 2. Forged results: the record's lines of passed checks (grader/harness/record.hpp).
     forged = "".join(json.dumps({"check": c, "outcome": "passed", "skip_reason": "",
@@ -146,7 +151,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
               '    for (int fd = 3; fd < 64; ++fd) {\n'
               f'      const char text[] = "{forged}";\n'
               '      ssize_t n = write(fd, text, sizeof text - 1);\n      (void)n;\n    }\n'
-              '  }\n} forger;\n}\n').encode(), "zero", says=["report was refused"])
+              '  }\n} forger;\n}\n').encode(), "zero")
     plant("forge_replace_grader", 2, "rewrites the graders and the build in place", HEADER
           + skeleton + static_code(
               f'  for (const char* p : {{"{grading}/build/{grader}",\n'
@@ -184,22 +189,22 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
           "and the command lines into its feedback",
           in_prediction(HEADER + solution, leak), "less", never=list(secrets["markers"]))
 
-    # 6. The harness's own functions, and a macro, from the exercise.
+    # 6. The harness's own functions, and a macro, from the exercise: the subject links none of
+    # them, so each definition is the student's own function, which no check calls.
     plant("override_feedback_mode", 6, "defines grader::feedback_mode() to reveal answers",
           solution + b"\nnamespace grader {\nenum class FeedbackMode { kPractice, kExam, kReveal };\n"
-          b"FeedbackMode feedback_mode() { return FeedbackMode::kReveal; }\n}\n", "zero",
-          says=["feedback_mode"])
+          b"FeedbackMode feedback_mode() { return FeedbackMode::kReveal; }\n}\n", "full")
     plant("override_run_seed", 6, "defines grader::run_seed() to pick the seed",
           solution + b"\n#include <cstdint>\nnamespace grader {\n"
-          b"std::uint64_t run_seed() { return 1; }\n}\n", "zero", says=["run_seed"])
+          b"std::uint64_t run_seed() { return 1; }\n}\n", "full")
     plant("override_judge_speed", 6, "defines grader::judge_speed() to pass every speed check",
           solution + b"\nnamespace grader {\nstruct SpeedCheck;\n"
           b"int judge_speed(const SpeedCheck&, double, double, double, double) { return 0; }\n"
-          b"}\n", "zero", says=["judge_speed"])
+          b"}\n", "full")
     plant("interpose_cuda_runtime", 6, "replaces cudaEventElapsedTime, which times the kernels",
           solution + b"\n#include <cuda_runtime_api.h>\nextern \"C\" cudaError_t "
           b"cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) {\n  *ms = 1.0f;\n"
-          b"  return cudaSuccess;\n}\n", "zero", says=["cudaEventElapsedTime"])
+          b"  return cudaSuccess;\n}\n", "full")
     plant("macro_after_exercise", 6, "ends with macros that would break the grader's code",
           solution + b"\n#define clock64() 0LL\n#define namespace garbage\n#define return\n",
           "full")
@@ -274,12 +279,12 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
 
     # Ending the process early, or never: what the checks that had not reported score.
     plant("exit_static_initializer", 2, "calls exit(0) before any check",
-          HEADER + solution + static_code("  std::exit(0);"), "zero", says=["exited (status 0)"])
+          HEADER + solution + static_code("  std::exit(0);"), "zero", says=["called exit(0)"])
     plant("quick_exit_in_check", 2, "calls quick_exit(0) inside a check",
           in_prediction(HEADER + solution, "  std::quick_exit(0);"), "less",
-          says=["exited (status 0)"])
+          says=["called exit(0)"])
     plant("underscore_exit_in_check", 2, "calls _exit(0) inside a check",
-          in_prediction(HEADER + solution, "  _exit(0);"), "less", says=["exited (status 0)"])
+          in_prediction(HEADER + solution, "  _exit(0);"), "less", says=["called exit(0)"])
     plant("sleeps_past_time_limit", 7, "sleeps past the time limit inside a check",
           in_prediction(HEADER + solution, "  std::this_thread::sleep_for(std::chrono::hours(1));"),
           "less", says=["time limit"])
@@ -289,7 +294,8 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
           solution + b"\n" * 1_000_000, "full")
     plant("exit_inside_check", 12, "calls exit(0) inside a check",
           in_prediction(HEADER + solution, "  std::exit(0);"), "less",
-          says=[f'called exit() while the check "{predictions}" ran'],
+          says=["called exit(0) while predicted_wavefronts(", predictions,
+                "Hint: return from your function instead"],
           never=["killed by signal", "signal 11"])
     plant("link_failure", 12, "declares and calls a function it never defines",
           in_prediction(solution, "  extern int planted_undefined(); if (p == Pattern{}) "
@@ -304,6 +310,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
     plant("latin1_comment", 12, "the solution with a Latin-1 byte in a comment",
           b"// caf\xe9\n" + solution, "full")
     judged_by_its_code(plant, solution, skeleton, secrets)
+    judged_apart(plant, chapter, solution, skeleton, checks)
     put(os.path.join(folder, "two_depths", "workbook", where), solution)
     put(os.path.join(folder, "two_depths", where), solution)
     cases["two_depths"] = Case(14, "holds the exercise file at two depths", "zero",
@@ -339,9 +346,9 @@ def judged_by_its_code(plant, solution, skeleton, secrets):
           b'is mine: a note")\n#warning careful: here\n' + solution, "full")
     plant("exit_77_static_initializer", 13, "exits with the status a GPU grader gives for an "
           "unusable GPU, before any check", HEADER + solution + static_code("  std::exit(77);"),
-          "zero", says=["status 77"], never=["to be retried"])
+          "zero", says=["called exit(77)"], never=["to be retried"])
     plant("exit_77_in_check", 13, "exits with status 77 inside a check",
-          in_prediction(HEADER + solution, "  _exit(77);"), "less", says=["status 77"],
+          in_prediction(HEADER + solution, "  _exit(77);"), "less", says=["called exit(77)"],
           never=["to be retried"])
     plant("replaces_operator_new", 14, "replaces the global operator new and delete (legal "
           "C++)", HEADER + solution + b"\n#include <new>\n#ifndef __CUDA_ARCH__\n"
@@ -354,10 +361,10 @@ def judged_by_its_code(plant, solution, skeleton, secrets):
           b"void operator delete(void* p, std::size_t) noexcept { std::free(p); }\n"
           b"void operator delete[](void* p, std::size_t) noexcept { std::free(p); }\n"
           b"#endif\n", "full")
-    plant("interpose_malloc", 14, "replaces malloc, which no rule lets a program replace",
+    plant("interpose_malloc", 14, "replaces malloc in its own process, the subject",
           HEADER + solution + b'\n#ifndef __CUDA_ARCH__\nextern "C" void* __libc_malloc('
           b'std::size_t);\nextern "C" void* malloc(std::size_t n) noexcept { return '
-          b"__libc_malloc(n); }\n#endif\n", "zero", says=["malloc"])
+          b"__libc_malloc(n); }\n#endif\n", "full")
     seen = ["/etc/shadow", "/etc/hostname", "/etc/hosts", "/etc/machine-id", "/etc/ssh",
             "/etc/os-release", "/opt", "/sys/class", "/sys/fs", "/sys/kernel", "/sys/module"]
     probe = ("  if (p == Pattern::kReversedFloats) {  // wrong for it: the feedback shows\n"
@@ -396,6 +403,60 @@ def limits_class(root, folder, chapter):
     for ident, (source, _) in cases.items():
         put(os.path.join(folder, ident, "chapters", chapter, name), source)
     return {ident: case for ident, (_, case) in cases.items()}
+
+
+def judged_apart(plant, chapter, solution, skeleton, checks):
+    """What only a judge apart from the student's code defeats (grader/harness/subject_link.hpp):
+    a report forged from the student's own process, the bank model computing the answers, and a
+    look for the hidden checks from where the student's code runs."""
+    record = [{"record": 1, "chapter": chapter, "mode": "host", "variant": "0", "cases": "",
+               "setting": [], "details": "", "details_missing": ""}]
+    record += [{"check": c, "outcome": "passed", "skip_reason": "", "failures": 0,
+                "headline": "", "parts": [], "what_to_do": "", "ended_run": False}
+               for c in checks] + [{"end": "finished"}]
+    junit = ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="forged" '
+             f'tests="{len(checks)}" failures="0" errors="0">'
+             + "".join(f'<testcase name="{c}"/>' for c in checks) + "</testsuite></testsuites>\n")
+    record = "".join(json.dumps(line) + "\n" for line in record)
+    record, junit = (t.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+                     for t in (record, junit))
+    plant("forge_full_report", 15, "a skeleton whose static initializer writes a full-marks "
+          "record and JUnit report to every descriptor and report file it can find, then "
+          "_exit(0)", HEADER + skeleton + static_code(
+              f'  const char text[] = "{record}";\n'
+              '  for (int fd = 0; fd < 1024; ++fd) {\n'
+              '    ssize_t n = write(fd, text, sizeof text - 1);\n    (void)n;\n  }\n'
+              '  for (const char* p : {"record", "../record", "/grading/record", "/tmp/record"}) {\n'
+              '    std::ofstream f(p, std::ios::app);\n    f << text;\n  }\n'
+              '  for (const char* p : {"report.xml", "../report.xml", "/tmp/report.xml"}) {\n'
+              f'    std::ofstream f(p);\n    f << "{junit}";\n  }}\n'
+              '  _exit(0);'), "zero", never=["to be retried"])
+    plant("includes_bank_model", 15, "computes its predictions with the grader's bank model",
+          b'#include "common/model/bank_model.hpp"\n' + solution, "zero",
+          says=["does not compile", "common/model/bank_model.hpp", "the bank model"])
+    probe = ("  if (p == Pattern::kReversedFloats) {  // wrong for it: the feedback shows\n"
+             "    namespace fs = std::filesystem;\n"
+             "    const auto skip = fs::directory_options::skip_permission_denied;\n"
+             "    std::error_code e;\n"
+             "    for (auto it = fs::recursive_directory_iterator(\"/\", skip, e);\n"
+             "         it != fs::recursive_directory_iterator(); it.increment(e)) {\n"
+             "      const std::string path = it->path().string();\n"
+             '      for (const char* top : {"/proc", "/sys", "/dev", "/usr", "/lib", "/bin",\n'
+             '                              "/sbin"}) {\n'
+             "        if (path.rfind(top, 0) == 0) it.disable_recursion_pending();\n      }\n"
+             '      for (const char* name : {"hidden_", "points.tsv", "_grader", "solutions",\n'
+             '                               "answer_", "chapter.ini", "bank_model"}) {\n'
+             '        if (path.find(name) != std::string::npos) std::cout << "FOUND: " << path\n'
+             '                                                           << "\\n";\n      }\n'
+             "    }\n"
+             "    for (char** v = environ; *v; ++v) {\n"
+             '      if (std::strstr(*v, "SEED") || std::strstr(*v, "5eed")) std::cout << "FOUND: "'
+             ' << *v << "\\n";\n    }\n'
+             '    std::cout << "PROBE: what the subject can read\\n";\n    return 0;\n  }')
+    plant("probe_hidden_checks", 15, "looks for hidden checks, points files, graders and seeds "
+          "from where its code runs", in_prediction(HEADER + b"#include <filesystem>\n"
+                                                    + solution, probe), "less",
+          says=["PROBE: what the subject can read"], never=["FOUND:"], kind="namespace")
 
 
 def judge(cases, results, full, chapter_of, logs):

@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """The grading tool's parts that need no build: the graders' records (cut short, forged), points,
 scores, report.md, the Gradescope fields (their visibility), which files of a submission count
-(one exercise file a chapter), the include rule, whose fault a failed build is, the dependency
-list nvcc writes, the symbols a submission may define, and what a grader's exit means (exit()
-in a check, the status of an unusable GPU).
+(one exercise file a chapter), whose fault a failed build is, and what a GPU grader's exit means
+(exit() in a check, the status of an unusable GPU).
 
     test_grading.py SOURCE_ROOT
 """
@@ -14,7 +13,7 @@ import tempfile
 
 root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import build_errors, checks, inspect_build, prepare, runner, sandbox, scoring, \
+from grading import build_errors, checks, inspect_build, runner, sandbox, scoring, \
     submission, variants  # noqa: E402
 import manifest_views  # noqa: E402
 
@@ -316,24 +315,6 @@ expect(lms[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Wo
        and lms[2] == ["Bob", "", "bob", "", "", ""] and lms[3][2:] == ["carol", "", "", "2"],
        f"the gradebook import: every student of the roster, an empty grade without a result: "
        f"{lms}")
-
-# The include rule, judged on the files the compiler says a unit reads (runner.judge_files):
-# what the pristine unit reads is allowed, and beyond it only the chapter's and common/ headers
-# and the system's and toolkit's headers.
-class FakeWorkbook:
-    info = {"deps": {"01_x": {"files": ["/grading/build/ch01_grader_unit.cu",
-                                         "/grading/src/grader/harness/speed.hpp"]}}}
-
-
-for path in ("/grading/src/chapters/01_x/x.cuh", "/grading/src/common/util.hpp",
-             "/usr/include/c++/12/vector", "/usr/local/cuda/targets/x86_64-linux/include/cuda.h",
-             "/grading/src/chapters/01_x/x_exercise.cu", "/grading/src/grader/harness/speed.hpp"):
-    expect(runner.judge_files(FakeWorkbook, "01_x", [path]) == [], f"allowed: {path}")
-for path in ("/grading/src/solutions/01_x/hidden_checks.cpp", "/etc/passwd",
-             "/grading/src/chapters/02_y/y.cuh", "/grading/src/grader/01_x/answer_cases.hpp",
-             "/grading/build/ch02_grader_unit.cu", "/grading/src/chapters/01_x/figures/a.tsv",
-             "/usr/share/doc/x"):
-    expect(runner.judge_files(FakeWorkbook, "01_x", [path]) != [], f"refused: {path}")
 
 with tempfile.TemporaryDirectory() as d:
     for name in ("b.tar.gz", "a", ".hidden", "c.zip", "notes.txt"):
@@ -716,10 +697,7 @@ for text, student, says in (
            f"whose failure: {text[:80]!r} is the {'student' if student else 'machine'}'s, "
            f"saying {says!r}: {shown} {machine}")
 
-# The files nvcc -M says a unit reads come from the file it writes (-MF), never from what it
-# prints (an exercise's #warning or #pragma message): a make rule, escapes and all.
-expect(inspect_build.make_prerequisites("unit : u.cu \\\n  /usr/a\\ b.h \\\n  c$$d.h\n")
-       == ["u.cu", "/usr/a b.h", "c$d.h"], "make_prerequisites reads nvcc -M's file")
+# ninja's output, split by the target it is about (inspect_build.about).
 said = inspect_build.about(
     "[1/3] Compiling Cuda object ch02_y_grader.p/u.cu.o\nFAILED: ch01_x_grader.p/u.cu.o\n"
     "nvcc -c ch01_grader_unit.cu\nerror one\n[2/3] Linking target ch02_y_grader\n"
@@ -727,19 +705,6 @@ said = inspect_build.about(
 expect("error one" in said["ch01_x_grader"] and "error one" not in said["ch02_y_grader"]
        and all("ninja: build stopped" in t for t in said.values()),
        f"ninja's output split by the chapter it is about, its own lines to each: {said}")
-
-# Symbols: a grader's function and the C library's stay refused, the standard library's
-# template instances and the replaceable allocation functions (legal C++) do not clash.
-others = ["_Znwm", "_ZdlPv", "_ZdlPvm", "_ZnamRKSt9nothrow_t", "malloc", "_ZN6grader8run_seedEv",
-          "_ZNSt6vectorIiSaIiEED1Ev", "_ZnwmPv"]
-unit = {s: "T" for s in others}
-unit["_ZNSt6vectorIiSaIiEED1Ev"] = "W"
-expect(prepare.clashes(unit, others) == ["_ZN6grader8run_seedEv", "_ZnwmPv", "malloc"],
-       f"only the replaceable allocation functions and library instances pass: "
-       f"{prepare.clashes(unit, others)}")
-expect(len(prepare.REPLACEABLE) == 32 and "_ZdaPvmSt11align_val_t" in prepare.REPLACEABLE,
-       "every replaceable form of new, new[], delete and delete[]")
-
 
 # What a grader's end means (checks.run_grader), with a sandbox that only says how it ended.
 class FakeBox:
@@ -788,7 +753,7 @@ def ended(mode, gpu_reason=None, **how):
 
 exited = HEADER + line(**check("ch99 b")) + line(end="exit", stopped=check(
     "ch99 a", "failed", 1, "Your code called exit()", ended=True))
-reason, fault, _ = ended("host", signal=11, report=exited)
+reason, fault, _ = ended("gpu", signal=11, report=exited)
 expect("called exit() while the check \"ch99 a\" ran" in reason and "signal" not in reason
        and fault is None, f"exit() in a check is told as such, never as the crash after it: "
                           f"{reason}")
@@ -801,13 +766,10 @@ expect(fault is None and "status 77" in reason and "pristine grader finds the GP
 reason, fault, asked = ended("gpu", exit=77, report=HEADER + line(**check("ch99 a")))
 expect(fault is None and "status 77" in reason and asked == 0,
        f"status 77 after the record began: the student's, the GPU unasked: {reason} {asked}")
-reason, fault, asked = ended("host", exit=77, report=b"")
-expect(fault is None and "status 77" in reason and asked == 0,
-       f"status 77 from host checks: the student's: {reason}")
-reason, fault, _ = ended("host", signal=9, report=b"", out_of_memory=6 << 30)
+reason, fault, _ = ended("gpu", signal=9, report=b"", out_of_memory=6 << 30)
 expect(fault is None and "memory limit of 6.0 GiB" in reason and "signal" not in reason,
        f"a grader its sandbox's memory limit ended: the student's, told as such: {reason}")
-reason, fault, _ = ended("host", timed_out=True, report=b"", out_of_processes=512)
+reason, fault, _ = ended("gpu", timed_out=True, report=b"", out_of_processes=512)
 expect(fault is None and "time limit" in reason and "limit of 512" in reason,
        f"a grader at its process limit when time ran out: told so: {reason}")
 
@@ -815,6 +777,5 @@ if problems:
     print("\n".join(problems))
     sys.exit(1)
 print("grading: records (cut short, forged), points, scores, report.md, Gradescope fields, "
-      "submission files, hostile archives and folders, submission ids, includes, whose build "
-      "failure, nvcc's dependency file, symbol clashes, graders' exits and limits, the hidden "
-      "checks' seed: all as expected")
+      "submission files, hostile archives and folders, submission ids, whose build "
+      "failure, GPU graders' exits and limits, the hidden checks' seed: all as expected")
