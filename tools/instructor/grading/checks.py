@@ -11,7 +11,7 @@ import signal
 import subprocess
 import time
 
-from . import pristine, scoring
+from . import pristine, sandbox, scoring
 from .prepare import overlays, prepare
 from .pristine import gpu_grader_name, grader_name
 from .scoring import record
@@ -187,7 +187,12 @@ def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=N
         ran = None
         if not timed_out:
             infrastructure = f"{chapter}: the judge left no record it could read ({e})"
-    if timed_out:
+    try:  # the subject's wrapper failed: whatever the judge made of it, the machine's fault
+        with open(os.path.join(room, sandbox.WRAPPER_FAULT), errors="replace") as f:
+            infrastructure = f"{chapter}: the sandbox of the student's code failed: {f.read()}"
+    except OSError:
+        pass
+    if timed_out and infrastructure is None:
         reasons["host"] = (f"the time limit of {options.time_limit} s ran out while the host "
                            f"checks ran; the judge was stopped")
     elif infrastructure is None and (ran is None or ran.end != "finished"):

@@ -381,7 +381,9 @@ class FallbackSandbox:
                  "--bounding-set=-all", "--"] + limits + ["--", "choom", "-n", "1000", "--"]
         path = os.path.join(os.path.dirname(folder), "wrapper")
         with open(path, "w") as f:
-            f.write(f"#!/bin/sh\ncd '{self.temporary}' || exit 125\nexec "
+            fault = os.path.join(os.path.dirname(folder), sandbox.WRAPPER_FAULT)
+            f.write(f"#!/bin/sh\ncd '{self.temporary}' || {{ echo 'its temporary folder is "
+                    f"gone' >>'{fault}'; exit 125; }}\nexec "
                     + " ".join(f"'{w}'" for w in words)
                     + f' "{self.subject_place}/$(basename "$1")"\n')
         os.chmod(path, 0o755)

@@ -32,7 +32,11 @@ import tempfile
 import threading
 import time
 
-from . import cgroup
+if __package__:
+    from . import cgroup
+else:  # run as a subject's wrapper, a script (python3 -I: its folder is not on the path)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import cgroup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INIT = os.path.join(HERE, "sandbox_init.py")
@@ -54,6 +58,7 @@ MIB = 1 << 20
 GIB = 1 << 30
 # The descriptors of a judge's channel to its subject (grader/harness/subject_protocol.hpp).
 CHANNEL = (3, 4)
+WRAPPER_FAULT = "wrapper-fault"  # what a subject's wrapper leaves where it failed
 SUBJECT = "/grading/subject"  # where a subject's folder is seen (subject_wrapper)
 
 # The process groups running now, so that an interrupted tool stops them (stop_everything).
@@ -341,8 +346,7 @@ def run_subject(spec_path, subject):
                       memory_bytes=spec["memory_bytes"], file_bytes=spec["file_bytes"],
                       channel=True)
     if outcome.setup_error:
-        sys.stderr.write(f"the sandbox could not run your code: {outcome.setup_error}\n")
-        return 125
+        return wrapper_fault(spec_path, f"the sandbox could not be made: {outcome.setup_error}")
     if outcome.out_of_memory:  # the judge's output, where the check that failed is told
         sys.stderr.write(f"Your code passed the memory limit of "
                          f"{outcome.out_of_memory / GIB:.1f} GiB its sandbox has.\n")
@@ -438,5 +442,18 @@ def unavailable(scratch):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def wrapper_fault(spec_path, what):
+    """Notes, beside the wrapper's spec (the judge's folder, out of the sandbox's sight), that
+    the wrapper failed: the machine's fault, which the tool reads after the judge
+    (WRAPPER_FAULT), not the student's code ending; returns the status the wrapper ends with."""
+    with open(os.path.join(os.path.dirname(spec_path), WRAPPER_FAULT), "a") as f:
+        f.write(what.strip()[-2000:] + "\n")
+    return 125
+
+
 if __name__ == "__main__":
-    sys.exit(run_subject(sys.argv[1], sys.argv[2]))
+    try:
+        sys.exit(run_subject(sys.argv[1], sys.argv[2]))
+    except Exception:  # noqa: BLE001 (any failure of the wrapper is the machine's)
+        import traceback
+        sys.exit(wrapper_fault(sys.argv[1], traceback.format_exc()))

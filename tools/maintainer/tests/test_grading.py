@@ -773,6 +773,16 @@ reason, fault, _ = ended("gpu", timed_out=True, report=b"", out_of_processes=512
 expect(fault is None and "time limit" in reason and "limit of 512" in reason,
        f"a grader at its process limit when time ran out: told so: {reason}")
 
+# A subject's wrapper that fails (here: no spec to read) is the machine's fault: it notes so for
+# the tool and ends with 125, never as the student's code would (run as the judge runs it).
+with tempfile.TemporaryDirectory() as d:
+    import subprocess  # noqa: E402
+    done = subprocess.run([sys.executable, "-I", sandbox.__file__, os.path.join(d, "wrapper.json"),
+                           "/subject"], capture_output=True, text=True)
+    noted = os.path.join(d, sandbox.WRAPPER_FAULT)
+    expect(done.returncode == 125 and os.path.isfile(noted),
+           f"a failed wrapper notes its fault and ends with 125: {done.returncode} {done.stderr}")
+
 if problems:
     print("\n".join(problems))
     sys.exit(1)
