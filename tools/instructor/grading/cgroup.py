@@ -34,6 +34,18 @@ def parents():
     return {c: folder for c, folder in found.items() if os.access(folder, os.W_OK)}
 
 
+def remove_stale(parents):
+    """Removes the empty cgroups a tool that was killed outright left (named after its pid)."""
+    for folder in set(parents.values()):
+        for name in os.listdir(folder):
+            pid = name.split("-")[1] if name.startswith("workbook-") else ""
+            if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                try:
+                    os.rmdir(os.path.join(folder, name))
+                except OSError:
+                    pass
+
+
 class Cgroup:
     """A sandbox's cgroup `name` under `parents` (parents()): every process of the command joins
     it (`prefix`, before the command); the kernel refuses a fork past `processes` and ends one of

@@ -139,6 +139,7 @@ class Sandbox:
         # the kernel's per-user and per-process ones): of memory, a quarter of the machine's
         # and at most 16 GiB, so that one submission leaves its classmates the rest.
         self.cgroups = cgroup.parents()
+        cgroup.remove_stale(self.cgroups)
         with open("/proc/meminfo") as f:
             self.memory_limit = min(16 * GIB, int(f.readline().split()[1]) * 1024 // 4)
         self.extra = []
@@ -196,8 +197,8 @@ class Sandbox:
         limits = None
         if self.cgroups:
             try:
-                limits = cgroup.Cgroup(self.cgroups, os.path.basename(private), PROCESSES,
-                                       self.memory_limit)
+                limits = cgroup.Cgroup(self.cgroups, f"workbook-{os.getpid()}-{private[-8:]}",
+                                       PROCESSES, self.memory_limit)
             except OSError as e:
                 shutil.rmtree(private, ignore_errors=True)
                 return Outcome(setup_error=f"its cgroup could not be made: {e}")
