@@ -264,8 +264,12 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
     deadline = time.monotonic() + options.build_time_limit
     if submitted:
         # The student's code alone, built where it sees nothing of grading (subject_view).
-        built = build_subjects(workbook, work, exercises, submitted, log,
-                               deadline - time.monotonic(), niceness)
+        try:
+            built = build_subjects(workbook, work, exercises, submitted, log,
+                                   deadline - time.monotonic(), niceness)
+        except OSError as e:  # laying out what the subjects see: the machine's (a full disk)
+            infrastructure = f"the subjects' folder could not be laid out: {e}"
+            built = {}
         for chapter, made in built.items():
             if isinstance(made, str):
                 subjects[chapter] = made
