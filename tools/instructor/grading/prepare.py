@@ -264,8 +264,11 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
     deadline = time.monotonic() + options.build_time_limit
     if submitted:
         # The student's code alone, built where it sees nothing of grading (subject_view).
-        built = build_subjects(workbook, work, exercises, submitted, log,
-                               deadline - time.monotonic(), niceness)
+        try:
+            built = build_subjects(workbook, work, exercises, submitted, log,
+                                   deadline - time.monotonic(), niceness)
+        except OSError as e:  # a full disk, say: the machine's, to retry
+            built, infrastructure = {}, f"the subjects' build could not be laid out ({e})"
         for chapter, made in built.items():
             if isinstance(made, str):
                 subjects[chapter] = made
