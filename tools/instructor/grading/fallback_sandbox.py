@@ -86,6 +86,21 @@ def uid_lock(uid):
     return os.path.join(locks, f"workbook-grading-uid-{uid}.lock")
 
 
+def uid_claimed(uid):
+    """Whether an autograder running now holds `uid` (claim_uid's lock)."""
+    try:
+        fd = os.open(uid_lock(uid), os.O_RDWR | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def claim_uid():
     """(uid, lock file): a uid no account and no process has, held (an exclusive lock) until
     the lock file is closed, so that two autograders on one machine (CI) never share one."""

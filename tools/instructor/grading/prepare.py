@@ -267,9 +267,8 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
         try:
             built = build_subjects(workbook, work, exercises, submitted, log,
                                    deadline - time.monotonic(), niceness)
-        except OSError as e:  # laying out what the subjects see: the machine's (a full disk)
-            infrastructure = f"the subjects' folder could not be laid out: {e}"
-            built = {}
+        except OSError as e:  # a full disk, say: the machine's, to retry
+            built, infrastructure = {}, f"the subjects' build could not be laid out ({e})"
         for chapter, made in built.items():
             if isinstance(made, str):
                 subjects[chapter] = made

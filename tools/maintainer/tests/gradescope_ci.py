@@ -27,7 +27,6 @@ secret) and runs the submissions only: for trying a change made to the unpacked 
 WORKDIR/autograder/source/tool/.
 """
 import base64
-import fcntl
 import hashlib
 import io
 import json
@@ -424,22 +423,6 @@ def with_time_limit(seconds):
     return was
 
 
-def claimed_elsewhere(uid):
-    """Whether an autograder still running holds `uid` (its lock, fallback_sandbox.claim_uid):
-    another's on this machine, as this run's have ended, whose processes are not left behind."""
-    try:
-        fd = os.open(fallback_sandbox.uid_lock(uid), os.O_RDWR | os.O_NOFOLLOW)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return False
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
-
-
 config_bytes = read(layout.config)
 judged, logs = {}, {}
 for ident, case in sorted(cases.items()):
@@ -471,9 +454,10 @@ for ident, case in sorted(cases.items()):
     expect(all(not t.get("output", "").startswith("no result:") or "time limit" in t["output"]
                for t in results["tests"] if second in t.get("tags", [])),
            f"{ident}: chapter {second}'s grader still reported (nothing replaced it)")
+    # A uid another autograder of this machine holds now is its own, not one this run left.
     left = hostile_class.leftover_processes(r"sleep 4242") + [
         f"uid {u}" for u in range(fallback_sandbox.FIRST_UID, fallback_sandbox.FIRST_UID + 8)
-        if fallback_sandbox.processes_of(u) and not claimed_elsewhere(u)]
+        if fallback_sandbox.processes_of(u) and not fallback_sandbox.uid_claimed(u)]
     expect(not left, f"{ident}: processes left behind: {left}")
 for problem in hostile_class.judge(cases, judged, first_full, first, logs):
     expect(False, "Gradescope: " + problem)
