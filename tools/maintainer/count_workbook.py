@@ -29,7 +29,7 @@ TARGETS = {"files": 560, "files per check name": 2, "grading lines per content l
 CEILINGS = {"grading lines per content line": 8.9}
 LIMITS = {**TARGETS, **CEILINGS}
 # Data and generated files: neither hand-written code nor text a student reads.
-DATA = re.compile(r"\.(tsv|svg|png|json|ipynb)$|/measurements/|/tests/data/|/fuzz/corpus/|"
+DATA = re.compile(r"\.(tsv|svg|png|json|ipynb)$|/measurements/|/tests/data/|"
                   r"answer_digests\.hpp$|/variant0_cases\.tsv$")
 GRADING = ("grader/", "solutions/", "tools/")
 CONTENT = re.compile(r"^chapters/\d\d_[a-z0-9_]+/([^/]+\.cuh|[^/]+_exercise\.cu|README\.md)$")

@@ -4,8 +4,11 @@
 //   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -I . \
 //     common/model/tests/fuzz/fuzz_lane_expression.cpp common/model/lane_expression.cpp -o
 //     fuzz_expr
-//   ./fuzz_expr -max_total_time=120 common/model/tests/fuzz/corpus
+//   mkdir corpus && printf 't << 2 | 1' >corpus/shift && printf 't*33*4' >corpus/stride33 &&
+//     printf '(t%%8)*128 + ((t/8 ^ t%%8) & 7)*16' >corpus/swizzle
+//   ./fuzz_expr -max_total_time=120 corpus
 //
+// (the three seeds: a shift, a stride and a swizzle, from which the fuzzer grows the rest).
 // Any crash, sanitizer report, or error position outside the input aborts. What it found is kept
 // in lane_expression_tests.cpp (kFoundByFuzzing), which meson runs on every build.
 #include <cstddef>
