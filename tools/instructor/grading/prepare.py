@@ -150,11 +150,29 @@ def subject_view(workbook, work, chapters):
         os.makedirs(os.path.dirname(os.path.join(src, relative)), exist_ok=True)
         shutil.copyfile(os.path.join(tree, relative), os.path.join(src, relative))
     os.makedirs(os.path.join(build, "common"))
-    shutil.copyfile(os.path.join(workbook.build, HELPERS), os.path.join(build, HELPERS))
+    copy_archive(workbook.build, HELPERS, build)
     for chapter in chapters:
         main = workbook.info["subjects"][chapter]["main"]
         shutil.copyfile(os.path.join(workbook.build, main), os.path.join(build, main))
     return src, build, {f"{pristine.SRC}/{r}" for r in wanted}
+
+
+def copy_archive(folder, relative, target):
+    """Copies the static library `relative` of build folder `folder` to `target`, whole: Meson
+    writes thin archives, whose members stay in their build folder, where a subject's build,
+    which sees only its view, cannot reach them."""
+    source = os.path.join(folder, relative)
+    with open(source, "rb") as f:
+        thin = f.read(8) == b"!<thin>\n"
+    if not thin:
+        shutil.copyfile(source, os.path.join(target, relative))
+        return
+    listed = subprocess.run(["ar", "t", relative], cwd=folder, capture_output=True, text=True)
+    made = subprocess.run(["ar", "rcs", os.path.join(target, relative)]
+                          + [os.path.join(folder, m) for m in listed.stdout.split()],
+                          capture_output=True, text=True) if listed.returncode == 0 else listed
+    if made.returncode != 0:
+        raise OSError(f"copying {relative} failed: {made.stderr.strip()[:300]}")
 
 
 def build_subjects(workbook, work, exercises, chapters, log, timeout, niceness):
