@@ -7,12 +7,13 @@
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "common/cuda/kernel_module.hpp"
 #include "common/cuda/random_fill.hpp"
 #include "grader/harness/speed.hpp"
 
 namespace ch04::probes {
 
-namespace {
+namespace probe_code {
 
 // The baseline: the same staging and warp sums with an unpadded float[32][32] tile, so every
 // column read is 32-way. It moves whole tiles only (the grader times it on 8192 x 8192 floats)
@@ -44,14 +45,15 @@ size_t your_shared_bytes() {
   return pitch > 0 ? static_cast<size_t>(kTile) * pitch * sizeof(float) : 0;
 }
 
-}  // namespace
+}  // namespace probe_code
+using namespace probe_code;  // external names: a judge finds these kernels by name
 
 std::vector<float> block_column_sums(const std::vector<float>& m, int rows, int cols) {
   gpu::DeviceBuffer<float> in(m);
   gpu::DeviceBuffer<float> out(static_cast<size_t>((rows + kTile - 1) / kTile) * cols);
   out.fill_bytes(0xff);  // NaN
-  block_column_sums_kernel<<<grid_for(rows, cols), dim3(kTile, kBlockRows), your_shared_bytes()>>>(
-      in.get(), out.get(), rows, cols);
+  gpu::launch(block_column_sums_kernel, grid_for(rows, cols), dim3(kTile, kBlockRows),
+              your_shared_bytes(), in.get(), out.get(), rows, cols);
   GPU_CHECK_KERNEL("block_column_sums_kernel (yours)");
   return out.download();
 }
@@ -61,8 +63,8 @@ gpu::SmemCounters count_one_block() {
   gpu::DeviceBuffer<float> in(host);
   gpu::DeviceBuffer<float> out(kTile);
   return gpu::measure_smem_counters([&] {
-    block_column_sums_kernel<<<1, dim3(kTile, kBlockRows), your_shared_bytes()>>>(
-        in.get(), out.get(), kTile, kTile);
+    gpu::launch(block_column_sums_kernel, 1, dim3(kTile, kBlockRows), your_shared_bytes(), in.get(),
+                out.get(), kTile, kTile);
     GPU_CHECK(cudaGetLastError());
   });
 }
@@ -77,20 +79,19 @@ ColumnSumTimes time_block_column_sums(int rows, int cols) {
       grader::time_kernel(
           "block_column_sums_kernel (yours)",
           [&] {
-            block_column_sums_kernel<<<grid_for(rows, cols), dim3(kTile, kBlockRows),
-                                       your_shared_bytes()>>>(in.get(), out.get(), rows, cols);
+            gpu::launch(block_column_sums_kernel, grid_for(rows, cols), dim3(kTile, kBlockRows),
+                        your_shared_bytes(), in.get(), out.get(), rows, cols);
           },
           t.bytes)
           .median_ms;
-  t.unpadded_ms =
-      grader::time_kernel(
-          "unpadded_column_sums_kernel",
-          [&] {
-            unpadded_column_sums_kernel<<<grid_for(rows, cols), dim3(kTile, kBlockRows)>>>(
-                in.get(), out.get(), rows, cols);
-          },
-          t.bytes)
-          .median_ms;
+  t.unpadded_ms = grader::time_kernel(
+                      "unpadded_column_sums_kernel",
+                      [&] {
+                        gpu::launch(unpadded_column_sums_kernel, grid_for(rows, cols),
+                                    dim3(kTile, kBlockRows), 0, in.get(), out.get(), rows, cols);
+                      },
+                      t.bytes)
+                      .median_ms;
   t.copy_ms = grader::time_copy(t.bytes).median_ms;
   return t;
 }

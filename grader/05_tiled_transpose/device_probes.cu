@@ -6,17 +6,18 @@
 #include "chapters/05_tiled_transpose/tiled_transpose.cuh"
 
 #include "common/cuda/cuda_check.hpp"
+#include "common/cuda/kernel_module.hpp"
 
 namespace ch05::probes {
 
 void launch_yours(const float* in, float* out, int rows, int cols) {
-  tiled_transpose_kernel<<<dim3((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile),
-                           dim3(kTile, kBlockRows)>>>(in, out, rows, cols);
+  gpu::launch(tiled_transpose_kernel, dim3((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile),
+              dim3(kTile, kBlockRows), 0, in, out, rows, cols);
 }
 
 int static_shared_bytes_of_yours() {
   cudaFuncAttributes attributes{};
-  GPU_CHECK(cudaFuncGetAttributes(&attributes, tiled_transpose_kernel));
+  GPU_CHECK(cudaFuncGetAttributes(&attributes, gpu::launched(tiled_transpose_kernel)));
   return static_cast<int>(attributes.sharedSizeBytes);
 }
 

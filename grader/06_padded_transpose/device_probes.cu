@@ -6,17 +6,18 @@
 #include "chapters/06_padded_transpose/padded_transpose.cuh"
 
 #include "common/cuda/cuda_check.hpp"
+#include "common/cuda/kernel_module.hpp"
 
 namespace ch06::probes {
 
 void launch_yours(const float* in, float* out, int rows, int cols) {
-  padded_transpose_kernel<<<dim3((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile),
-                            dim3(kTile, kBlockRows)>>>(in, out, rows, cols);
+  gpu::launch(padded_transpose_kernel, dim3((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile),
+              dim3(kTile, kBlockRows), 0, in, out, rows, cols);
 }
 
 int static_shared_bytes_of_yours() {
   cudaFuncAttributes attributes{};
-  GPU_CHECK(cudaFuncGetAttributes(&attributes, padded_transpose_kernel));
+  GPU_CHECK(cudaFuncGetAttributes(&attributes, gpu::launched(padded_transpose_kernel)));
   return static_cast<int>(attributes.sharedSizeBytes);
 }
 

@@ -6,17 +6,18 @@
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
 
 #include "common/cuda/cuda_check.hpp"
+#include "common/cuda/kernel_module.hpp"
 
 namespace ch08::probes {
 
 void launch_yours(const float* in, float* out, int rows, int cols) {
-  wide_transpose_kernel<<<dim3((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile),
-                          dim3(kBlockSide, kBlockSide)>>>(in, out, rows, cols);
+  gpu::launch(wide_transpose_kernel, dim3((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile),
+              dim3(kBlockSide, kBlockSide), 0, in, out, rows, cols);
 }
 
 int static_shared_bytes_of_yours() {
   cudaFuncAttributes attributes{};
-  GPU_CHECK(cudaFuncGetAttributes(&attributes, wide_transpose_kernel));
+  GPU_CHECK(cudaFuncGetAttributes(&attributes, gpu::launched(wide_transpose_kernel)));
   return static_cast<int>(attributes.sharedSizeBytes);
 }
 

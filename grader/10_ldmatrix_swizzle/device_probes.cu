@@ -13,10 +13,11 @@
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "common/cuda/cublas_handle.hpp"
 #include "common/cuda/cuda_check.hpp"
+#include "common/cuda/kernel_module.hpp"
 
 namespace ch10::probes {
 
-namespace {
+namespace probe_code {
 
 // Fills the shared memory of every SM with 0xff bytes (fp16 NaN), so that a block of the next
 // kernel that reads a stage before its copies land reads NaN, not what an earlier block left.
@@ -27,7 +28,8 @@ __global__ void poison_shared_kernel(int bytes) {
   }
 }
 
-}  // namespace
+}  // namespace probe_code
+using namespace probe_code;  // external names: a judge finds these kernels by name
 
 void launch_yours_on_poisoned_shared(const __half* A, const __half* B, float* C, int M, int N,
                                      int K) {
@@ -36,21 +38,21 @@ void launch_yours_on_poisoned_shared(const __half* A, const __half* B, float* C,
   GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GPU_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   bytes = bytes / 16 * 16;
-  GPU_CHECK(cudaFuncSetAttribute(poison_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 bytes));
-  poison_shared_kernel<<<sms, 1024, bytes>>>(bytes);
+  GPU_CHECK(cudaFuncSetAttribute(gpu::launched(poison_shared_kernel),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  gpu::launch(poison_shared_kernel, sms, 1024, bytes, bytes);
   GPU_CHECK(cudaGetLastError());
   launch_yours(A, B, C, M, N, K);
 }
 
 void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K) {
-  GPU_CHECK(cudaFuncSetAttribute(tc_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 kTcSharedBytes));
-  tc_gemm_kernel<<<dim3(N / kTcBlock, M / kTcBlock), kTcThreads, kTcSharedBytes>>>(A, B, C, M, N,
-                                                                                   K);
+  GPU_CHECK(cudaFuncSetAttribute(gpu::launched(tc_gemm_kernel),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, kTcSharedBytes));
+  gpu::launch(tc_gemm_kernel, dim3(N / kTcBlock, M / kTcBlock), kTcThreads, kTcSharedBytes, A, B, C,
+              M, N, K);
 }
 
-namespace {
+namespace probe_code {
 
 // The baseline: the same block and warp tiling without cp.async or ldmatrix. Each K-step of 64
 // halves goes through registers into a plain 128 x 64 tile (no pipeline), and nvcuda::wmma
@@ -103,10 +105,10 @@ __global__ void __launch_bounds__(kTcThreads)
   }
 }
 
-}  // namespace
+}  // namespace probe_code
 
 void launch_wmma_baseline(const __half* A, const __half* B, float* C, int M, int N, int K) {
-  wmma_baseline_kernel<<<dim3(N / kTcBlock, M / kTcBlock), kTcThreads>>>(A, B, C, N, K);
+  gpu::launch(wmma_baseline_kernel, dim3(N / kTcBlock, M / kTcBlock), kTcThreads, 0, A, B, C, N, K);
 }
 
 void cublas_gemm(const __half* A, const __half* B, float* C, int M, int N, int K) {

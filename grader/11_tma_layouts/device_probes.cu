@@ -9,6 +9,7 @@
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "common/cuda/kernel_module.hpp"
 #include "common/cuda/tma_map.hpp"
 #include "grader/11_tma_layouts/exercise2_cases.hpp"
 
@@ -29,7 +30,15 @@ int padded_tile_columns() {
 
 namespace ch11::probes {
 
-namespace {
+namespace probe_code {
+
+// Where the kernels of this unit keep the interface's wait records (gpu::module_global).
+__global__ void locate_gave_up(void** address) {
+  *address = &ptx::mbarrier_gave_up;
+}
+__global__ void locate_hold(void** address) {
+  *address = const_cast<unsigned*>(&ptx::mbarrier_wait_hold_ns);
+}
 
 __global__ void count_wrong_in_numbered_transpose(const float* out, int n,
                                                   unsigned long long* wrong) {
@@ -43,18 +52,19 @@ __global__ void count_wrong_in_numbered_transpose(const float* out, int n,
   if (mine != 0) atomicAdd(wrong, mine);
 }
 
-}  // namespace
+}  // namespace probe_code
+using namespace probe_code;  // external names: a judge finds these kernels by name
 
 long long wrong_in_numbered_transpose(const float* out, int n) {
   gpu::DeviceBuffer<unsigned long long> wrong(std::vector<unsigned long long>{0});
-  count_wrong_in_numbered_transpose<<<1024, 256>>>(out, n, wrong.get());
+  gpu::launch(count_wrong_in_numbered_transpose, 1024, 256, 0, out, n, wrong.get());
   GPU_CHECK_KERNEL("counting the wrong elements of a transpose");
   return static_cast<long long>(wrong.download()[0]);
 }
 
 int blocks_for(int rows, int cols) {
-  GPU_CHECK(cudaFuncSetAttribute(tma_transpose_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 kSharedBytes));
+  GPU_CHECK(cudaFuncSetAttribute(gpu::launched(tma_transpose_kernel),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
   // Two rounds of the stages per block: each stage is loaded at least twice where the matrix
   // has the tiles, so the parity of its phases alternates.
   const long long tiles =
@@ -83,26 +93,28 @@ void launch_yours_on(const float* in, float* out, int rows, int cols, int blocks
                 .first;
   }
   static const bool shared_set = [] {
-    GPU_CHECK(cudaFuncSetAttribute(tma_transpose_kernel,
+    GPU_CHECK(cudaFuncSetAttribute(gpu::launched(tma_transpose_kernel),
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
     return true;
   }();
   (void)shared_set;
-  tma_transpose_kernel<<<blocks, kThreads, kSharedBytes>>>(found->second.first,
-                                                           found->second.second, rows, cols);
+  gpu::launch(tma_transpose_kernel, blocks, kThreads, kSharedBytes, found->second.first,
+              found->second.second, rows, cols);
 }
 
 void forget_waits_that_gave_up() {
   ptx::MbarrierGaveUp none{};
   none.first_bar = 0xffffffffu;
   GPU_CHECK(cudaDeviceSynchronize());
-  GPU_CHECK(cudaMemcpyToSymbol(ptx::mbarrier_gave_up, &none, sizeof none));
+  GPU_CHECK(cudaMemcpy(gpu::module_global(&ptx::mbarrier_gave_up, locate_gave_up), &none,
+                       sizeof none, cudaMemcpyHostToDevice));
 }
 
 std::optional<std::string> wait_that_gave_up() {
   ptx::MbarrierGaveUp seen{};
   GPU_CHECK(cudaDeviceSynchronize());
-  GPU_CHECK(cudaMemcpyFromSymbol(&seen, ptx::mbarrier_gave_up, sizeof seen));
+  GPU_CHECK(cudaMemcpy(&seen, gpu::module_global(&ptx::mbarrier_gave_up, locate_gave_up),
+                       sizeof seen, cudaMemcpyDeviceToHost));
   if (seen.happened == 0) return std::nullopt;
   std::string which = "the mbarrier at shared address " + std::to_string(seen.bar);
   if (seen.first_bar != 0xffffffffu && seen.bar >= seen.first_bar) {
@@ -120,29 +132,36 @@ std::optional<std::string> wait_that_gave_up() {
 }
 
 void hold_warps_after_waits(unsigned step_ns) {
-  (void)cudaMemcpyToSymbol(ptx::mbarrier_wait_hold_ns, &step_ns, sizeof step_ns);
+  // Also called from a destructor, after a kernel that may have lost the context: never throws.
+  try {
+    (void)cudaMemcpy(gpu::module_global(&ptx::mbarrier_wait_hold_ns, locate_hold), &step_ns,
+                     sizeof step_ns, cudaMemcpyHostToDevice);
+  } catch (const std::exception&) {
+  }
 }
 
-namespace {
+namespace probe_code {
 
 __global__ void poison_kernel(unsigned words) {
   extern __shared__ unsigned poisoned[];
   for (unsigned i = threadIdx.x; i < words; i += blockDim.x) poisoned[i] = kSharedPoison;
 }
 
-}  // namespace
+}  // namespace probe_code
 
 void poison_shared_memory() {
   int device = 0, sms = 0, most = 0;
   GPU_CHECK(cudaGetDevice(&device));
   GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GPU_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  GPU_CHECK(cudaFuncSetAttribute(poison_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-  poison_kernel<<<2 * sms, 1024, static_cast<size_t>(most)>>>(static_cast<unsigned>(most) / 4);
+  GPU_CHECK(cudaFuncSetAttribute(gpu::launched(poison_kernel),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+  gpu::launch(poison_kernel, 2 * sms, 1024, static_cast<size_t>(most),
+              static_cast<unsigned>(most) / 4);
   GPU_CHECK_KERNEL("the grader's shared-memory poison");
 }
 
-namespace {
+namespace probe_code {
 
 __global__ void dump_box_kernel(const __grid_constant__ CUtensorMap map, float* dump, int bytes,
                                 int atoms, int misalign) {
@@ -171,7 +190,7 @@ __global__ void dump_box_kernel(const __grid_constant__ CUtensorMap map, float* 
   }
 }
 
-}  // namespace
+}  // namespace probe_code
 
 std::vector<float> dump_tma_box(TmaSwizzle mode, int box_rows, int box_cols, int misalign) {
   std::vector<float> coded(static_cast<size_t>(box_rows) * box_cols);
@@ -189,9 +208,9 @@ std::vector<float> dump_tma_box(TmaSwizzle mode, int box_rows, int box_cols, int
   const int bytes = box_rows * box_cols * 4, atoms = (box_rows * room + 1023) / 1024 * 1024;
   const int shared = atoms + 2048;
   gpu::DeviceBuffer<float> dump(static_cast<size_t>(atoms / 4));
-  GPU_CHECK(
-      cudaFuncSetAttribute(dump_box_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-  dump_box_kernel<<<1, 128, shared>>>(map, dump.get(), bytes, atoms, misalign);
+  GPU_CHECK(cudaFuncSetAttribute(gpu::launched(dump_box_kernel),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+  gpu::launch(dump_box_kernel, 1, 128, shared, map, dump.get(), bytes, atoms, misalign);
   GPU_CHECK_KERNEL("the TMA layout probe");
   return dump.download();
 }

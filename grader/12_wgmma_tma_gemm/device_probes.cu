@@ -14,10 +14,17 @@
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
+#include "common/cuda/kernel_module.hpp"
 
 namespace ch12::probes {
 
-namespace {
+namespace probe_code {
+
+// Where the kernels of this unit keep the interface's record of a wait that gave up
+// (gpu::module_global).
+__global__ void locate_gave_up(void** address) {
+  *address = &ch11::ptx::mbarrier_gave_up;
+}
 
 __global__ void wgmma_probe_kernel(int* has) {
   *has = ptx::has_wgmma();
@@ -35,13 +42,13 @@ __global__ void poison_shared_kernel(int bytes) {
 template <OperandLayout Layout, int Stages>
 void launch_ring(const CUtensorMap& a, const CUtensorMap& b, float* C, int M, int N, int K) {
   static const bool shared_set = [] {
-    GPU_CHECK(cudaFuncSetAttribute(wgmma_gemm_kernel<Layout, Stages>,
+    GPU_CHECK(cudaFuncSetAttribute(gpu::launched(wgmma_gemm_kernel<Layout, Stages>),
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
     return true;
   }();
   (void)shared_set;
   const unsigned blocks = static_cast<unsigned>((M / kBlockM) * (N / kBlockN));
-  wgmma_gemm_kernel<Layout, Stages><<<blocks, kThreads, kSharedBytes>>>(a, b, C, M, N, K);
+  gpu::launch(wgmma_gemm_kernel<Layout, Stages>, blocks, kThreads, kSharedBytes, a, b, C, M, N, K);
 }
 
 template <OperandLayout Layout>
@@ -58,13 +65,14 @@ void launch_layout(const CUtensorMap& a, const CUtensorMap& b, float* C, int M, 
   }
 }
 
-}  // namespace
+}  // namespace probe_code
+using namespace probe_code;  // external names: a judge finds these kernels by name
 
 std::optional<std::string> no_wgmma_here() {
   static const std::optional<std::string> reason = []() -> std::optional<std::string> {
     gpu::DeviceBuffer<int> has(1);
     has.fill_bytes(0);
-    wgmma_probe_kernel<<<1, 1>>>(has.get());
+    gpu::launch(wgmma_probe_kernel, 1, 1, 0, has.get());
     const cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
       return std::string("no code of this grader runs on this GPU (") + cudaGetErrorString(e) + ")";
@@ -113,9 +121,9 @@ void launch_yours_on_poisoned_shared(OperandLayout layout, const __half* A, cons
   GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GPU_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   bytes = bytes / 16 * 16;
-  GPU_CHECK(cudaFuncSetAttribute(poison_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 bytes));
-  poison_shared_kernel<<<sms, 1024, bytes>>>(bytes);
+  GPU_CHECK(cudaFuncSetAttribute(gpu::launched(poison_shared_kernel),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  gpu::launch(poison_shared_kernel, sms, 1024, bytes, bytes);
   GPU_CHECK(cudaGetLastError());
   launch_yours(layout, A, B, C, M, N, K, stages);
 }
@@ -124,13 +132,15 @@ void forget_waits_that_gave_up() {
   ch11::ptx::MbarrierGaveUp none{};
   none.first_bar = 0xffffffffu;
   GPU_CHECK(cudaDeviceSynchronize());
-  GPU_CHECK(cudaMemcpyToSymbol(ch11::ptx::mbarrier_gave_up, &none, sizeof none));
+  GPU_CHECK(cudaMemcpy(gpu::module_global(&ch11::ptx::mbarrier_gave_up, locate_gave_up), &none,
+                       sizeof none, cudaMemcpyHostToDevice));
 }
 
 std::optional<std::string> wait_that_gave_up() {
   ch11::ptx::MbarrierGaveUp seen{};
   GPU_CHECK(cudaDeviceSynchronize());
-  GPU_CHECK(cudaMemcpyFromSymbol(&seen, ch11::ptx::mbarrier_gave_up, sizeof seen));
+  GPU_CHECK(cudaMemcpy(&seen, gpu::module_global(&ch11::ptx::mbarrier_gave_up, locate_gave_up),
+                       sizeof seen, cudaMemcpyDeviceToHost));
   if (seen.happened == 0) return std::nullopt;
   // The given part keeps full[s] at barriers[s] and empty[s] at barriers[kStages + s]; the
   // lowest address mbarrier_init was given is full[0]'s.
@@ -152,7 +162,7 @@ std::optional<std::string> wait_that_gave_up() {
          " ms: it never would.";
 }
 
-namespace {
+namespace probe_code {
 
 // The pairing probe: K-tiles put into shared memory at `offset` bytes past a 1024-byte boundary
 // (A) and 40 KiB further (B), read by one warpgroup's wgmma with the descriptors given (relative
@@ -289,8 +299,8 @@ std::unique_ptr<PreparedTile> prepare_tile(const std::vector<__half>& src, int r
   if (how == Written::kAsLayout) {
     p->tile.by_tma = 1;
     p->source = std::make_unique<gpu::DeviceBuffer<__half>>(src);
-    p->map = make_operand_map(layout, p->source->get(), rows, kKTile, rows,
-                              "the grader's probe tile");
+    p->map =
+        make_operand_map(layout, p->source->get(), rows, kKTile, rows, "the grader's probe tile");
   } else {
     const std::vector<unsigned char> image = tile_image(rows, src, how);
     p->image = std::make_unique<gpu::DeviceBuffer<unsigned char>>(image);
@@ -318,13 +328,13 @@ int wrong_elements(const std::vector<__half>& A, OperandLayout a_layout, Written
   gpu::DeviceBuffer<float> out(static_cast<std::size_t>(64) * kBlockN);
   out.fill_bytes(0xff);
   static const bool shared_set = [] {
-    GPU_CHECK(cudaFuncSetAttribute(pairing_probe_kernel,
+    GPU_CHECK(cudaFuncSetAttribute(gpu::launched(pairing_probe_kernel),
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kProbeShared));
     return true;
   }();
   (void)shared_set;
-  pairing_probe_kernel<<<1, 128, kProbeShared>>>(a->map, a->tile, b->map, b->tile,
-                                                 static_cast<int>(offset), d.get(), out.get());
+  gpu::launch(pairing_probe_kernel, 1, 128, kProbeShared, a->map, a->tile, b->map, b->tile,
+              static_cast<int>(offset), d.get(), out.get());
   GPU_CHECK_KERNEL("the grader's wgmma probe");
   const std::vector<float> got = out.download();
   int wrong = 0;
@@ -341,7 +351,7 @@ int wrong_elements(const std::vector<__half>& A, OperandLayout a_layout, Written
   return wrong;
 }
 
-}  // namespace
+}  // namespace probe_code
 
 int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
   std::mt19937 rng(seed);
@@ -361,41 +371,41 @@ int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
     default: break;
   }
   const bool padded_b = pairing == Pairing::kPaddedBRowsAsInterleave;
-  return wrong_elements(A, written, how, B, OperandLayout::k128B,
-                        padded_b ? Written::kPaddedRows : Written::kAsLayout, offset,
-                        [&](int which, int k16) {
-    // Your own descriptors (exercise 1, once right), changed as the pairing says.
-    if (which == 1 && padded_b) {
-      // The padded tile described as kInterleave from your descriptor of an interleaved B.
-      DescriptorFields f = decode_descriptor(
-          wgmma_descriptor(OperandLayout::kInterleave, kProbeBOffset + offset, 256, k16, 0));
-      f.start_address = kProbeBOffset + offset + 32u * static_cast<unsigned>(k16);
-      f.leading_byte_offset = 16;
-      f.stride_byte_offset = 8 * kPaddedPitch;
-      return encode_descriptor(f);
-    }
-    if (which == 1)
-      return wgmma_descriptor(OperandLayout::k128B, kProbeBOffset + offset, 256, k16, 0);
-    DescriptorFields f = decode_descriptor(wgmma_descriptor(written, offset, 64, k16, 0));
-    switch (pairing) {
-      case Pairing::kSW128ReadAsSW64: f.layout = OperandLayout::k64B; break;
-      case Pairing::kSW128WithSbo128: f.stride_byte_offset = 128; break;
-      case Pairing::kSW64WithSbo1024: f.stride_byte_offset = 1024; break;
-      case Pairing::kSW32StepOf32Bytes: f.start_address = offset + 32u * k16; break;
-      case Pairing::kInterleaveLboSboSwapped: {
-        const unsigned lbo = f.leading_byte_offset;
-        f.leading_byte_offset = f.stride_byte_offset, f.stride_byte_offset = lbo;
-        break;
-      }
-      case Pairing::kInterleaveGapOf16Bytes:  // every core matrix's place scaled by 144 / 128
-        f.leading_byte_offset = f.leading_byte_offset / 8 * 9;
-        f.stride_byte_offset = f.stride_byte_offset / 8 * 9;
-        f.start_address = offset + (f.start_address - offset) / 8 * 9;
-        break;
-      default: break;
-    }
-    return encode_descriptor(f);
-  });
+  return wrong_elements(
+      A, written, how, B, OperandLayout::k128B,
+      padded_b ? Written::kPaddedRows : Written::kAsLayout, offset, [&](int which, int k16) {
+        // Your own descriptors (exercise 1, once right), changed as the pairing says.
+        if (which == 1 && padded_b) {
+          // The padded tile described as kInterleave from your descriptor of an interleaved B.
+          DescriptorFields f = decode_descriptor(
+              wgmma_descriptor(OperandLayout::kInterleave, kProbeBOffset + offset, 256, k16, 0));
+          f.start_address = kProbeBOffset + offset + 32u * static_cast<unsigned>(k16);
+          f.leading_byte_offset = 16;
+          f.stride_byte_offset = 8 * kPaddedPitch;
+          return encode_descriptor(f);
+        }
+        if (which == 1)
+          return wgmma_descriptor(OperandLayout::k128B, kProbeBOffset + offset, 256, k16, 0);
+        DescriptorFields f = decode_descriptor(wgmma_descriptor(written, offset, 64, k16, 0));
+        switch (pairing) {
+          case Pairing::kSW128ReadAsSW64: f.layout = OperandLayout::k64B; break;
+          case Pairing::kSW128WithSbo128: f.stride_byte_offset = 128; break;
+          case Pairing::kSW64WithSbo1024: f.stride_byte_offset = 1024; break;
+          case Pairing::kSW32StepOf32Bytes: f.start_address = offset + 32u * k16; break;
+          case Pairing::kInterleaveLboSboSwapped: {
+            const unsigned lbo = f.leading_byte_offset;
+            f.leading_byte_offset = f.stride_byte_offset, f.stride_byte_offset = lbo;
+            break;
+          }
+          case Pairing::kInterleaveGapOf16Bytes:  // every core matrix's place scaled by 144 / 128
+            f.leading_byte_offset = f.leading_byte_offset / 8 * 9;
+            f.stride_byte_offset = f.stride_byte_offset / 8 * 9;
+            f.start_address = offset + (f.start_address - offset) / 8 * 9;
+            break;
+          default: break;
+        }
+        return encode_descriptor(f);
+      });
 }
 
 int wrong_elements_with_your_descriptors(OperandLayout layout, unsigned seed) {
@@ -414,9 +424,9 @@ int wrong_elements_with_your_descriptors(OperandLayout layout, unsigned seed) {
   }
   return wrong_elements(A, layout, Written::kAsLayout, B, layout, Written::kAsLayout, 0,
                         [&](int which, int k16) {
-    return which == 0 ? wgmma_descriptor(layout, 0, 64, k16, 0)
-                      : wgmma_descriptor(layout, kProbeBOffset, 256, k16, 0);
-  });
+                          return which == 0 ? wgmma_descriptor(layout, 0, 64, k16, 0)
+                                            : wgmma_descriptor(layout, kProbeBOffset, 256, k16, 0);
+                        });
 }
 
 }  // namespace ch12::probes

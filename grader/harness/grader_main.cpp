@@ -49,6 +49,7 @@
 
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/gpu_info.hpp"
+#include "common/cuda/kernel_module.hpp"
 #include "grader/harness/catch.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/harness/report.hpp"
@@ -250,6 +251,9 @@ void print_skip(const std::string& reason) {
 // lesson checks; the GPU checks, which run the student's kernels, are the GPU grader's, the
 // program beside it named <chapter>_gpu_grader.
 extern "C" const char* workbook_judge_gpu_grader() __attribute__((weak));
+// Defined by a judge that runs the GPU checks itself (meson option gpu_judge=apart): the file
+// beside it that holds the exercise's kernels, compiled for the device alone.
+extern "C" const char* workbook_judge_kernels() __attribute__((weak));
 
 namespace {
 
@@ -270,8 +274,10 @@ int hand_gpu_modes_over(char** argv) {
 
 int main(int argc, char** argv) {
   const bool judge = workbook_judge_gpu_grader != nullptr;
+  const bool runs_kernels = workbook_judge_kernels != nullptr;
   if (judge && argc >= 2 &&
-      (std::strcmp(argv[1], "gpu") == 0 || std::strcmp(argv[1], "reference") == 0)) {
+      ((std::strcmp(argv[1], "gpu") == 0 && !runs_kernels) ||
+       std::strcmp(argv[1], "reference") == 0)) {
     return hand_gpu_modes_over(argv);
   }
   if (argc < 2 || (std::strcmp(argv[1], "host") != 0 && std::strcmp(argv[1], "gpu") != 0 &&
@@ -381,6 +387,18 @@ int main(int argc, char** argv) {
     }
     const char* limit = std::getenv("WORKBOOK_GPU_TIMEOUT");
     session::arm_watchdog(limit ? std::atoi(limit) : kDefaultGpuTimeoutSeconds);
+    if (runs_kernels) {
+      // WORKBOOK_KERNELS: where official grading built the submission's kernels.
+      const std::string self = executable_path(argv[0]);
+      std::string path = self.substr(0, self.rfind('/') + 1) + workbook_judge_kernels();
+      if (const char* chosen = std::getenv("WORKBOOK_KERNELS"); chosen && *chosen) path = chosen;
+      try {
+        gpu::load_kernel_module(path);
+      } catch (const std::exception& e) {
+        std::cout << "FAILED: " << e.what() << "\n";
+        return 1;
+      }
+    }
   }
   if (!record_path.empty() && !listing) {
     if (const std::string why = session::open_record(record_path); !why.empty()) {

@@ -2,14 +2,16 @@
 """Writes the two sides of a chapter's calls between the judge and the subject
 (grader/harness/subject_link.hpp, subject_protocol.hpp), from its interface header:
 
-    subject_calls.py judge INTERFACE.cuh SKELETON.cu OUTPUT.cu GPU_GRADER_NAME
+    subject_calls.py judge INTERFACE.cuh SKELETON.cu OUTPUT.cu GPU_GRADER_NAME [KERNELS_NAME]
     subject_calls.py subject INTERFACE.cuh SKELETON.cu OUTPUT.cu
 
 Every function the interface declares without defining it is the student's (the skeleton
 defines it) or the grader's (the grader's own code defines it: a variant's cases). The judge's
 side defines each of the student's host functions as a call into the subject, and their device
 functions and kernels as stubs that trap (the judge runs no student code: the GPU checks run
-elsewhere), and answers the subject's calls of the grader's functions. The subject's side
+elsewhere: in the GPU grader, or, given KERNELS_NAME, in the exercise's kernels compiled for the
+device alone, which the judge loads and launches itself), and answers the subject's calls of the
+grader's functions. The subject's side
 answers the judge's calls with the student's functions, and defines the grader's functions as
 calls back to the judge. Arguments and results cross as bytes: each must be trivially copyable
 (the generated code says so to the compiler). An interface this reader cannot follow is an
@@ -215,15 +217,18 @@ def asserts(functions):
             f"and the subject as bytes\");" for t in sorted(types)]
 
 
-def judge_side(namespace, student, grader, header_include, gpu_grader):
+def judge_side(namespace, student, grader, header_include, gpu_grader, kernels=None):
     calls = [f for f in student if f.host]
     out = ["// Made by grader/tools/subject_calls.py (judge): the student's functions, called in the",
            "// subject; the grader's, answered for it. Do not edit.",
            "#include <type_traits>", "", f'#include "{header_include}"',
            '#include "grader/harness/subject_link.hpp"', "",
            "// This grader is a judge: its GPU modes are the GPU grader's (grader_main.cpp).",
-           f'extern "C" const char* workbook_judge_gpu_grader() {{ return "{gpu_grader}"; }}', "",
-           f"namespace {namespace} {{", ""]
+           f'extern "C" const char* workbook_judge_gpu_grader() {{ return "{gpu_grader}"; }}', ""]
+    if kernels:
+        out += ["// It runs the GPU checks itself, on the exercise's kernels loaded from here.",
+                f'extern "C" const char* workbook_judge_kernels() {{ return "{kernels}"; }}', ""]
+    out += [f"namespace {namespace} {{", ""]
     for number, f in enumerate(student):
         out.append(f.signature() + " {")
         args = "".join(f", {n}" for _, n in f.params)
@@ -283,7 +288,7 @@ def subject_side(namespace, student, grader, header_include):
 
 
 def main(argv):
-    if not (len(argv) == 6 and argv[1] == "judge" or len(argv) == 5 and argv[1] == "subject"):
+    if not (len(argv) in (6, 7) and argv[1] == "judge" or len(argv) == 5 and argv[1] == "subject"):
         sys.exit(__doc__)
     side, header, skeleton, output = argv[1:5]
     try:
@@ -292,7 +297,7 @@ def main(argv):
         sys.exit(f"subject_calls.py: {header}: {e}")
     include = header[header.index("chapters/"):] if "chapters/" in header else header
     if side == "judge":
-        text = judge_side(namespace, student, grader, include, argv[5])
+        text = judge_side(namespace, student, grader, include, *argv[5:])
     else:
         text = subject_side(namespace, student, grader, include)
     with open(output, "w", encoding="utf-8") as f:

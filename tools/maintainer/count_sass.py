@@ -4,6 +4,7 @@ what the compiler made of a kernel.
 
     count_sass.py write BUILD_DIR [SOURCE_ROOT]   rewrite every chapter's counts from BUILD_DIR
     count_sass.py check SPEC BINARY               recount; compare with the committed file
+    count_sass.py kernels JUDGE KERNELS_FILE chNN the kernels file holds the judge's kernels
 
 A chapter asks for counts with a spec, solutions/NN_slug/compiled_code.ini:
 
@@ -21,6 +22,15 @@ architecture) skips a spec whose architecture the build holds no SASS for, sayin
 (a solution-mode meson test) exits 77, the test's SKIP, when cuobjdump is missing or the binary
 holds no SASS for the spec's architecture (CI builds sm_75 only), and 1 when a count differs from
 the committed file.
+
+`kernels` checks a chapter's kernels file (chNN_slug_kernels.fatbin: the exercise and the device
+probes compiled for the device alone), which a judge built with gpu_judge=apart loads and finds
+each kernel in by the name of its own copy (common/cuda/kernel_module.hpp): a kernel whose name
+differs there (internal linkage, another namespace) would fail only on a GPU, in the middle of a
+student's run. It reads the names from the compiled code, the judge's kernels of the chapter's
+namespace in its unit (the probes and the stand-ins of the student's functions), not those of
+the chapter's other compiled sources (their anonymous namespaces: the judge launches those
+itself), and exits 1 naming each one the file lacks.
 """
 import configparser
 import datetime
@@ -162,7 +172,30 @@ def committed(output):
     return values
 
 
+def kernel_names(path, namespace):
+    """The kernels of `namespace` (chNN) in the device code of the file at `path`."""
+    with open(path, "rb") as f:
+        data = f.read()
+    pattern = rb"\.text\.(_ZN\d*4" + re.escape(namespace.encode()) + rb"[A-Za-z0-9_]+)"
+    return {m.group(1).decode() for m in re.finditer(pattern, data)}
+
+
+def check_kernels_file(judge, kernels, namespace):
+    needed = {n for n in kernel_names(judge, namespace)
+              if "_GLOBAL__N_" not in n or f"_{namespace}_judge_unit_cu_" in n}
+    if not needed:
+        sys.exit(f"{judge}: no kernel of namespace {namespace} in its device code (compressed?)")
+    missing = sorted(needed - kernel_names(kernels, namespace))
+    for name in missing:
+        print(f"{kernels} lacks {name}, which {judge} may launch from it")
+    if not missing:
+        print(f"{kernels}: holds all {len(needed)} kernels of {namespace} that {judge} may launch")
+    return 1 if missing else 0
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "kernels" and re.fullmatch(r"ch\d\d", sys.argv[4]):
+        return check_kernels_file(*sys.argv[2:])
     if len(sys.argv) < 3 or sys.argv[1] not in ("write", "check"):
         sys.exit(__doc__)
     tool = cuobjdump()

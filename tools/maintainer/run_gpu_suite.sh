@@ -18,6 +18,8 @@
 #   (PARTS "solution" then "student" in two calls, where a call's time is limited; CHAPTERS, a
 #   comma list of chapter folders (NN_slug,MM_slug), builds and runs only those:
 #   the other chapters' measurements stay as committed, and so do their GPU-suite times)
+#   GPU_JUDGE=apart in the environment builds with -Dgpu_judge=apart: the judges launch the
+#   exercises' kernels themselves (common/cuda/kernel_module.hpp).
 set -u
 cd "$(dirname "$0")/../.."
 out=${1:-gpu-run-logs}
@@ -37,6 +39,7 @@ status=0
 build() {  # build DIR MODE
   rm -rf "$1"
   meson setup "$1" -Dkernels="$2" -Dgpu_targets="$arch" ${chapters:+-Dchapters="$chapters"} \
+    -Dgpu_judge="${GPU_JUDGE:-in_process}" \
     >"$out/setup-$2.log" 2>&1 &&
     ninja -k 0 -C "$1" >"$out/build-$2.log" 2>&1  # -k 0: every failing unit in one go
 }
