@@ -13,7 +13,7 @@ import time
 
 from . import pristine, sandbox, scoring
 from .prepare import overlays, prepare
-from .pristine import gpu_grader_name, grader_name
+from .pristine import gpu_grader_name, grader_name, kernels_name
 from .scoring import record
 
 GRADER_MEMORY = 16 << 30
@@ -133,17 +133,20 @@ def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lo
     return reported, reasons, notes, infrastructure, timed_out, screen
 
 
-def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=None):
+def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=None,
+              mode="host", gpu_lock=None):
     """Runs one chapter's host checks, as run_grader does: the pristine judge (the checks and
     none of the student's code, grader/harness/subject_link.hpp) runs here, outside the sandbox,
     and writes its record to a file of this tool's; it calls the student's functions in the
     subject, which it starts through the sandbox (WORKBOOK_SUBJECT_WRAPPER). What the subject
-    did (a crash, a hang, exit(), a flood) is the judge's to report, check by check."""
+    did (a crash, a hang, exit(), a flood) is the judge's to report, check by check. With mode
+    "gpu" (--gpu-judge apart) it runs the GPU checks too, on the submission's kernels, which it
+    loads and launches itself (common/cuda/kernel_module.hpp), their checks holding `gpu_lock`."""
     reported, reasons, notes, infrastructure, timed_out, screen = {}, {}, [], None, False, None
     with open(log, "a") as f:
-        f.write(f"\n==== {chapter} host ====\n")
+        f.write(f"\n==== {chapter} {mode} ====\n")
     left = deadline - time.monotonic()
-    room = os.path.join(prepared.work, f"judge-{chapter}")
+    room = os.path.join(prepared.work, f"judge-{chapter}-{mode}")
     shown = os.path.join(room, "subject")  # what the sandbox shows: the subject alone
     os.makedirs(shown)
     os.chmod(room, 0o700)
@@ -155,13 +158,24 @@ def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=N
            "WORKBOOK_MEASUREMENTS_DIR": room, "WORKBOOK_FEEDBACK": "full",
            "WORKBOOK_VARIANT": str(prepared.variant["variant"]), "WORKBOOK_SUBJECT": subject,
            "WORKBOOK_HIDDEN_SEED": str(hidden_seed)}
+    if mode == "gpu":
+        # Data the submission's build wrote: a link there is refused, never followed.
+        built = os.path.join(prepared.dirs["build-upper"], kernels_name(chapter))
+        if os.path.islink(built) or not os.path.isfile(built):
+            reasons[mode] = "not run: the build left no kernels file (see build.log)"
+            return reported, reasons, notes, infrastructure, timed_out, screen
+        env["WORKBOOK_KERNELS"] = os.path.join(room, kernels_name(chapter))
+        shutil.copyfile(built, env["WORKBOOK_KERNELS"], follow_symlinks=False)
+        env["WORKBOOK_GPU_TIMEOUT"] = str(max(1, int(left)))
+        if gpu_lock:
+            env["WORKBOOK_GPU_LOCK"] = gpu_lock
     record_path = os.path.join(room, "record")
     start = time.monotonic()
     with box.judging(), open(log, "ab") as out:
         env["WORKBOOK_SUBJECT_WRAPPER"] = box.subject_wrapper(shown, max(1, left), GRADER_MEMORY,
                                                               256 << 20)
         # Named by its name alone, which is what its report shows: not where the tool keeps it.
-        judge = subprocess.Popen([grader_name(chapter), "host", "--record", record_path],
+        judge = subprocess.Popen([grader_name(chapter), mode, "--record", record_path],
                                  executable=os.path.join(workbook.build, grader_name(chapter)),
                                  cwd=room, env=env,
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=out,
@@ -177,7 +191,7 @@ def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=N
                 pass
             judge.wait()
     with open(log, "a") as f:
-        f.write(f"\n==== {chapter} host: {time.monotonic() - start:.1f} s ====\n")
+        f.write(f"\n==== {chapter} {mode}: {time.monotonic() - start:.1f} s ====\n")
     try:
         with open(record_path, "rb") as f:
             ran = record.parse(f.read(record.RECORD_BYTES + 1))
@@ -193,13 +207,16 @@ def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=N
     except OSError:
         pass
     if timed_out and infrastructure is None:
-        reasons["host"] = (f"the time limit of {options.time_limit} s ran out while the host "
-                           f"checks ran; the judge was stopped")
+        reasons[mode] = (f"the time limit of {options.time_limit} s ran out while the {mode} "
+                         f"checks ran; the judge was stopped")
+    elif mode == "gpu" and judge.returncode == GPU_UNUSABLE and infrastructure is None:
+        # The judge runs none of the student's code: its status is its own.
+        infrastructure = f"{chapter}: the GPU checks could not use the GPU (see run.log)"
     elif infrastructure is None and (ran is None or ran.end != "finished"):
         infrastructure = (f"{chapter}: the judge ended before its last check (status "
                           f"{judge.returncode}; see run.log)")
     if infrastructure:
-        reasons["host"] = "not graded: " + infrastructure
+        reasons[mode] = "not graded: " + infrastructure
     return reported, reasons, notes, infrastructure, timed_out, screen
 
 
@@ -269,9 +286,14 @@ def run_checks(workbook, prepared, options, modes, checked=None):
             reason = blocked(chapter)
             if reason:
                 return {}, {mode: reason}, [], None, False, None
-            if mode == "host":
-                return run_judge(workbook, prepared, options, chapter, deadline, chapter_log,
-                                 checked.hidden_seed)
+            if mode == "host" or options.gpu_judge == "apart":
+                outcome = run_judge(workbook, prepared, options, chapter, deadline, chapter_log,
+                                    checked.hidden_seed, mode, gpu_lock)
+                if mode == "host":
+                    return outcome
+                checked.infrastructure = checked.infrastructure or outcome[3]
+                checked.timed_out = checked.timed_out or outcome[4]
+                return outcome
             outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
                                  chapter_log, gpu_lock, checked.hidden_seed)
             if mode == "gpu":  # a GPU fault or a timeout: the graders not yet started do not run

@@ -400,7 +400,8 @@ class Jobs:
         self.count, self.partitions, self.extra = count, partitions, list(extra)
         common = ["--out", out, "--time-limit", str(options.time_limit),
                   "--build-time-limit", str(options.build_time_limit),
-                  "--gpu-targets", options.gpu_targets, "--visibility", options.visibility]
+                  "--gpu-targets", options.gpu_targets,
+                  "--gpu-judge", options.gpu_judge, "--visibility", options.visibility]
         if options.chapters:
             common += ["--chapters", ",".join(options.chapters)]
         if options.gpu:

@@ -11,7 +11,7 @@ import sys
 import time
 
 from . import build_errors, pristine, sandbox, submission, variants
-from .pristine import BUILD_MEMORY, chown_tree, exercise_path, gpu_grader_name
+from .pristine import BUILD_MEMORY, chown_tree, exercise_path, gpu_targets
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 # Of grader/, what a subject's build reads: the header of the judge's channel.
@@ -305,7 +305,7 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
     if options.gpu:
         infrastructure = infrastructure or build_gpu_graders(
             workbook, dirs, [c for c in submitted if c in subjects], failed_build, log,
-            deadline, niceness)
+            deadline, niceness, options)
     return Prepared(ident=ident, path=path, directory=directory, work=work, dirs=dirs,
                     notes=notes, refused=refused, variant=variant, failed_build=failed_build,
                     ignored=ignored, untouched=untouched, subjects=subjects,
@@ -314,9 +314,11 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
                     build_seconds=time.monotonic() - start)
 
 
-def build_gpu_graders(workbook, dirs, chapters, failed_build, log, deadline, niceness):
+def build_gpu_graders(workbook, dirs, chapters, failed_build, log, deadline, niceness, options):
     """The GPU graders of `chapters` (each the checks and the exercise in one program, run in
-    the sandbox with their report pipe: checks.run_grader), built over the pristine workbook
+    the sandbox with their report pipe: checks.run_grader), or with --gpu-judge apart their
+    kernels (the exercise and the device probes for the device alone, which the pristine judge
+    loads: checks.run_judge), built over the pristine workbook
     with the submission's exercise files laid over it (`dirs`), the hidden checks' source out
     of view. Returns the machine's fault, or None; a chapter that fails is put in
     `failed_build`."""
@@ -333,7 +335,7 @@ def build_gpu_graders(workbook, dirs, chapters, failed_build, log, deadline, nic
         return None
     outcome = workbook.box.run(
         ["python3", f"{pristine.TOOL}/inspect_build.py", pristine.BUILD]
-        + [gpu_grader_name(c) for c in chapters] + ["--out", "{report}"], pristine.BUILD, log,
+        + [gpu_targets(options, c) for c in chapters] + ["--out", "{report}"], pristine.BUILD, log,
         deadline - time.monotonic(), overlays=overlays(workbook, dirs, True),
         files=pristine.tool_files(), report=True, memory_bytes=BUILD_MEMORY, niceness=niceness)
     found = parse_json(outcome.report)
@@ -344,7 +346,7 @@ def build_gpu_graders(workbook, dirs, chapters, failed_build, log, deadline, nic
     if found is None:
         return f"the GPU graders' build failed ({outcome.describe()})"
     for chapter in chapters:
-        entry = found.get(gpu_grader_name(chapter), {})
+        entry = found.get(gpu_targets(options, chapter), {})
         if not entry.get("built"):
             errors, machine = whose_failure(chapter, entry.get("errors", ""), set())
             if machine:

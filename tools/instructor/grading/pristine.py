@@ -86,6 +86,17 @@ def gpu_grader_name(chapter):
     return f"ch{chapter[:2]}_{chapter[3:]}_gpu_grader"
 
 
+def kernels_name(chapter):
+    """The exercise's kernels compiled for the device alone, which a judge built with
+    gpu_judge=apart loads (common/cuda/kernel_module.hpp)."""
+    return f"ch{chapter[:2]}_{chapter[3:]}_kernels.fatbin"
+
+
+def gpu_targets(options, chapter):
+    """What a submission builds for `chapter`'s GPU checks: its GPU grader, or its kernels."""
+    return kernels_name(chapter) if options.gpu_judge == "apart" else gpu_grader_name(chapter)
+
+
 def exercise_path(chapter):
     return f"chapters/{chapter}/{chapter[3:]}_exercise.cu"
 
@@ -132,7 +143,8 @@ class Workbook:
             if os.path.isdir(os.path.join(self.tree, "solutions", c))
             for name in os.listdir(os.path.join(self.tree, "solutions", c))
             if name.startswith(HIDDEN_PREFIX))
-        key = hashlib.sha256(f"{options.gpu_targets} {options.gpu} {','.join(self.chapters)}"
+        key = hashlib.sha256(f"{options.gpu_targets} {options.gpu} {options.gpu_judge} "
+                             f"{','.join(self.chapters)}"
                              .encode())
         self.build_root = os.path.join(os.path.abspath(cache),
                                        f"build-{self.commit[:12]}-{key.hexdigest()[:10]}")
@@ -203,9 +215,11 @@ class Workbook:
             # and with --gpu the GPU graders, which submissions rebuild with their exercises.
             targets = [grader_name(c) for c in self.chapters] + \
                 [subject_name(c) for c in self.chapters] + \
-                ([gpu_grader_name(c) for c in self.chapters] if self.options.gpu else [])
+                ([gpu_targets(self.options, c) for c in self.chapters]
+                 if self.options.gpu else [])
             script = (f"meson setup {BUILD} {SRC} -Dkernels=student "
                       f"-Dgpu_targets={self.options.gpu_targets} -Ddocs=disabled "
+                      f"-Dgpu_judge={self.options.gpu_judge} "
                       f"-Dchapters={','.join(self.chapters)} && "
                       f"ninja -C {BUILD} ${{WORKBOOK_BUILD_JOBS:+-j $WORKBOOK_BUILD_JOBS}} "
                       f"{' '.join(targets)} {RENDER_RECORD}")

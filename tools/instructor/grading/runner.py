@@ -36,8 +36,9 @@ class Options:
     def __init__(self, gpu=False, chapters=None, gpu_targets="host-only", time_limit=600,
                  build_time_limit=1800, visibility="visible", roster=None, variant=None,
                  secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT,
-                 workbook_cache=None, hidden_seed=None):
+                 workbook_cache=None, hidden_seed=None, gpu_judge="in_process"):
         self.assignment = assignment
+        self.gpu_judge = gpu_judge  # who runs the GPU checks (meson option gpu_judge)
         self.hidden_seed = hidden_seed
         self.workbook_cache = workbook_cache  # --workbook-cache, passed on to Slurm's tasks
         self.roster = roster

@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tarfile
 import time
 import xml.etree.ElementTree as ElementTree
 
@@ -162,9 +163,9 @@ if use_slurm:
 
     split_out = os.path.join(work, "slurm-gpu")
     split = subprocess.run([sys.executable, tool, "--class", folder, "--out", split_out,
-                            "--slurm", "--gpu", "--cpu-partition", "cpu", "--gpu-partition",
-                            "gpu", "--wait"] + common, capture_output=True, text=True,
-                           timeout=1500)
+                            "--slurm", "--gpu", "--gpu-judge", "apart", "--cpu-partition", "cpu",
+                            "--gpu-partition", "gpu", "--wait"] + common, capture_output=True,
+                           text=True, timeout=1500)
     print(split.stderr, flush=True)
     expect(split.returncode != 0 and "class.csv holds 0 of 3" in split.stderr,
            f"without a GPU on the gpu partition nothing is graded: {split.stderr[-600:]}")
@@ -199,6 +200,18 @@ if use_slurm:
                                                          open(os.path.join(split_out, "slurm",
                                                                            n)).read())]
     expect(not compiled, f"a GPU job built something: {compiled}")
+    # --gpu-judge apart: a submission builds its kernels for the device alone, which the
+    # pristine judge loads, and no GPU grader.
+    try:
+        with tarfile.open(os.path.join(split_out, "submissions", "reference", "built",
+                                       "layers.tar.gz")) as layers:
+            built_files = {os.path.basename(m.name) for m in layers.getmembers()}
+    except (OSError, tarfile.TarError) as e:
+        built_files = {f"no layers: {e}"}
+    expect({f"ch{c[:2]}_{c[3:]}_kernels.fatbin" for c in chapters} <= built_files
+           and not any(n.endswith("_gpu_grader") for n in built_files),
+           f"reference: its kernels built, no GPU grader: "
+           f"{sorted(n for n in built_files if 'fatbin' in n or 'gpu_grader' in n)}")
 
 # A hostile class on the first chapter (hostile_class.py): every way a submission once took
 # marks, took them from classmates or spoiled the class, each beside honest classmates.
