@@ -397,10 +397,16 @@ class FallbackSandbox:
         path = os.path.join(os.path.dirname(folder), "wrapper")
         with open(path, "w") as f:
             fault = os.path.join(os.path.dirname(folder), sandbox.WRAPPER_FAULT)
+            # A tool or the subject's copy that cannot be run would end the exec with status 126
+            # or 127, which the judge would read as the student's exit: said here instead.
+            subject = f'"{self.subject_place}/$(basename "$1")"'
             f.write(f"#!/bin/sh\ncd '{self.temporary}' || {{ echo 'its temporary folder is "
-                    f"gone' >>'{fault}'; exit 125; }}\nexec "
-                    + " ".join(f"'{w}'" for w in words)
-                    + f' "{self.subject_place}/$(basename "$1")"\n')
+                    f"gone' >>'{fault}'; exit 125; }}\n"
+                    f"for tool in env setpriv prlimit choom; do command -v \"$tool\" "
+                    f">/dev/null || {{ echo \"$tool is not installed\" >>'{fault}'; exit 125; }}; "
+                    f"done\n[ -x {subject} ] || {{ echo \"the subject's copy cannot be run\" "
+                    f">>'{fault}'; exit 125; }}\nexec "
+                    + " ".join(f"'{w}'" for w in words) + f" {subject}\n")
         os.chmod(path, 0o755)
         return path
 

@@ -782,6 +782,16 @@ with tempfile.TemporaryDirectory() as d:
     noted = os.path.join(d, sandbox.WRAPPER_FAULT)
     expect(done.returncode == 125 and os.path.isfile(noted),
            f"a failed wrapper notes its fault and ends with 125: {done.returncode} {done.stderr}")
+    # The fallback's wrapper: a subject's copy it cannot run (an exec's 126 or 127 otherwise).
+    from grading import fallback_sandbox  # noqa: E402
+    box = object.__new__(fallback_sandbox.FallbackSandbox)
+    box.temporary, box.path, box.uid, box.subject_place = d, "/usr/bin:/bin", os.getuid(), d
+    box._lay, box._fresh_temporary = (lambda *_: None), (lambda: None)
+    os.remove(noted)
+    done = subprocess.run([box.subject_wrapper(os.path.join(d, "subject"), 10, None, 1 << 20),
+                           "/no/such/subject"], capture_output=True, text=True)
+    expect(done.returncode == 125 and os.path.isfile(noted),
+           f"the fallback's wrapper notes a subject it cannot run: {done.returncode} {done.stderr}")
 
 if problems:
     print("\n".join(problems))
