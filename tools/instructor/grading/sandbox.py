@@ -266,10 +266,23 @@ class Sandbox:
             os.close(fd)
         capture = Capture(log_r, log_path, report_r, report_bytes) if log_r else None
         timed_out = False
+        deadline = time.monotonic() + max(1.0, timeout)
         try:
-            process.wait(timeout=max(1.0, timeout))
-        except subprocess.TimeoutExpired:
-            timed_out = True
+            while True:
+                try:
+                    process.wait(timeout=min(0.5, max(0.0, deadline - time.monotonic())))
+                    break
+                except subprocess.TimeoutExpired:
+                    if time.monotonic() >= deadline:
+                        timed_out = True
+                        break
+                    if channel and limits and limits.count("max"):
+                        # A subject's judge stops it when a call does not return, and this
+                        # wrapper with it: say now what the judge will show with the call.
+                        sys.stderr.write(f"Your code reached its sandbox's limit of {PROCESSES} "
+                                         f"processes.\n")
+                        sys.stderr.flush()
+                        channel = False
         finally:
             try:
                 os.killpg(process.pid, signal.SIGKILL)  # the namespace's processes go with it
