@@ -6,6 +6,8 @@ sm_90a for wgmma) to build too: `any` where the targets were named, else the loc
 architectures (`none` without a GPU: no code for a GPU that is not there).
 
     gpu_targets.py SUPPORTED_ARCHS_COMMA_SEPARATED VALUE [VALUE ...]
+    gpu_targets.py assemble OUTPUT chNN -- NVCC_COMMAND ...
+    gpu_targets.py show OUTPUT
 
 VALUE: `auto` (the default) builds for the GPUs of this machine only (nvidia-smi), or for one
 architecture where there is none (the host checks need no more); `host-only` builds for one
@@ -13,9 +15,19 @@ architecture and none of the chapters' extra ones, whatever GPU is here: a build
 checks alone (class grading without a GPU, a Gradescope autograder); `portable` builds sm_75 to
 sm_90, for a hand-out or an instructor's build that runs anywhere; anything else is a list of
 architectures such as 80 90, checked against what this nvcc builds.
+
+`assemble` runs NVCC_COMMAND (a chapter's exercise and device probes, compiled for the
+architectures the chapter also needs, with or without a GPU here) with ptxas's report, and writes
+to OUTPUT what ptxas made of the kernels of namespace chNN (registers, bytes spilled); a unit
+that does not compile fails with the compiler's message. `show` prints OUTPUT for the student:
+a build without an H100 or H200 still says whether the kernels assemble for one and fit.
 """
+import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 PORTABLE = ["75", "80", "86", "89", "90"]
 
@@ -48,7 +60,67 @@ def one_architecture(supported: list) -> list:
     return ["75"] if "75" in supported else [supported[0]]
 
 
+def assemble(output: str, namespace: str, command: list) -> int:
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run(command + ["-Xptxas", "-v", "--fatbin", "-o",
+                                         os.path.join(scratch, "kernels.fatbin")],
+                              capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout + done.stderr)
+        return done.returncode
+    kernels, current = [], None
+    for line in done.stderr.splitlines():
+        entry = re.search(r"Compiling entry function '(\w+)' for '(sm_\w+)'", line)
+        if entry:
+            current = None
+            if re.match(r"_ZN\d*" + namespace + r"\d", entry.group(1)) and \
+                    "probes" not in entry.group(1):
+                current = {"name": entry.group(1), "arch": entry.group(2)}
+                kernels.append(current)
+        elif current and "spill stores" in line:
+            current["spilled"] = int(re.search(r"(\d+) bytes spill stores", line).group(1))
+        elif current and "Used" in line and "registers" in line:
+            current["registers"] = int(re.search(r"Used (\d+) registers", line).group(1))
+    names = [k["name"] for k in kernels]
+    if shutil.which("c++filt"):
+        names = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+                               text=True).stdout.splitlines() or names
+    with open(output, "w") as f:
+        for k, name in zip(kernels, names):
+            f.write(f"{k['arch']}\t{k.get('registers', '?')}\t{k.get('spilled', '?')}\t{name}\n")
+    return 0
+
+
+def without_parameters(name: str) -> str:
+    """A demangled function's name without its parameter list (the last bracketed group)."""
+    depth = 0
+    for i in range(len(name) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(name[i], 0)
+        if depth == 0 and name[i] == "(":
+            return name[:i]
+    return name
+
+
+def show(output: str) -> int:
+    with open(output) as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    if not rows:
+        print(f"{output}: ptxas reported no kernel of the chapter's namespace")
+        return 1
+    print("Your kernels as ptxas compiled them for the GPUs this chapter needs (no GPU needed):")
+    for arch, registers, spilled, name in rows:
+        name = without_parameters(re.sub(r"^void ", "", name))
+        warning = "" if spilled == "0" else "  <- spills to local memory: slow"
+        print(f"  {arch}: {registers} registers a thread, {spilled} bytes spilled: {name}"
+              f"{warning}")
+    return 0
+
+
 def main() -> None:
+    if len(sys.argv) >= 5 and sys.argv[1] == "assemble" and sys.argv[4] == "--":
+        sys.exit(assemble(sys.argv[2], sys.argv[3], sys.argv[5:]))
+    if len(sys.argv) == 3 and sys.argv[1] == "show":
+        sys.exit(show(sys.argv[2]))
     if len(sys.argv) < 3:
         fail(__doc__)
     supported = [a for a in sys.argv[1].split(",") if a.isdigit()]
