@@ -141,8 +141,8 @@ WORKBOOK_CHECK(ex2_counters) {
                          (c.load_instructions != 16 ? "something else"
                                                     : grader::more_or_fewer(model, per_load)) +
                          ".")
-            .hint("the chain must be the only shared loads, one per iteration, at "
-                  "word lane * stride.")
+            .hint("the chain must be the kernel's only shared loads, one per iteration, each "
+                  "where the contract in strides.cuh puts the lane's chain.")
             .reveal("Expected: 16 loads of " + grader::wavefronts(model) + " each."));
   }
 }

@@ -140,8 +140,8 @@ WORKBOOK_CHECK(ex2_counters) {
                        "32) = " +
                        std::to_string(pitch) + " promises " + grader::wavefronts(row_store) +
                        " and " + grader::wavefronts(column_load) + ".")
-          .hint("stage the tile in the dynamic shared memory the grader gives, at "
-                "padded_pitch(4, 32): row r, column c at word r * pitch + c."));
+          .hint("stage the tile in the dynamic shared memory the grader gives, its rows at "
+                "the pitch your padded_pitch(4, 32) returns."));
 }
 
 WORKBOOK_CHECK(ex2_speed) {

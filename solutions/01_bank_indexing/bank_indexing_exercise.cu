@@ -83,10 +83,10 @@ int predicted_wavefronts(Pattern p) {
 }
 // ---- end of your code ----
 
-// Exercise 4: the warp counts its own wavefronts. All 32 lanes call this together.
-// Plan: find the lanes in my bank (__match_any_sync on the bank), count the distinct words among
-// them (one "leader" lane per word, found with __match_any_sync on the word and __ballot_sync),
-// then take the maximum over the warp (__shfl_xor_sync).
+// Exercise 4: the warp counts its own wavefronts. All 32 lanes call this together, each with its
+// own address, and each must return the request's wavefronts: as many as the busiest bank has
+// distinct words to serve. Plan it with the warp intrinsics of section 6 (no shared memory
+// needed).
 // ---- your code: exercise 4 ----
 __device__ int warp_wavefronts(unsigned byte_address) {
   constexpr unsigned kFullWarp = 0xFFFFFFFFu;
