@@ -7,7 +7,7 @@ Writes chapters/NN_SLUG/, solutions/NN_SLUG/ and grader/NN_SLUG/ under DIR (defa
 workbook): a working chapter in the shape of a typical one (a tile layout, a prediction and a
 transpose through shared memory, with its interface, skeleton, solution, host, GPU and lesson
 checks, thresholds and wrong answers) that builds at once, fails as a skeleton and passes as a
-solution. Replace its content piece by piece, keeping it green; docs/instructors/maintaining.md
+solution. Replace its content piece by piece, keeping it green; docs/instructors/chapters.md
 walks through it. Nothing outside the three folders is touched.
 """
 import argparse
