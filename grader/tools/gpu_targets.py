@@ -158,7 +158,9 @@ def main() -> None:
             if value in ("auto", "host-only", "portable"):
                 fail(f'"{value}" stands alone: -Dgpu_targets={value}')
             if value not in supported:
-                fail(f'"{value}" is not an architecture this nvcc builds; it supports '
+                digits = re.sub(r"^(sm_|compute_)|\.", "", value)  # sm_90, compute_90, 9.0
+                hint = f' (did you mean {digits}?)' if digits in supported else ""
+                fail(f'"{value}" is not an architecture this nvcc builds{hint}; it supports '
                      f'{" ".join(supported)} (or say auto, host-only or portable)')
         targets = values
         why = "as given"

@@ -94,7 +94,11 @@ def read_roster(path):
             text = f.read(16 << 20)
     except (OSError, UnicodeDecodeError) as e:
         raise VariantError(f"--roster {path}: {getattr(e, 'strerror', None) or e}") from None
-    rows = list(csv.reader(io.StringIO(text)))
+    try:  # a spreadsheet's export may separate with ';' or a tab
+        dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
+    except csv.Error:  # one column, or nothing to tell: commas
+        dialect = csv.excel
+    rows = list(csv.reader(io.StringIO(text), dialect))
     columns, start = {"student": 0, "name": None, "submission": None}, 0
     if rows:
         names = [cell.strip().lower() for cell in rows[0]]

@@ -56,6 +56,8 @@ check(code == 0 and out[0] == "80 90" and out[2] == "any", f"80,90 named: {out}"
 # Bad values: named in the message, with what would do.
 code, out = run(["61"])
 check(code != 0 and '"61"' in out and "host-only" in out, f"an architecture nvcc lacks: {out}")
+code, out = run(["sm_90"])
+check(code != 0 and "did you mean 90?" in out, f"an architecture written as sm_90: {out}")
 for value in ("auto", "host-only", "portable"):
     code, out = run([value, "90"])
     check(code != 0 and f'"{value}" stands alone' in out, f"{value} with 90: {out}")

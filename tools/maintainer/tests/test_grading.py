@@ -293,6 +293,10 @@ expect(roster.entry_for(submission.submission_id("smith_123_alice.zip")).student
        "a submission maps to its roster row by the submission column, else by the id")
 expect(roster.secret is None and set(roster.variants.values()) == {0},
        "without the course secret every student is on variant 0")
+semicolons = roster_of("Name;SIS User ID\nAlice Liddell;alice\nBob;bob\n")
+expect([(e.student, e.name) for e in semicolons.entries] == [("alice", "Alice Liddell"),
+                                                             ("bob", "Bob")],
+       "a roster separated by semicolons (a spreadsheet's export) is read by its columns")
 plain = roster_of("alice,Alice,ignored\nbob\n")
 expect([(e.student, e.name, e.submission) for e in plain.entries]
        == [("alice", "", None), ("bob", "", None)],
