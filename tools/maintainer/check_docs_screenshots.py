@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""Looks at the built documentation as a reader at a 1,280-pixel-wide window would: a lesson, the
-analyser's page, the page about the bank model in the browser, and that page itself (filled in
-with an example). In each, nothing may be cut off or stick out: the page does not scroll
-sideways, and every code block, bank map, table, picture and form control either fits in its
-box or scrolls inside it by design (overflow-x auto or scroll). Writes a screenshot of each,
-and checks that docs/screenshots holds one of each, 1,280 pixels wide.
+"""Looks at the built documentation as a reader would, in windows 1,280, 1,024 and 390 pixels
+wide (a laptop, half a wide screen, a phone): the start page, the first lesson, the last, the one
+with the widest code block, the analyser's page, the page about the bank model in the browser, and
+that page itself (filled in with an example). In each, nothing may be cut off or stick out: the
+page does not scroll sideways, and every code block, bank map, table, picture and form control
+either fits in its box or scrolls inside it by design (overflow-x auto or scroll); no line of a
+code block wraps (a bank map would lose its columns); on the phone the text gets at least 340
+pixels. Writes a screenshot of each, and checks that docs/screenshots holds the four the pages
+show, 1,280 pixels wide.
 
     check_docs_screenshots.py HTML_FOLDER OUT_DIR
 
-OUT_DIR gets lesson.png (the first chapter's), analyzer.png, bank_model_in_browser.png and
-bank_model.png (the top of each page, up to 2,400 pixels). The committed ones are
-docs/screenshots/ (the page about the browser shows bank_model.png): to renew them, run this with
-OUT_DIR docs/screenshots and look at each before committing. Prints one line per problem; exit 1
-when there is one.
+OUT_DIR gets NAME.png at 1,280 pixels (lesson.png is the first chapter's) and NAME-1024.png and
+NAME-390.png (the top of each page, up to 2,400 pixels). The committed ones are docs/screenshots/
+lesson.png, analyzer.png, bank_model_in_browser.png and bank_model.png (the page about the
+browser shows bank_model.png): to renew them, run this with OUT_DIR docs/screenshots, look at
+each, and commit those four. Prints one line per problem; exit 1 when there is one.
 """
 import os
 import pathlib
@@ -24,11 +27,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from headless_chromium import Chromium, ChromiumError  # noqa: E402
 
 WIDTH, HEIGHT, LONGEST = 1280, 900, 2400
+NARROWER = (1024, 390)  # also looked at, not committed
+PHONE, PHONE_TEXT = 390, 340  # the phone's window, and the least width its text may get
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMITTED = os.path.join(ROOT, "docs", "screenshots")
 # The lesson shown is the first chapter's (Doxygen names a page after its file's path).
-FIRST_CHAPTER = sorted(d for d in os.listdir(os.path.join(ROOT, "chapters"))
-                       if re.fullmatch(r"\d\d_[a-z0-9_]+", d))[0]
+CHAPTERS = sorted(d for d in os.listdir(os.path.join(ROOT, "chapters"))
+                  if re.fullmatch(r"\d\d_[a-z0-9_]+", d))
+FIRST_CHAPTER = CHAPTERS[0]
+COMMITTED_SHOTS = ("lesson.png", "analyzer.png", "bank_model_in_browser.png", "bank_model.png")
 
 
 def png_width(path):
@@ -39,11 +46,23 @@ def png_width(path):
         return None
     return struct.unpack(">I", head[16:20])[0]
 
+def widest_code():
+    """The chapter whose lesson has the longest line in a code block (the likeliest to wrap)."""
+    def widest(chapter):
+        with open(os.path.join(ROOT, "chapters", chapter, "README.md"), encoding="utf-8") as f:
+            blocks = re.findall(r"```.*?\n(.*?)```", f.read(), re.S)
+        return max((len(line) for b in blocks for line in b.split("\n")), default=0)
+    return max(CHAPTERS, key=widest)
+
+
 # The pages: (screenshot, file of the site, JavaScript true once the page is ready). The browser
 # page opens on a 16-byte load with the odd lanes off (validator case w16_inactive_odd): merged
 # pairs, a picture per group, and the H200's count beside the model's.
 PAGES = [
+    ("start.png", "index.html", "true"),
     ("lesson.png", f"md_chapters_{FIRST_CHAPTER}_README.html", "true"),
+] + [(f"lesson-{c[:2]}.png", f"md_chapters_{c}_README.html", "true")
+     for c in sorted({widest_code(), CHAPTERS[-1]} - {FIRST_CHAPTER})] + [
     ("analyzer.png", "md_docs_analyzer.html", "true"),
     ("bank_model_in_browser.png", "md_docs_bank_model_in_browser.html", "true"),
     ("bank_model.png", "bank_model.html?width=16&active=0x55555555&expression=t*16",
@@ -115,6 +134,18 @@ PICTURES_LOADED = r"""
   o.contentDocument.documentElement.tagName.toLowerCase() === "svg")
 """
 
+# The first characters of each code line that wraps (is taller than 1.6 of its line height).
+WRAPPED_LINES = r"""
+[...document.querySelectorAll("div.fragment div.line, pre.fragment")].filter((e) => {
+  const height = parseFloat(getComputedStyle(e).lineHeight);
+  return e.tagName.toLowerCase() === "div" && height > 0 &&
+    e.getBoundingClientRect().height > 1.6 * height;
+}).map((e) => e.textContent.trim().slice(0, 60))
+"""
+
+# The width the text of a page gets.
+TEXT_WIDTH = """(document.querySelector("div.contents") || document.body).clientWidth"""
+
 # Resolves once the page has been painted twice: what it shows is then what it has laid out.
 PAINTED = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
@@ -132,6 +163,40 @@ FULL_HEIGHT = r"""
 """
 
 
+def look_at(browser, site, page_file, ready, width, shot_path):
+    """The problems of one page in a window `width` pixels wide; writes its screenshot."""
+    path = os.path.join(site, page_file.split("?")[0])
+    if not os.path.isfile(path):
+        return [f"{page_file}: the site has no such page"]
+    problems, query = [], page_file[len(page_file.split("?")[0]):]
+    page = browser.open(pathlib.Path(path).as_uri() + query, width, HEIGHT)
+    page.wait_for(ready)
+    try:
+        page.wait_for(PICTURES_LOADED, timeout=15)
+    except ChromiumError:
+        problems.append(f"{page_file}: not every picture loaded in 15 s (below)")
+    for problem in page.evaluate(FIND_CUT_OFF):
+        problems.append(f"{page_file} at {width} px: {problem}")
+    for line in page.evaluate(WRAPPED_LINES):
+        problems.append(f"{page_file} at {width} px: a code line wraps: {line}")
+    if width == PHONE and "README" in page_file and page.evaluate(TEXT_WIDTH) < PHONE_TEXT:
+        problems.append(f"{page_file} at {width} px: the text gets "
+                        f"{page.evaluate(TEXT_WIDTH)} px, less than {PHONE_TEXT}")
+    height = min(LONGEST, int(page.evaluate(FULL_HEIGHT)) + 1)
+    page.command("Emulation.setDeviceMetricsOverride", width=width, height=max(HEIGHT, height),
+                 deviceScaleFactor=1, mobile=False)
+    try:
+        page.wait_for(PICTURES_LOADED, timeout=15)
+    except ChromiumError:
+        pass  # said above
+    page.evaluate(PAINTED, await_promise=True)
+    for problem in page.evaluate(FIND_CUT_OFF):
+        problems.append(f"{page_file} at {width} x {height} px: {problem}")
+    page.screenshot(shot_path, full_page=False)
+    print(f"{os.path.basename(shot_path)}: {page_file} at {width} x {max(HEIGHT, height)} px")
+    return problems
+
+
 def main():
     if len(sys.argv) != 3 or not os.path.isdir(sys.argv[1]):
         sys.exit(__doc__)
@@ -140,36 +205,17 @@ def main():
     problems = []
     try:
         with Chromium() as browser:
-            for shot, page_file, ready in PAGES:
-                path = os.path.join(site, page_file.split("?")[0])
-                if not os.path.isfile(path):
-                    problems.append(f"{page_file}: the site has no such page")
-                    continue
-                query = page_file[len(page_file.split("?")[0]):]
-                page = browser.open(pathlib.Path(path).as_uri() + query, WIDTH, HEIGHT)
-                page.wait_for(ready)
-                try:
-                    page.wait_for(PICTURES_LOADED, timeout=15)
-                except ChromiumError:
-                    problems.append(f"{page_file}: not every picture loaded in 15 s (below)")
-                for problem in page.evaluate(FIND_CUT_OFF):
-                    problems.append(f"{page_file} at {WIDTH} px: {problem}")
-                height = min(LONGEST, int(page.evaluate(FULL_HEIGHT)) + 1)
-                page.command("Emulation.setDeviceMetricsOverride", width=WIDTH,
-                             height=max(HEIGHT, height), deviceScaleFactor=1, mobile=False)
-                try:
-                    page.wait_for(PICTURES_LOADED, timeout=15)
-                except ChromiumError:
-                    pass  # said above
-                page.evaluate(PAINTED, await_promise=True)
-                for problem in page.evaluate(FIND_CUT_OFF):
-                    problems.append(f"{page_file} at {WIDTH} x {height} px: {problem}")
-                page.screenshot(os.path.join(out, shot), full_page=False)
-                print(f"{shot}: {page_file} at {WIDTH} x {max(HEIGHT, height)} px")
+            for width in (WIDTH,) + NARROWER:
+                for shot, page_file, ready in PAGES:
+                    if width != WIDTH and shot == "bank_model.png":
+                        continue  # its own layout, not yet made for narrow windows
+                    name = shot if width == WIDTH else shot.replace(".png", f"-{width}.png")
+                    problems += look_at(browser, site, page_file, ready, width,
+                                        os.path.join(out, name))
     except ChromiumError as e:
         sys.exit(f"check_docs_screenshots.py: {e}")
     # The committed screenshots are these pages' (the page about the browser shows two of them).
-    for shot, _, _ in PAGES:
+    for shot in COMMITTED_SHOTS:
         committed = os.path.join(COMMITTED, shot)
         if not os.path.isfile(committed):
             problems.append(f"docs/screenshots/{shot} is not committed: run this with OUT_DIR "
@@ -179,7 +225,7 @@ def main():
                             f"{WIDTH}")
     for p in problems:
         print("PROBLEM: " + p)
-    print(f"{len(PAGES)} pages at {WIDTH} px: " +
+    print(f"{len(PAGES)} pages at {WIDTH}, {NARROWER[0]} and {NARROWER[1]} px: " +
           ("nothing cut off or sticking out" if not problems else f"{len(problems)} problems"))
     return 1 if problems else 0
 
