@@ -96,9 +96,9 @@ inline const void* kernel_to_launch(const void* kernel) {
 
 /// The device address of a device variable of the exercise's unit: this program's `symbol`, or,
 /// from a loaded module, the address its kernel `locate` (one of this program's, launched from the
-/// module with one thread) writes to its argument: `*address = &variable`. Throws CudaError when
-/// neither can be had.
-void* module_global(const void* symbol, void (*locate)(void**));
+/// module with one thread) writes to its argument as an integer. Throws CudaError when neither
+/// can be had.
+void* module_global(const void* symbol, void (*locate)(unsigned long long*));
 
 /// `kernel<<<grid, block, shared>>>(args...)`, from the loaded module where there is one. As
 /// with <<<>>>, a failed launch is left to cudaGetLastError() (GPU_CHECK_KERNEL).
@@ -121,17 +121,19 @@ const void* launched(void (*kernel)(Params...)) {
   return kernel_to_launch(reinterpret_cast<const void*>(kernel));
 }
 
-inline void* module_global(const void* symbol, void (*locate)(void**)) {
+inline void* module_global(const void* symbol, void (*locate)(unsigned long long*)) {
   void* address = nullptr;
   if (!kernel_module_loaded()) {
     GPU_CHECK(cudaGetSymbolAddress(&address, symbol));
     return address;
   }
-  void** found = nullptr;
+  unsigned long long* found = nullptr;
+  unsigned long long value = 0;
   GPU_CHECK(cudaMalloc(&found, sizeof *found));
   launch(locate, 1, 1, 0, found);
   const cudaError_t launched_ok = cudaGetLastError();
-  const cudaError_t copied = cudaMemcpy(&address, found, sizeof address, cudaMemcpyDeviceToHost);
+  const cudaError_t copied = cudaMemcpy(&value, found, sizeof value, cudaMemcpyDeviceToHost);
+  address = reinterpret_cast<void*>(value);
   (void)cudaFree(found);
   GPU_CHECK(launched_ok);
   GPU_CHECK(copied);

@@ -33,11 +33,11 @@ namespace ch11::probes {
 namespace probe_code {
 
 // Where the kernels of this unit keep the interface's wait records (gpu::module_global).
-__global__ void locate_gave_up(void** address) {
-  *address = &ptx::mbarrier_gave_up;
+__global__ void locate_gave_up(unsigned long long* address) {
+  *address = reinterpret_cast<unsigned long long>(&ptx::mbarrier_gave_up);
 }
-__global__ void locate_hold(void** address) {
-  *address = const_cast<unsigned*>(&ptx::mbarrier_wait_hold_ns);
+__global__ void locate_hold(unsigned long long* address) {
+  *address = reinterpret_cast<unsigned long long>(&ptx::mbarrier_wait_hold_ns);
 }
 
 __global__ void count_wrong_in_numbered_transpose(const float* out, int n,

@@ -22,8 +22,8 @@ namespace probe_code {
 
 // Where the kernels of this unit keep the interface's record of a wait that gave up
 // (gpu::module_global).
-__global__ void locate_gave_up(void** address) {
-  *address = &ch11::ptx::mbarrier_gave_up;
+__global__ void locate_gave_up(unsigned long long* address) {
+  *address = reinterpret_cast<unsigned long long>(&ch11::ptx::mbarrier_gave_up);
 }
 
 __global__ void wgmma_probe_kernel(int* has) {
