@@ -18,9 +18,11 @@ import io
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
+import zipfile
 
 from scratch_handout import fresh_folder, write_handout
 
@@ -110,7 +112,12 @@ def main():
     expect("CELL FAILED" not in first, "the first run stopped in a cell: " +
            first[first.find("CELL FAILED"):][:300])
     expect("unpacked workbook-handout.tar.gz" in first, "the hand-out was not unpacked")
-    expect(f"{suite}: not done yet" in first, f"untouched {suite} did not fail in the notebook")
+    expect(re.search(rf"{suite}: not done yet: 0 of [1-9] checks passed", first) is not None,
+           f"untouched {suite} did not fail in the notebook, counting its checks alone")
+    form = "".join(json.loads(NOTEBOOK.read_text())["cells"][1]["source"])
+    listed = re.search(r'CHAPTER = "\w+"  # @param (\[.*\])', form)
+    expect(listed is not None and json.loads(listed.group(1)) == [f"ch{c[:2]}" for c in chapters],
+           f"the chapter's dropdown (# @param) is not the workbook's chapters: {form}")
     expect("FAILED" in first and "Hint:" in first, "the failure does not say what is missing")
     for chapter in chapters:
         expect(f"ch{chapter[:2]} {chapter[3:]}" in first, f"the table of chapters lacks {chapter}")
@@ -129,6 +136,13 @@ def main():
     expect("kept as it is, with your edits" in second, "the second run did not keep the edit")
     expect(f"{suite}: every check passed" in second,
            f"the filled-in {suite} did not pass in the notebook")
+    try:  # the last cell keeps the student's work
+        with zipfile.ZipFile(folder / "my-exercises.zip") as saved:
+            kept = saved.read(str(exercise.relative_to(folder / "workbook")))
+    except (OSError, KeyError, zipfile.BadZipFile) as e:
+        kept = f"no saved exercise: {e}".encode()
+    expect(kept == exercise.read_bytes(), f"my-exercises.zip does not hold the edited exercise: "
+           f"{kept[:100]!r}")
     os.environ.clear()
     os.environ.update(env_before)
     print(f"notebook ({args.runner}, {'GPU' if gpu else 'no GPU'}): "
