@@ -45,6 +45,8 @@ student = log([("ch42+host - p:ch42 host checks", "FAIL", 0.1),
 tests = meson_testlog.read(student)
 check([t.chapter for t in tests] == ["ch42", "ch42", None], "chapter of each test")
 check(meson_testlog.counts(tests) == (1, 1, 1), "counts: passed, failed, skipped")
+refused = meson_testlog.read(log([("points - p:a wrong file is refused", "EXPECTEDFAIL", 0.1)]))
+check(meson_testlog.counts(refused) == (1, 0, 0), "a should_fail test that failed has passed")
 script = os.path.join(root, "tools", "maintainer", "check_student_mode.py")
 run = subprocess.run([sys.executable, script, student], capture_output=True, text=True)
 check(run.returncode == 0 and "2 of 2 chapter checks fail" in run.stdout,
