@@ -17,6 +17,7 @@ lesson.png, analyzer.png, bank_model_in_browser.png and bank_model.png (the page
 browser shows bank_model.png): to renew them, run this with OUT_DIR docs/screenshots, look at
 each, and commit those four. Prints one line per problem; exit 1 when there is one.
 """
+import json
 import os
 import pathlib
 import re
@@ -64,6 +65,8 @@ PAGES = [
 ] + [(f"lesson-{c[:2]}.png", f"md_chapters_{c}_README.html", "true")
      for c in sorted({widest_code(), CHAPTERS[-1]} - {FIRST_CHAPTER})] + [
     ("analyzer.png", "md_docs_analyzer.html", "true"),
+    ("search.png", "md_docs_search.html?q=wavefront",
+     "document.getElementById('workbook-search-results').dataset.ready === 'true'"),
     ("bank_model_in_browser.png", "md_docs_bank_model_in_browser.html", "true"),
     ("bank_model.png", "bank_model.html?width=16&active=0x55555555&expression=t*16",
      "document.getElementById('request') === null ||"
@@ -197,6 +200,29 @@ def look_at(browser, site, page_file, ready, width, shot_path):
     return problems
 
 
+def search_problems(site):
+    """The lessons' search (docs/search.md) finds "wavefront" in at least 8 of them, by lunr."""
+    page_path = os.path.join(site, "md_docs_search.html")
+    if not os.path.isfile(page_path):
+        return ["md_docs_search.html: the site has no search page"]
+    with Chromium() as browser:
+        page = browser.open(pathlib.Path(page_path).as_uri() + "?q=wavefront", WIDTH, HEIGHT)
+        page.wait_for("document.getElementById('workbook-search-results').dataset.ready === "
+                      "'true'")
+        found = page.evaluate("({lunr: !!window.lunr, pages: [...new Set([...document."
+                              "querySelectorAll('#workbook-search-results a')].map((a) => "
+                              "a.getAttribute('href')))]})")
+    lessons = [p for p in found["pages"] if p.startswith("md_chapters_")]
+    with open(os.path.join(site, "search_index.js"), encoding="utf-8") as f:
+        index = json.loads(f.read().split("=", 1)[1].rstrip().rstrip(";"))
+    missing = sorted({d["href"] for d in index} - set(os.listdir(site)))
+    print(f"search: 'wavefront' in {len(lessons)} lessons ({'lunr' if found['lunr'] else 'words'})")
+    return [f"search_index.js links to {href}, which the site lacks" for href in missing] + (
+        [] if len(lessons) >= 8 and found["lunr"] else [
+            f"md_docs_search.html: 'wavefront' found in {len(lessons)} lessons (at least 8), "
+            f"lunr {'loaded' if found['lunr'] else 'not loaded (libjs-lunr)'}"])
+
+
 def main():
     if len(sys.argv) != 3 or not os.path.isdir(sys.argv[1]):
         sys.exit(__doc__)
@@ -214,6 +240,7 @@ def main():
                                         os.path.join(out, name))
     except ChromiumError as e:
         sys.exit(f"check_docs_screenshots.py: {e}")
+    problems += search_problems(site)
     # The committed screenshots are these pages' (the page about the browser shows two of them).
     for shot in COMMITTED_SHOTS:
         committed = os.path.join(COMMITTED, shot)
