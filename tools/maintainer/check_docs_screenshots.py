@@ -200,6 +200,20 @@ def look_at(browser, site, page_file, ready, width, shot_path):
     return problems
 
 
+def walk_problems(site):
+    """The lessons' "Next" links walk every chapter in order, from the first to the start page."""
+    page, seen = f"md_chapters_{FIRST_CHAPTER}_README.html", []
+    while page.startswith("md_chapters_") and page not in seen and len(seen) <= len(CHAPTERS):
+        seen.append(page)
+        with open(os.path.join(site, page), encoding="utf-8") as f:
+            after = re.search(r'Next: <a [^>]*href="([^"#]+)', f.read())
+        page = after.group(1) if after else "(no Next link)"
+    print(f"previous/next: {len(seen)} lessons walked, then {page}")
+    return [] if seen == [f"md_chapters_{c}_README.html" for c in CHAPTERS] and \
+        page == "index.html" else [
+        f"the lessons' Next links walk {seen} then {page}, not the chapters in order"]
+
+
 def search_problems(site):
     """The lessons' search (docs/search.md) finds "wavefront" in at least 8 of them, by lunr."""
     page_path = os.path.join(site, "md_docs_search.html")
@@ -213,9 +227,9 @@ def search_problems(site):
                               "querySelectorAll('#workbook-search-results a')].map((a) => "
                               "a.getAttribute('href')))]})")
     lessons = [p for p in found["pages"] if p.startswith("md_chapters_")]
-    with open(os.path.join(site, "search_index.js"), encoding="utf-8") as f:
-        index = json.loads(f.read().split("=", 1)[1].rstrip().rstrip(";"))
-    missing = sorted({d["href"] for d in index} - set(os.listdir(site)))
+    with open(os.path.join(site, "search_index.js"), encoding="utf-8") as f:  # var X = [...];
+        missing = sorted({d["href"] for d in json.loads(f.read().split("=", 1)[1].strip()[:-1])}
+                         - set(os.listdir(site)))
     print(f"search: 'wavefront' in {len(lessons)} lessons ({'lunr' if found['lunr'] else 'words'})")
     return [f"search_index.js links to {href}, which the site lacks" for href in missing] + (
         [] if len(lessons) >= 8 and found["lunr"] else [
@@ -240,7 +254,7 @@ def main():
                                         os.path.join(out, name))
     except ChromiumError as e:
         sys.exit(f"check_docs_screenshots.py: {e}")
-    problems += search_problems(site)
+    problems += search_problems(site) + walk_problems(site)
     # The committed screenshots are these pages' (the page about the browser shows two of them).
     for shot in COMMITTED_SHOTS:
         committed = os.path.join(COMMITTED, shot)

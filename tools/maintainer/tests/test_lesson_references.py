@@ -13,7 +13,6 @@
   that was the expression or the call sequence instead of the principle. And no chapter's
   interface or exercise defines a function another chapter's student writes (unless its own
   student writes one of that name too).
-- Every lesson ends with previous and next links that walk the chapters in folder order.
 """
 import glob
 import os
@@ -125,27 +124,6 @@ def handout_problems(root):
     return problems
 
 
-def walk_problems(root):
-    """Each lesson ends with links to the one before and the one after, in folder order (the
-    first and the last to the workbook's start page), titled as those lessons are."""
-    folders = sorted(os.path.basename(p) for p in glob.glob(os.path.join(root, "chapters",
-                                                                          "[0-9][0-9]_*")))
-    titles = {}
-    for folder in folders:
-        with open(os.path.join(root, "chapters", folder, "README.md"), encoding="utf-8") as f:
-            titles[folder] = f.readline().lstrip("# ").strip()
-    start, problems = "[the workbook](../../README.md)", []
-    for i, folder in enumerate(folders):
-        neighbour = [f"[{titles[folders[j]]}](../{folders[j]}/README.md)"
-                     if 0 <= j < len(folders) else start for j in (i - 1, i + 1)]
-        want = f"Previous: {neighbour[0]} · Next: {neighbour[1]}"
-        with open(os.path.join(root, "chapters", folder, "README.md"), encoding="utf-8") as f:
-            last = f.read().rstrip().split("\n")[-1]
-        if last != want:
-            problems.append(f"chapters/{folder}/README.md must end with: {want}")
-    return problems
-
-
 def main():
     root = sys.argv[1]
     chapters = {os.path.basename(p)[:2] for p in glob.glob(os.path.join(root, "chapters", "[0-9][0-9]_*"))}
@@ -175,7 +153,6 @@ def main():
             if " ".join(phrase.split()) in squeezed:
                 problems.append(f"{rel} says '{phrase}' again: {why}")
     problems += handout_problems(root)
-    problems += walk_problems(root)
     for problem in problems:
         print(problem)
     print(f"{len(pages)} pages, {len(problems)} problems")

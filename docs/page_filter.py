@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Doxygen's input filter for the Markdown pages: prints a page as the site shows it.
+
+    page_filter.py [--students] --chapters NN_a,NN_b,... PAGE.md
+
+- With --students, the README without its instructors' parts (the blocks between
+  `<!-- instructors -->` and `<!-- /instructors -->`), as the hand-out's README is.
+- A lesson (chapters/NN_slug/README.md) ends with links to the lessons before and after it among
+  the chapters this site holds (--chapters: the build's), the first and the last to the start
+  page. They are added here, not written in the lessons, so that no lesson names a later one: a
+  hand-out of the first chapters holds no link to a missing chapter.
+- The instructors' maintaining.md gets, in place of `<!-- thresholds table -->`, every chapter's
+  thresholds and their evidence, drawn from the manifests and the committed measurements
+  (grader/tools/manifest_views.py), so that no copy of the table is committed anywhere.
+
+Line numbers stay the source's (removed blocks leave their blank lines; additions go at the
+end), so that Doxygen's warnings still name the source's lines.
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def lesson_links(path, chapters):
+    """The line of previous/next links for the lesson at `path`, or "" for another page."""
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    if parts[-1] != "README.md" or len(parts) < 3 or parts[-3] != "chapters" or \
+            parts[-2] not in chapters:
+        return ""
+    i = chapters.index(parts[-2])
+
+    def link(j):
+        if not 0 <= j < len(chapters):
+            return "[the workbook](../../README.md)"
+        with open(os.path.join(ROOT, "chapters", chapters[j], "README.md"),
+                  encoding="utf-8") as f:
+            title = f.readline().lstrip("# ").strip()
+        return f"[{title}](../{chapters[j]}/README.md)"
+    return f"\n\nPrevious: {link(i - 1)} · Next: {link(i + 1)}\n"
+
+
+def main(argv):
+    args = argv[1:]
+    students = "--students" in args
+    args = [a for a in args if a != "--students"]
+    if len(args) != 3 or args[0] != "--chapters":
+        sys.exit(__doc__)
+    chapters, path = sorted(c for c in args[1].split(",") if c), args[2]
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if students:
+        text = re.sub(r"<!-- instructors -->.*?<!-- /instructors -->",
+                      lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    marker = "<!-- thresholds table -->"
+    if marker in text:
+        sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
+        import manifest_views  # noqa: E402
+        text = text.replace(marker, manifest_views.threshold_table(ROOT))
+    sys.stdout.write(text.rstrip("\n") + "\n" + lesson_links(path, chapters))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
