@@ -26,11 +26,6 @@ namespace gpu {
 
 /// @cond INTERNAL
 namespace kernel_module_detail {
-#if CUDART_VERSION >= 12030  // cudaFuncGetName
-constexpr bool kCan = true;
-#else
-constexpr bool kCan = false;
-#endif
 struct Loaded {
   cudaLibrary_t library = nullptr;
   std::map<const void*, const void*> kernels;  // this program's kernel -> the module's
@@ -49,10 +44,6 @@ inline std::string error_text(cudaError_t e) {
 /// Throws std::runtime_error naming the file and the CUDA error when it cannot be loaded.
 inline void load_kernel_module(const std::string& path) {
   using namespace kernel_module_detail;
-  if (!kCan) {
-    throw std::runtime_error("loading the kernels of the exercise (" + path +
-                             ") needs the CUDA runtime 12.3 or later");
-  }
   loaded() = Loaded{};
   if (const cudaError_t e = cudaLibraryLoadFromFile(&loaded().library, path.c_str(), nullptr,
                                                     nullptr, 0, nullptr, nullptr, 0);
@@ -84,6 +75,8 @@ inline const void* kernel_to_launch(const void* kernel) {
   if (const cudaError_t e = cudaFuncGetName(&name, kernel); e != cudaSuccess || !name) {
     throw std::runtime_error("a kernel of the grader has no name: " + error_text(e));
   }
+#else
+  throw std::runtime_error("launching kernels from a file needs CUDA 12.3 (cudaFuncGetName)");
 #endif
   cudaKernel_t found = nullptr;
   if (const cudaError_t e = cudaLibraryGetKernel(&found, state.library, name); e != cudaSuccess) {

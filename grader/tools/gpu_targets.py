@@ -27,7 +27,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 PORTABLE = ["75", "80", "86", "89", "90"]
 
@@ -61,10 +60,8 @@ def one_architecture(supported: list) -> list:
 
 
 def assemble(output: str, namespace: str, command: list) -> int:
-    with tempfile.TemporaryDirectory() as scratch:
-        done = subprocess.run(command + ["-Xptxas", "-v", "--fatbin", "-o",
-                                         os.path.join(scratch, "kernels.fatbin")],
-                              capture_output=True, text=True)
+    done = subprocess.run(command + ["-Xptxas", "-v", "--fatbin", "-o", os.devnull],
+                          capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         return done.returncode
@@ -82,8 +79,8 @@ def assemble(output: str, namespace: str, command: list) -> int:
         elif current and "Used" in line and "registers" in line:
             current["registers"] = int(re.search(r"Used (\d+) registers", line).group(1))
     names = [k["name"] for k in kernels]
-    if shutil.which("c++filt"):
-        names = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+    if shutil.which("c++filt"):  # -p: without the parameters
+        names = subprocess.run(["c++filt", "-p"], input="\n".join(names), capture_output=True,
                                text=True).stdout.splitlines() or names
     with open(output, "w") as f:
         for k, name in zip(kernels, names):
@@ -91,29 +88,15 @@ def assemble(output: str, namespace: str, command: list) -> int:
     return 0
 
 
-def without_parameters(name: str) -> str:
-    """A demangled function's name without its parameter list (the last bracketed group)."""
-    depth = 0
-    for i in range(len(name) - 1, -1, -1):
-        depth += {")": 1, "(": -1}.get(name[i], 0)
-        if depth == 0 and name[i] == "(":
-            return name[:i]
-    return name
-
-
 def show(output: str) -> int:
     with open(output) as f:
         rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
-    if not rows:
-        print(f"{output}: ptxas reported no kernel of the chapter's namespace")
-        return 1
-    print("Your kernels as ptxas compiled them for the GPUs this chapter needs (no GPU needed):")
+    print("Your kernels as ptxas compiled them for the GPUs this chapter needs (no GPU needed):"
+          if rows else f"{output}: ptxas reported no kernel of the chapter's namespace")
     for arch, registers, spilled, name in rows:
-        name = without_parameters(re.sub(r"^void ", "", name))
-        warning = "" if spilled == "0" else "  <- spills to local memory: slow"
-        print(f"  {arch}: {registers} registers a thread, {spilled} bytes spilled: {name}"
-              f"{warning}")
-    return 0
+        print(f"  {arch}: {registers} registers a thread, {spilled} bytes spilled: {name}" +
+              ("" if spilled == "0" else "  <- spills to local memory: slow"))
+    return 0 if rows else 1
 
 
 def main() -> None:

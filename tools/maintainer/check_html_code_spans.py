@@ -11,7 +11,6 @@ quote in it, or reads stars for bold), nor Doxygen's commands or HTML tags as te
 
 Prints each span the site garbles, with its page and line; exit 1 when there is one.
 """
-import html
 import os
 import re
 import sys

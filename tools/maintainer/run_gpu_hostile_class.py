@@ -73,14 +73,16 @@ def main():
         f.write(run.stdout + run.stderr)
     problems = [] if run.returncode == 0 else [f"grade exited with {run.returncode}: "
                                                f"{run.stderr[-1500:]}"]
-    results = {}
+    results, logs = {}, {}
     for ident in cases:
         try:
             with open(os.path.join(grades, "submissions", ident, "result.json")) as f:
                 results[ident] = json.load(f)
+            with open(os.path.join(grades, "submissions", ident, "run.log"), errors="replace") as f:
+                logs[ident] = f.read()
         except (OSError, ValueError) as e:
             problems.append(f"{ident}: no result ({e})")
-    problems += hostile_class.judge(cases, results, full, chapter)
+    problems += hostile_class.judge(cases, results, full, logs)
     time.sleep(1)
     left = hostile_class.leftover_processes(r"sleep 4242|sandbox_init|grading/build")
     if left:

@@ -289,13 +289,9 @@ def run_checks(workbook, prepared, options, modes, checked=None):
             if mode == "host" or options.gpu_judge == "apart":
                 outcome = run_judge(workbook, prepared, options, chapter, deadline, chapter_log,
                                     checked.hidden_seed, mode, gpu_lock)
-                if mode == "host":
-                    return outcome
-                checked.infrastructure = checked.infrastructure or outcome[3]
-                checked.timed_out = checked.timed_out or outcome[4]
-                return outcome
-            outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
-                                 chapter_log, gpu_lock, checked.hidden_seed)
+            else:
+                outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
+                                     chapter_log, gpu_lock, checked.hidden_seed)
             if mode == "gpu":  # a GPU fault or a timeout: the graders not yet started do not run
                 checked.infrastructure = checked.infrastructure or outcome[3]
                 checked.timed_out = checked.timed_out or outcome[4]

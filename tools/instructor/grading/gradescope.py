@@ -30,7 +30,6 @@ import zipfile
 
 from . import fallback_sandbox, runner, sandbox, scoring, submission, variants
 
-ROOT_VARIABLE = "AUTOGRADER_ROOT"
 # Forces a sandbox at run time (CI tests the fallback where namespaces exist): namespace or
 # fallback. Only the autograder reads it; the one-machine and Slurm grading never fall back.
 SANDBOX_VARIABLE = "WORKBOOK_AUTOGRADER_SANDBOX"

@@ -271,10 +271,6 @@ class Workbook:
         with open(os.path.join(self.tree, exercise_path(chapter)), "rb") as f:
             return f.read()
 
-    def max_score(self, modes):
-        return sum(check.points for c in self.chapters for check in self.points[c]
-                   if check.mode in modes)
-
     def check_gpu(self):
         """Why the GPU checks cannot run here, or None: the pristine grader of the first
         chapter is asked (its `device` mode, which runs no submission's code), in the sandbox,

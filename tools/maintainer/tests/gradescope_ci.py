@@ -459,7 +459,7 @@ for ident, case in sorted(cases.items()):
         f"uid {u}" for u in range(fallback_sandbox.FIRST_UID, fallback_sandbox.FIRST_UID + 8)
         if fallback_sandbox.processes_of(u) and not fallback_sandbox.uid_claimed(u)]
     expect(not left, f"{ident}: processes left behind: {left}")
-for problem in hostile_class.judge(cases, judged, first_full, first, logs):
+for problem in hostile_class.judge(cases, judged, first_full, logs):
     expect(False, "Gradescope: " + problem)
 after = {c: digest(p) for c, p in graders.items() if os.path.isfile(p)}
 expect(after == before, "the pristine graders are unchanged")

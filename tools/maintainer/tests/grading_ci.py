@@ -262,7 +262,7 @@ def judge_class(out, cases):
                 logs[ident] = f.read()
         except (OSError, ValueError):
             pass
-    for problem in hostile_class.judge(cases, results, full, first, logs):
+    for problem in hostile_class.judge(cases, results, full, logs):
         expect(False, problem)
 
 

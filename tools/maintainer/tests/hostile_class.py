@@ -460,7 +460,7 @@ def judged_apart(plant, chapter, solution, skeleton, checks):
           says=["PROBE: what the subject can read"], never=["FOUND:"], kind="namespace")
 
 
-def judge(cases, results, full, chapter_of, logs):
+def judge(cases, results, full, logs):
     """Problems with the graded hostile class: `results` {name: result.json}, `full` the
     chapter's maximum, `logs` {name: its run.log}: what its graders printed, where what a check
     printed goes (what it must say may be there; what it must never show is not there either)."""
