@@ -9,12 +9,14 @@
   the chapters this site holds (--chapters: the build's), the first and the last to the start
   page. They are added here, not written in the lessons, so that no lesson names a later one: a
   hand-out of the first chapters holds no link to a missing chapter.
-- The instructors' maintaining.md gets, in place of `<!-- thresholds table -->`, every chapter's
-  thresholds and their evidence, drawn from the manifests and the committed measurements
-  (grader/tools/manifest_views.py), so that no copy of the table is committed anywhere.
+- The instructors' pages get their tables drawn from what the project commits, so that no copy
+  of a number is typed anywhere: in place of `<!-- thresholds table -->`, every chapter's
+  thresholds and their evidence (the manifests and the measurements, through
+  grader/tools/manifest_views.py); in place of `<!-- class grading table -->`, the class grading
+  bench on 2 cores (tools/maintainer/measurements/2cores-nogpu/class-grading.tsv).
 
-Line numbers stay the source's (removed blocks leave their blank lines; additions go at the
-end), so that Doxygen's warnings still name the source's lines.
+Line numbers stay the source's (removed blocks leave their blank lines, the links go at the
+end) above any table drawn in, so that Doxygen's warnings name the source's lines.
 """
 import os
 import re
@@ -41,6 +43,24 @@ def lesson_links(path, chapters):
     return f"\n\nPrevious: {link(i - 1)} · Next: {link(i + 1)}\n"
 
 
+def class_grading_table():
+    """The 2-core class grading bench as a table (bench_class_grading.py writes its file)."""
+    path = os.path.join(ROOT, "tools", "maintainer", "measurements", "2cores-nogpu",
+                        "class-grading.tsv")
+    with open(path, encoding="utf-8") as f:
+        v = {q: float(x) for q, x, *_ in (line.split("\t") for line in f
+                                            if line.strip() and not line.startswith("#"))}
+    rows = [("the pristine workbook, once per class", f"{v['pristine.build_seconds']:.0f} s"),
+            ("a submission of every chapter done: build", f"{v['submission.build_seconds']:.0f} s"),
+            ("the same: checks", f"{v['submission.check_seconds']:.0f} s"),
+            ("a class (7 chapters in 10 done): per submission",
+             f"{v['class.seconds_per_submission']:.0f} s (class of {v['class.size']:.0f})"),
+            ("a class of 200, extrapolated",
+             f"{v['class.for_200_submissions_seconds'] / 60:.0f} minutes")]
+    return "\n".join(["| 2 cores, no GPU, host checks, 12 chapters | seconds |", "|---|---|"] +
+                      [f"| {what} | {value} |" for what, value in rows])
+
+
 def main(argv):
     args = argv[1:]
     students = "--students" in args
@@ -58,6 +78,8 @@ def main(argv):
         sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
         import manifest_views  # noqa: E402
         text = text.replace(marker, manifest_views.threshold_table(ROOT))
+    text = text.replace("<!-- class grading table -->", class_grading_table()) \
+        if "<!-- class grading table -->" in text else text
     sys.stdout.write(text.rstrip("\n") + "\n" + lesson_links(path, chapters))
 
 
