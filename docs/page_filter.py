@@ -78,6 +78,9 @@ def main(argv):
         sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
         import manifest_views  # noqa: E402
         text = text.replace(marker, manifest_views.threshold_table(ROOT))
+    # A suite's name in a command is not the chapter's namespace: no autolink (Doxygen drops
+    # the %, inside a code span too).
+    text = re.sub(r"(`[^`\n]*--suite )(ch\d\d\b)", r"\1%\2", text)
     text = text.replace("<!-- class grading table -->", class_grading_table()) \
         if "<!-- class grading table -->" in text else text
     sys.stdout.write(text.rstrip("\n") + "\n" + lesson_links(path, chapters))
