@@ -15,8 +15,9 @@
   grader/tools/manifest_views.py); in place of `<!-- class grading table -->`, the class grading
   bench on 2 cores (tools/maintainer/measurements/2cores-nogpu/class-grading.tsv).
 
-Line numbers stay the source's (removed blocks leave their blank lines, the links go at the
-end) above any table drawn in, so that Doxygen's warnings name the source's lines.
+Each figure gets a link that opens it full size. Line numbers stay the source's (removed
+blocks leave their blank lines, the lesson links go at the end) above the first figure or table,
+so that Doxygen's warnings name the source's lines there.
 """
 import os
 import re
@@ -81,6 +82,9 @@ def main(argv):
     # A suite's name in a command is not the chapter's namespace: no autolink (Doxygen drops
     # the %, inside a code span too).
     text = re.sub(r"(`[^`\n]*--suite )(ch\d\d\b)", r"\1%\2", text)
+    # Each figure can be opened full size (the site holds it under its own name).
+    text = re.sub(r"^(!\[.*\]\((?:[\w./-]*/)?([\w.-]+\.svg)\))$",
+                  r"\1\n\n[Open the figure full size](\2)", text, flags=re.M)
     text = text.replace("<!-- class grading table -->", class_grading_table()) \
         if "<!-- class grading table -->" in text else text
     sys.stdout.write(text.rstrip("\n") + "\n" + lesson_links(path, chapters))
