@@ -13,7 +13,6 @@ tools/maintainer/measurements/NAME/hostile-gpu-class.tsv. Fails (status 1) other
     tools/maintainer/run_gpu_hostile_class.py OUT [NAME] [--gpu-targets 90] [--gpu-judge apart]
 """
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -73,15 +72,7 @@ def main():
         f.write(run.stdout + run.stderr)
     problems = [] if run.returncode == 0 else [f"grade exited with {run.returncode}: "
                                                f"{run.stderr[-1500:]}"]
-    results, logs = {}, {}
-    for ident in cases:
-        try:
-            with open(os.path.join(grades, "submissions", ident, "result.json")) as f:
-                results[ident] = json.load(f)
-            with open(os.path.join(grades, "submissions", ident, "run.log"), errors="replace") as f:
-                logs[ident] = f.read()
-        except (OSError, ValueError) as e:
-            problems.append(f"{ident}: no result ({e})")
+    results, logs = hostile_class.read_graded(grades, cases)
     problems += hostile_class.judge(cases, results, full, logs)
     time.sleep(1)
     left = hostile_class.leftover_processes(r"sleep 4242|sandbox_init|grading/build")

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 
-from . import runner, scoring, submission
+from . import orals, pristine, runner, scoring, submission
 
 PROGRESS = "progress.json"  # a submission's phase and state, for whoever shows the class's
 
@@ -102,14 +102,14 @@ def built(directory, key):
         return False
 
 
-def write_class(out, workbook, paths, options=None):
+def write_class(out, workbook, paths, options=None, final=False):
     """class.csv from every finished result (unfinished submissions are left out), and with a
     roster the gradebook import (one row per student, keyed by id) and roster-check.csv (every
-    student and every submission, and what became of it); returns how many rows class.csv
-    holds."""
+    student and every submission, and what became of it); when the class is done (`final`), each
+    graded student's viva and exam sheet (orals.py). Returns how many rows class.csv holds."""
     roster = options.roster if options is not None else None
     rows = [scoring.csv_header(workbook.chapters)]
-    by_student, status = {}, {}
+    by_student, status, code = {}, {}, {}
     for path in paths:
         ident = submission.submission_id(path)
         directory = results_folder(out, path)
@@ -128,7 +128,12 @@ def write_class(out, workbook, paths, options=None):
             by_student[entry.student] = result
         status[ident] = "graded"
         rows.append(scoring.csv_row(result, workbook.chapters))
+        if final:
+            code[result.get("student") or ident] = graded_code(path, result, workbook)
     scoring.write_csv(os.path.join(out, "class.csv"), rows)
+    if code:
+        orals.write(out, code, os.path.join(workbook.build, pristine.ANALYZER),
+                    options.secret if options is not None else None)
     if roster is not None:
         scoring.write_csv(os.path.join(out, "gradebook-import.csv"),
                           scoring.lms_rows(roster, by_student, options.assignment))
@@ -144,6 +149,17 @@ def write_class(out, workbook, paths, options=None):
                           status.get(ident, "no submission") if ident else "no submission"])
         scoring.write_csv(os.path.join(out, "roster-check.csv"), check)
     return len(rows) - 1
+
+
+def graded_code(path, result, workbook):
+    """{chapter: exercise file's text} of the chapters `result` graded, read again from the
+    submission at `path`."""
+    graded = {t["chapter"] for t in result["tests"]}
+    try:
+        found, _ = submission.exercise_files(submission.read_files(path), workbook.chapters)
+    except submission.SubmissionError:
+        return {}
+    return {c: data.decode("utf-8", "replace") for c, (_, data) in found.items() if c in graded}
 
 
 def duration(seconds):
@@ -298,7 +314,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
                 errors.append((result["submission"], result["error"]))
             say(f"[{done}/{total}] {result['submission']}: {outcome}; "
                 f"elapsed {duration(elapsed)}, about {duration(left)} left")
-    rows = write_class(out, workbook, paths, options)
+    rows = write_class(out, workbook, paths, options, final=True)
     say(f"grade: class.csv holds {rows} of {total} submissions: "
         f"{os.path.join(out, 'class.csv')} ({len(todo)} graded in "
         f"{duration(time.monotonic() - start)})")
@@ -503,7 +519,7 @@ def grade_slurm(workbook, tool, folder, out, options, partitions=(None, None), w
     if not wait:
         return True
     watch_slurm(workbook, paths, out, options, submitted)
-    rows = write_class(out, workbook, paths, options)
+    rows = write_class(out, workbook, paths, options, final=True)
     say(f"grade: class.csv holds {rows} of {len(paths)} submissions")
     return rows == len(paths)
 

@@ -27,6 +27,8 @@ INSTRUCTORS_MANIFEST = "chapter.ini"
 SRC, BUILD, TOOL = "/grading/src", "/grading/build", "/grading/tool"
 # The build's tool that renders a grader's record as the grader's report (report.md's).
 RENDER_RECORD = "grader/harness/render_record"
+# The bank model's command-line analyser: the keys of the vivas and exam sheets (orals.py).
+ANALYZER = "tools/analyze_smem_access"
 
 
 def tool_files():
@@ -222,7 +224,7 @@ class Workbook:
                       f"-Dgpu_judge={self.options.gpu_judge} "
                       f"-Dchapters={','.join(self.chapters)} && "
                       f"ninja -C {BUILD} ${{WORKBOOK_BUILD_JOBS:+-j $WORKBOOK_BUILD_JOBS}} "
-                      f"{' '.join(targets)} {RENDER_RECORD}")
+                      f"{' '.join(targets)} {RENDER_RECORD} {ANALYZER}")
             with BuildWatch(log, progress, "the pristine workbook"):
                 outcome = self.box.run(["sh", "-c", script], BUILD, log,
                                        self.options.build_time_limit,

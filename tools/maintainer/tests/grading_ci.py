@@ -253,15 +253,7 @@ expect(run.returncode == 0, f"the hostile class did not complete: {run.stderr[-2
 
 def judge_class(out, cases):
     """hostile_class.judge on the class graded into `out`."""
-    results, logs = {}, {}
-    for ident in cases:
-        try:
-            with open(os.path.join(out, "submissions", ident, "result.json")) as f:
-                results[ident] = json.load(f)
-            with open(os.path.join(out, "submissions", ident, "run.log"), errors="replace") as f:
-                logs[ident] = f.read()
-        except (OSError, ValueError):
-            pass
+    results, logs = hostile_class.read_graded(out, cases)
     for problem in hostile_class.judge(cases, results, full, logs):
         expect(False, problem)
 

@@ -460,6 +460,20 @@ def judged_apart(plant, chapter, solution, skeleton, checks):
           says=["PROBE: what the subject can read"], never=["FOUND:"], kind="namespace")
 
 
+def read_graded(out, cases):
+    """({name: result.json}, {name: run.log}) of the cases graded into `out` (those with both)."""
+    results, logs = {}, {}
+    for ident in cases:
+        try:
+            with open(os.path.join(out, "submissions", ident, "result.json")) as f:
+                result = json.load(f)
+            with open(os.path.join(out, "submissions", ident, "run.log"), errors="replace") as f:
+                results[ident], logs[ident] = result, f.read()
+        except (OSError, ValueError):
+            pass
+    return results, logs
+
+
 def judge(cases, results, full, logs):
     """Problems with the graded hostile class: `results` {name: result.json}, `full` the
     chapter's maximum, `logs` {name: its run.log}: what its graders printed, where what a check

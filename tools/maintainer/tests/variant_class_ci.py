@@ -253,6 +253,12 @@ expect(check[1:] == [["ada", "Ada L.", "ada", "graded"], ["bo", "Bo P.", "p_bo_8
 expect(keyed_table.get("p_bo_817_final", {}).get("student") == "bo"
        and keyed_table["p_bo_817_final"]["variant"] == str(vb),
        f"a renamed submission is graded as its student, on his variant: {keyed_table}")
+orals = sorted(os.listdir(os.path.join(here, "keyed", "viva"))) + sorted(
+    os.listdir(os.path.join(here, "keyed", "exam"))) if os.path.isdir(os.path.join(
+        here, "keyed", "viva")) else []
+expect(orals == ["ada.md", "bo.md", "ada-key.md", "ada.md", "bo-key.md", "bo.md",
+                 "moodle-quiz.xml"], f"a viva and an exam sheet for each graded student, by id, "
+                                     f"beside the class's files (not in a submission's): {orals}")
 print(f"ada's answers: {ada and ada['score']} of {ada and ada['max_score']} on ada's variant; "
       f"copied by bo: {bo and bo['score']} on bo's")
 
