@@ -54,7 +54,8 @@ if ! { command -v meson >/dev/null && at_least "$(meson --version)" 1.0.1; }; th
 fi
 
 # The CUDA toolkit, where nvcc is missing: from NVIDIA's apt repository, only the packages the
-# build needs (nvcc, the runtime, the driver API's headers, CCCL, cuBLAS, CUPTI) of one version.
+# build needs (nvcc, the runtime, the driver API's headers, CCCL, CUPTI, and cuBLAS where the
+# package's chapters link it: autograder.json's cuda_libraries) of one version.
 # Untested by the workbook's CI, which cannot reach NVIDIA's repository.
 if ! command -v nvcc >/dev/null; then
   . /etc/os-release
@@ -67,8 +68,11 @@ if ! command -v nvcc >/dev/null; then
   rm -f /tmp/cuda-keyring.deb
   apt_updated=no
   v="${cuda_version//./-}"
+  libraries="$(/usr/bin/python3 -c 'import json, sys
+print(" ".join(json.load(open(sys.argv[1])).get("cuda_libraries", ["cublas"])))' \
+    "$root/source/autograder.json")"
   apt_install "cuda-nvcc-$v" "cuda-cudart-dev-$v" "cuda-driver-dev-$v" "cuda-cccl-$v" \
-    "libcublas-dev-$v" "cuda-cupti-dev-$v"
+    "cuda-cupti-dev-$v" $(case " $libraries " in *" cublas"*) echo "libcublas-dev-$v" ;; esac)
   command -v nvcc >/dev/null || { say "nvcc is still missing after installing CUDA $cuda_version"; exit 1; }
 fi
 say "toolchain: $(nvcc --version | tail -n 1), meson $(meson --version), ninja $(ninja --version), $(/usr/bin/python3 --version)"

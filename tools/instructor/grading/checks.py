@@ -343,6 +343,9 @@ def result_of(workbook, prepared, options, checked):
                      f"not reported score zero.")
     elif unreported and not infrastructure:
         notes.append(f"{unreported} check(s) did not report and score zero (see the report).")
+    if prepared.failed_build:
+        notes.append(f"Not built, so not checked: {', '.join(sorted(prepared.failed_build))} "
+                     f"(the first check of each says why).")
     if infrastructure:
         notes.append("Not graded, to be retried: " + infrastructure + ".")
     return {
@@ -350,7 +353,7 @@ def result_of(workbook, prepared, options, checked):
         "variant": prepared.variant["variant"], "student": prepared.variant["student"],
         "name": prepared.variant.get("name", ""), "variant_source": prepared.variant["source"],
         "workbook": workbook.commit, "options": options.describe(),
-        "visibility": options.visibility,
+        "visibility": options.visibility, "hidden_visibility": options.hidden_visibility,
         "fingerprint": prepared.fingerprint,
         "score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
         "seconds": prepared.build_seconds + checked.seconds,

@@ -417,7 +417,8 @@ class Jobs:
         common = ["--out", out, "--time-limit", str(options.time_limit),
                   "--build-time-limit", str(options.build_time_limit),
                   "--gpu-targets", options.gpu_targets,
-                  "--gpu-judge", options.gpu_judge, "--visibility", options.visibility]
+                  "--gpu-judge", options.gpu_judge, "--visibility", options.visibility,
+                  "--hidden-visibility", options.hidden_visibility]
         if options.chapters:
             common += ["--chapters", ",".join(options.chapters)]
         if options.gpu:

@@ -17,11 +17,9 @@ always writes: a grade, a refusal saying why (score 0), or, for a fault of the m
 that says "not graded, to be retried" (not_graded). The sandbox's paths are laid out under
 ROOT/grading/, the submission's work under ROOT/work/.
 """
-import io
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -119,10 +117,14 @@ def make_package(zip_path, options, source_root, id_field="sid", sandbox_choice=
         config = {"format": FORMAT, "commit": workbook.commit, "chapters": workbook.chapters,
                   "gpu_targets": options.gpu_targets, "time_limit": options.time_limit,
                   "build_time_limit": options.build_time_limit,
-                  "visibility": options.visibility, "id_field": id_field,
+                  "visibility": options.visibility,
+                  "hidden_visibility": options.hidden_visibility, "id_field": id_field,
                   "build_jobs": build_jobs,
                   "sandbox": sandbox_choice,
-                  "variants": None if secret is None else ("roster" if roster else "secret")}
+                  "variants": None if secret is None else ("roster" if roster else "secret"),
+                  # for setup.sh: the CUDA libraries the chapters' graders link, to install
+                  "cuda_libraries": sorted({m for c in workbook.chapters for m in scoring.manifest
+                                            .load(workbook.tree, c).cuda_modules})}
         entries = []  # (name in the zip, bytes, mode)
         for script in SCRIPTS:
             data = runner.committed_file(source_root, f"tools/instructor/gradescope/{script}")
@@ -206,7 +208,9 @@ def options_of(config, roster=None):
     return runner.Options(chapters=config["chapters"], gpu_targets=config["gpu_targets"],
                           time_limit=config["time_limit"],
                           build_time_limit=config["build_time_limit"],
-                          visibility=config["visibility"], roster=roster)
+                          visibility=config["visibility"],
+                          hidden_visibility=config.get("hidden_visibility", "after_due_date"),
+                          roster=roster)
 
 
 def lock_down(layout):
@@ -486,7 +490,7 @@ def run(root):
                           None, time.monotonic() - start)
     write_results(layout, data)
     say(f"run_autograder: {data['score']} points, {time.monotonic() - start:.1f} s: "
-        + data["output"].splitlines()[0])
+        + data["output"].strip("`\n").removeprefix("text\n").splitlines()[0])
     return 0
 
 

@@ -61,8 +61,7 @@ def decide_variant(ident, files, options):
         variant, source = options.roster.variant_of(student), "roster"
         given = f"the roster gives {student}"
         if options.roster.secret is None:
-            given = (f"without the course secret (--secret-file) the roster gives every "
-                     f"student")
+            given = "without the course secret (--secret-file) the roster gives every student"
     elif options.variant is not None:
         variant, student, source, given = options.variant, None, "--variant", "--variant says"
     elif options.secret is not None:
@@ -227,7 +226,6 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
     lowers the build's CPU priority (a build queued behind the next one to be checked)."""
     start = time.monotonic()
     workbook.ensure_built()
-    box = workbook.box
     ident = ident or submission.submission_id(path)
     notes, refused, failed_build = [], {}, {}
     work = os.path.join(SCRATCH[0], f"{ident}-{os.getpid()}-{time.time_ns()}")

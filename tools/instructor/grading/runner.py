@@ -34,7 +34,8 @@ class Options:
     ASSIGNMENT = "Shared-memory workbook"
 
     def __init__(self, gpu=False, chapters=None, gpu_targets="host-only", time_limit=600,
-                 build_time_limit=1800, visibility="visible", roster=None, variant=None,
+                 build_time_limit=1800, visibility="visible", hidden_visibility="after_due_date",
+                 roster=None, variant=None,
                  secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT,
                  workbook_cache=None, hidden_seed=None, gpu_judge="in_process"):
         self.assignment = assignment
@@ -50,7 +51,7 @@ class Options:
         self.gpu_targets = gpu_targets
         self.time_limit = time_limit
         self.build_time_limit = build_time_limit
-        self.visibility = visibility
+        self.visibility, self.hidden_visibility = visibility, hidden_visibility
 
     def modes(self):
         return ["host", "gpu"] if self.gpu else ["host"]
@@ -71,7 +72,7 @@ class Options:
     def describe(self):
         return (f"modes={','.join(self.modes())} chapters={','.join(self.chapters or [])} "
                 f"gpu_targets={self.gpu_targets} time_limit={self.time_limit} "
-                f"visibility={self.visibility}")
+                f"visibility={self.visibility},{self.hidden_visibility}")
 
 
 def stop_everything(signum, _frame):

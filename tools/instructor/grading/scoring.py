@@ -19,6 +19,7 @@ GRADESCOPE_TEST = {"score", "max_score", "status", "name", "name_format", "numbe
                    "output_format", "tags", "visibility", "extra_data"}
 GRADESCOPE_VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
 GRADESCOPE_STATUS = {"passed", "failed"}
+GRADESCOPE_FORMATS = {"text", "html", "simple_format", "md", "ansi"}
 
 
 # The chapters' manifests and the graders' records are the grader's (grader/tools/manifest.py,
@@ -47,7 +48,7 @@ def score_chapter(chapter, points, modes, reported, reasons):
     """The tests of one chapter. `reported[mode]` is {check: (status, message)} from the
     grader's record, or None when that mode did not run at all; `reasons[mode]` says why a check
     that did not report is missing (the run's end: exit status, timeout, build failure)."""
-    tests = []
+    tests, told = [], {}  # told: the check whose output first gave a mode's reason
     for check in points:
         mode, value, name = check.mode, check.points, check.name
         if mode not in modes:
@@ -55,15 +56,27 @@ def score_chapter(chapter, points, modes, reported, reasons):
         results = reported.get(mode)
         if results is not None and name in results:
             status, message = results[name]
+        elif reasons.get(mode) and mode in told:  # a compile error once, not in every check
+            status, message = "not reported", f"not run: see '{told[mode]}'"
         else:
             status, message = "not reported", reasons.get(mode) or "the check did not report"
+            told[mode] = name
         tests.append({"chapter": chapter, "mode": mode, "name": name, "max_score": value,
                       "score": value if status == "passed" else 0.0, "status": status,
                       "output": message, "hidden": check.hidden})
     return tests
 
 
+def fenced(text):
+    """`text` as a Markdown code block that no run of backticks in it ends."""
+    fence = "`" * max([3] + [len(r) + 1 for r in re.findall("`+", text)])
+    return f"{fence}text\n{text.rstrip(chr(10))}\n{fence}"
+
+
 def gradescope(result, visibility="visible"):
+    """Gradescope's results.json: every output a Markdown code block (the bank maps keep their
+    columns); hidden checks shown as the result's hidden_visibility says (after_due_date unless
+    said)."""
     tests = []
     for number, t in enumerate(result["tests"], 1):
         output = t["output"]
@@ -74,11 +87,13 @@ def gradescope(result, visibility="visible"):
         tests.append({"name": t["name"], "number": str(number), "score": t["score"],
                       "max_score": t["max_score"],
                       "status": "passed" if t["status"] == "passed" else "failed",
-                      "output": output, "visibility": visibility,
+                      "output": fenced(output), "visibility": result.get(
+                          "hidden_visibility", "after_due_date") if t.get("hidden") else visibility,
                       "tags": [t["chapter"], t["mode"]] + (["hidden"] if t.get("hidden") else [])})
     return {"score": result["score"], "execution_time": round(result["seconds"]),
-            "output": summary_text(result), "visibility": visibility,
-            "stdout_visibility": "hidden", "tests": tests}
+            "output": fenced(summary_text(result)), "output_format": "md",
+            "test_output_format": "md", "visibility": visibility, "stdout_visibility": "hidden",
+            "tests": tests}
 
 
 def validate_gradescope(data):
@@ -91,6 +106,9 @@ def validate_gradescope(data):
         problems.append("score must be a number")
     if data.get("visibility", "visible") not in GRADESCOPE_VISIBILITY:
         problems.append("visibility must be one of " + ", ".join(sorted(GRADESCOPE_VISIBILITY)))
+    for key in ("output_format", "test_output_format"):
+        if data.get(key, "md") not in GRADESCOPE_FORMATS:
+            problems.append(f"{key} must be one of " + ", ".join(sorted(GRADESCOPE_FORMATS)))
     for t in data.get("tests", []):
         for key in t:
             if key not in GRADESCOPE_TEST:
@@ -219,9 +237,8 @@ def report(result):
             if t["status"] == "not reported" and t["output"]:
                 lines += ["    " + line for line in t["output"].splitlines()[:12]]
         for screen in (s for s in result.get("screens", []) if s["chapter"] == chapter):
-            fence = "`" * max([3] + [len(r) + 1 for r in re.findall("`+", screen["text"])])
             lines += ["", f"The {screen['mode']} checks, as the grader reported them:", "",
-                      fence + "text", screen["text"].rstrip("\n"), fence]
+                      fenced(screen["text"])]
     return "\n".join(lines) + "\n"
 
 

@@ -121,6 +121,10 @@ if not again:
                f"the package's own check: {gradescope.package_problems(names, chapters)[:5]}")
         expect(gradescope.SECRET not in names and gradescope.ROSTER not in names,
                "a package without variants holds no secret and no roster")
+        with zipfile.ZipFile(everything) as z:
+            libraries = json.loads(z.read(gradescope.CONFIG))["cuda_libraries"]
+        expect(libraries == ["cublas", "cublasLt"], f"setup.sh installs cuBLAS for the chapters "
+                                                    f"that link it: {libraries}")
     # The check refuses what it must (it is what keeps solutions out of every package).
     complete = ["setup.sh", "run_autograder", "autograder.json",
                 "tool/tools/instructor/gradescope_autograder"]
@@ -144,6 +148,9 @@ if not again:
                            "--secret-file", secret_file, "--time-limit", "120"],
                           capture_output=True, text=True)
     expect(made.returncode == 0, f"the package: {made.stderr[-800:]}")
+    with zipfile.ZipFile(package) as z:
+        expect(json.loads(z.read(gradescope.CONFIG))["cuda_libraries"] == [],
+               "a package of chapters that link no CUDA library installs none")
     for bad, said in (([], "--roster needs --secret-file"),
                       (["--gradescope-id", "login"], "invalid choice"),
                       (["--out", work], "takes no --out")):
@@ -451,7 +458,7 @@ for ident, case in sorted(cases.items()):
                      "tests": [{"output": t.get("output", "")} for t in results["tests"]]}
     # Chapter 02's grader still reports (nothing replaced it), unless the time limit ran out
     # in chapter 01's first (the fallback sandbox runs one grader after the other).
-    expect(all(not t.get("output", "").startswith("no result:") or "time limit" in t["output"]
+    expect(all("\nno result:" not in "\n" + t.get("output", "") or "time limit" in t["output"]
                for t in results["tests"] if second in t.get("tags", [])),
            f"{ident}: chapter {second}'s grader still reported (nothing replaced it)")
     # A uid another autograder of this machine holds now is its own, not one this run left.
@@ -471,7 +478,7 @@ if problems:
     sys.exit(1)
 slowest = max(measured, key=lambda m: m[1])
 largest = max(measured, key=lambda m: m[3])
-print(f"gradescope: " + ("(again, on the earlier package and setup) " if again else
+print("gradescope: " + ("(again, on the earlier package and setup) " if again else
                          f"the package of every chapter holds its hidden checks and no "
                          f"solution; setup.sh installed nothing and built {', '.join(graded)} "
                          f"in {setup_seconds:.0f} s; ") +

@@ -198,8 +198,9 @@ expect(all(t["mode"] == "host" for t in tests), "gpu checks are not scored in ho
 tests = scoring.score_chapter("01_x", points, ["host", "gpu"], {"host": {}, "gpu": None},
                               {"host": "exited", "gpu": "no usable GPU"})
 expect([t["status"] for t in tests] == ["not reported"] * 3 and
-       [t["output"] for t in tests] == ["exited", "no usable GPU", "exited"],
-       f"a check that did not report scores zero with the reason: {tests}")
+       [t["output"] for t in tests] == ["exited", "no usable GPU", "not run: see 'ch99 first'"],
+       f"a check that did not report scores zero with the reason, given once a mode (a compile "
+       f"error is not repeated in every check): {tests}")
 
 # A hidden check (official grading's) is scored like any other, and marked in every output.
 hidden_tests = scoring.score_chapter("01_x", with_hidden, ["host"],
@@ -213,6 +214,18 @@ expect("hidden" in scoring.gradescope(hidden_result)["tests"][2]["tags"],
        "results.json tags a hidden check")
 expect(scoring.validate_gradescope(scoring.gradescope(hidden_result)) == [],
        "results.json with a hidden check is still Gradescope's")
+expect([t["visibility"] for t in scoring.gradescope(hidden_result)["tests"]] ==
+       ["visible", "visible", "after_due_date"] and [t["visibility"] for t in scoring.gradescope(
+           dict(hidden_result, hidden_visibility="hidden"))["tests"]][2] == "hidden",
+       "a hidden check is shown after the due date, or as --hidden-visibility says")
+shown = scoring.gradescope(dict(hidden_result, tests=[dict(hidden_tests[0], output="a ```b```")]))
+expect(shown["test_output_format"] == "md" and shown["tests"][0]["output"] ==
+       "````text\nno result: a ```b```\n````" and shown["output"].startswith("```text\n"),
+       f"results.json's outputs are Markdown code blocks (the bank maps keep their columns): "
+       f"{shown}")
+expect(scoring.validate_gradescope(dict(shown, output_format="rich")) ==
+       ["output_format must be one of ansi, html, md, simple_format, text"],
+       "an output format Gradescope does not know is refused")
 expect(".hidden" in scoring.junit(hidden_result), "the JUnit class names a hidden check")
 
 result = {"submission": "s", "mode": "host", "score": 2.0, "max_score": 7.0, "seconds": 3.2,
@@ -246,7 +259,7 @@ expect(junit.count("<testcase") == 3 and junit.count("<failure") == 2, f"JUnit: 
 screen = "ch99 host checks: 1 of 2 checks failed.\n\nFAILED x\n  ```not a fence```\n"
 md = scoring.report(dict(result, screens=[{"chapter": "01_x", "mode": "host", "text": screen}],
                         tests=result["tests"][:2] + [dict(tests[2], status="not reported")]))
-expect("\n````text\n" + screen + "````\n" in md and "    exited" in md,
+expect("\n````text\n" + screen + "````\n" in md and "    not run: see 'ch99 first'" in md,
        f"report.md holds the grader's report as printed, and why a check did not report: {md}")
 
 files = {"workbook/chapters/01_x/x_exercise.cu": b"a", "x_exercise.cu": b"b",
