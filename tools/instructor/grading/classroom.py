@@ -126,7 +126,8 @@ def write_class(out, workbook, paths, options=None, final=False):
         if entry is not None:  # the roster as it is now says whose it is
             result = dict(result, student=entry.student, name=entry.name)
             by_student[entry.student] = result
-        status[ident] = "graded"
+        why = scoring.unreadable(result)
+        status[ident] = f"graded 0: the submission could not be read: {why}" if why else "graded"
         rows.append(scoring.csv_row(result, workbook.chapters))
         if final:
             code[result.get("student") or ident] = graded_code(path, result, workbook)
@@ -309,6 +310,8 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
             if result["complete"]:
                 outcome = (f"{scoring.number(result['score'])}/"
                            f"{scoring.number(result['max_score'])}")
+                if scoring.unreadable(result):
+                    outcome += f" (it could not be read: {scoring.unreadable(result)})"
             else:
                 outcome = f"NOT GRADED, to retry: {result['error']}"
                 errors.append((result["submission"], result["error"]))

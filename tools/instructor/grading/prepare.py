@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from . import build_errors, pristine, sandbox, submission, variants
+from . import build_errors, pristine, sandbox, scoring, submission, variants
 from .pristine import BUILD_MEMORY, chown_tree, exercise_path, gpu_targets
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
@@ -237,7 +237,7 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
         notes += files.notes
     except submission.SubmissionError as e:
         files = {}
-        notes.append(f"The submission could not be read: {e.reason}.")
+        notes.append(f"{scoring.UNREADABLE}{e.reason}.")
     # exercise_files lists what was not read (links, devices, files too large) as ignored.
     exercises, ignored = submission.exercise_files(files, workbook.chapters)
     variant = decide_variant(ident, files, options)

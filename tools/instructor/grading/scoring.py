@@ -199,6 +199,15 @@ def junit(result):
             + "\n".join(cases) + "\n  </testsuite>\n</testsuites>\n")
 
 
+UNREADABLE = "The submission could not be read: "
+
+
+def unreadable(result):
+    """Why `result`'s submission could not be read at all (a damaged archive), or None."""
+    return next((n[len(UNREADABLE):].rstrip(".") for n in result.get("notes", [])
+                 if n.startswith(UNREADABLE)), None)
+
+
 def summary_text(result):
     lines = [f"{result['submission']}: {number(result['score'])} of "
              f"{number(result['max_score'])} points ({result['mode']} checks), "

@@ -249,6 +249,8 @@ run = subprocess.run(hostile_command, capture_output=True, text=True, timeout=18
 hostile_seconds = time.monotonic() - start
 print(run.stderr[-6000:], flush=True)
 expect(run.returncode == 0, f"the hostile class did not complete: {run.stderr[-2000:]}")
+expect(re.search(r"\] ar_corrupt: 0/[0-9.]+ \(it could not be read: ", run.stderr),
+       "the console names an archive that could not be read")
 
 
 def judge_class(out, cases):

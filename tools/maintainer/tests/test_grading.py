@@ -253,6 +253,9 @@ expect(row[:7] == ["s", "", "", "2", "7", "2", "0"], f"gradebook row: {row}")
 row = scoring.csv_row(dict(result, student="alice", name="=cmd|' /C calc'!A0"), ["01_x", "02_y"])
 expect(row[1] == "alice" and row[2] == "'=cmd|' /C calc'!A0",
        f"the row carries the student id, and a name that a spreadsheet would run is text: {row}")
+expect(scoring.unreadable(dict(result, notes=["x", scoring.UNREADABLE + "a bad zip."])) ==
+       "a bad zip" and scoring.unreadable(result) is None,
+       "a submission that could not be read is told apart (the console, roster-check.csv)")
 junit = scoring.junit(result)
 expect(junit.count("<testcase") == 3 and junit.count("<failure") == 2, f"JUnit: {junit}")
 # report.md: each grader's report as it printed it, whole, in a block no backtick in it ends.
