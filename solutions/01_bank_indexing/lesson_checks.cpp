@@ -19,7 +19,6 @@
 #include "grader/harness/variant.hpp"
 
 namespace {
-using grader::chapter::kMeasurementFile;
 // The workbook's own cases (variant 0), which the lesson's figures and thresholds speak of.
 const grader::variant::Identity kSelfStudy{};
 // A graded case's request, from the reference solution this build links.
@@ -33,9 +32,6 @@ lesson::Graded graded_as_printed(const ch01::PatternCase& c) {
           {ch01::pattern_description(c)},
           {graded_request(c)}};
 }
-using grader::chapter::threshold;
-using smem::Op;
-using smem::WarpRequest;
 }  // namespace
 
 TEST_CASE("ch01 lesson: its pictures are the model's", "[lesson]") {

@@ -15,13 +15,6 @@ namespace ch02::hidden {
 std::vector<ch02::spec::StrideCase> hidden_strides();
 }  // namespace ch02::hidden
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-using smem::Op;
-using smem::WarpRequest;
-}  // namespace
-
 TEST_CASE("ch02 lesson: its figures are the model's and the H200's", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   lesson::Figures figures;

@@ -15,13 +15,6 @@
 #include "grader/03_broadcast_multicast/pattern_spec.hpp"
 #include "grader/harness/variant.hpp"
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-using smem::Op;
-using smem::WarpRequest;
-}  // namespace
-
 TEST_CASE("ch03 lesson: the tables and the H200 numbers", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   // Section 2 and 3 tables: pattern -> wavefronts (the last cell).

@@ -11,13 +11,6 @@
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/harness/variant.hpp"
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-using smem::Op;
-using smem::WarpRequest;
-}  // namespace
-
 TEST_CASE("ch04 lesson: the tile tables and the H200 numbers", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   // Section 1: float tiles, column 5 read by 32 lanes.

@@ -12,11 +12,6 @@
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/harness/variant.hpp"
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-}  // namespace
-
 TEST_CASE("ch05 lesson: the grid order's geometry", "[lesson]") {
   // 32 rows of out, 8192 floats each, are the 1 MiB between bands of the other grid order.
   static_assert(32LL * 8192 * 4 == 1024 * 1024);

@@ -8,13 +8,6 @@
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/transpose/tile_layout_check.hpp"
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-using smem::Op;
-using smem::WarpRequest;
-}  // namespace
-
 TEST_CASE("ch06 lesson: the padded tile's wavefronts and the H200 numbers", "[lesson]") {
   // Section 1's worked tile: a column of float tile[64][64] is 32-way, of [64][65] free, of
   // [64][66] 2-way; a row store of [64][65] is free. Section 2's sizes.

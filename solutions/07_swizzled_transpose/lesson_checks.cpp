@@ -9,13 +9,6 @@
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/transpose/tile_layout_check.hpp"
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-using smem::Op;
-using smem::WarpRequest;
-}  // namespace
-
 TEST_CASE("ch07 lesson: the narrow tile's swizzle and the H200 numbers", "[lesson]") {
   // Section 1: a 16-wide tile, element (row, col) at 16 row + (col ^ f(row)).
   const auto column = [](int c, auto f) {

@@ -16,13 +16,6 @@
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/harness/variant.hpp"
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-using smem::Op;
-using smem::WarpRequest;
-}  // namespace
-
 TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   // Section 1: float2 a[t] (two groups) and float2 pairs[t / 2] (merged pairs, one group).

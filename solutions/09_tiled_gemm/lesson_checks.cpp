@@ -14,10 +14,6 @@
 
 namespace {
 using ch09::Access;
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-using smem::Op;
-using smem::WarpRequest;
 
 // Exercise 1's contract: TILE any whole number from 4 to 32.
 std::vector<int> contract_tiles() {

@@ -14,13 +14,6 @@
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/harness/variant.hpp"
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-using smem::WarpRequest;
-
-}  // namespace
-
 TEST_CASE("ch10 lesson: the swizzle instances of section 1 are what it says", "[lesson]") {
   // The reference's swizzle (this build links it).
   using ch10::swizzle;

@@ -17,8 +17,6 @@
 
 namespace {
 using ch11::TmaSwizzle;
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
 
 // The lesson's table line for rows 0-7 of a box, from the H200's dump, and from the reference's
 // tma_smem_offset (this build links it).

@@ -13,7 +13,6 @@
 #include "grader/harness/lesson_checks.hpp"
 
 namespace {
-using grader::chapter::kMeasurementFile;
 
 // One warp's 8-byte store of d[4 i], d[4 i + 1] (warp 0 of a consumer warpgroup, i = 0) into a C
 // tile of `pitch` floats, as the reference's epilogue stores it; `odd_rows_moved` XORs the

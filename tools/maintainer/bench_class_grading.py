@@ -23,12 +23,10 @@ A commit from before the pristine workbook (each submission built from scratch, 
 cores) is measured in reasonable time with --repeats 1 --class-size 2.
 """
 import argparse
-import datetime
 import hashlib
 import json
 import os
 import pathlib
-import platform
 import re
 import shutil
 import statistics
@@ -36,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from scratch_handout import checkout, fresh_folder
+from scratch_handout import checkout, fresh_folder, write_measurements
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # A fresh checkout's times: a ccache filled by earlier builds would hide the compiler's.
@@ -149,18 +147,11 @@ def main() -> int:
     rows.append(("class.for_200_submissions_seconds", wall / args.class_size * 200, "s"))
 
     name = "class-grading" + (f"-{args.label}" if args.label else "") + ".tsv"
-    target = ROOT / "tools/maintainer/measurements" / args.name / name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    text = ["# Written by tools/maintainer/bench_class_grading.py; do not edit by hand.",
-            f"# machine: {os.cpu_count()} cores, {platform.machine()}, no GPU (host checks)",
-            f"# workbook: {commit[:12]} ({len(chapters)} chapters); date: "
-            f"{datetime.date.today().isoformat()}",
-            "# for_200_submissions is class.seconds_per_submission x 200 where the class was "
-            "smaller",
-            "# quantity\tvalue\tunit"]
-    text += [f"{k}\t{v:.1f}\t{u}" if u == "s" else f"{k}\t{v}\t{u}" for k, v, u in rows]
-    target.write_text("\n".join(text) + "\n")
-    print("\n".join(text))
+    write_measurements(ROOT / "tools/maintainer/measurements" / args.name / name,
+                       "bench_class_grading.py",
+                       ["no GPU (host checks)", f"workbook: {commit[:12]} ({len(chapters)} "
+                        f"chapters); date: {{date}}", "for_200_submissions is "
+                        "class.seconds_per_submission x 200 where the class was smaller"], rows)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -19,10 +19,8 @@ and an after measured on one machine on one day.
                                           [--keep DIR] [--commit REV --label before]
 """
 import argparse
-import datetime
 import os
 import pathlib
-import platform
 import re
 import shutil
 import statistics
@@ -30,7 +28,8 @@ import subprocess
 import sys
 import time
 
-from scratch_handout import checkout, commit_of, fresh_folder, unpacked_handout
+from scratch_handout import (checkout, commit_of, fresh_folder, unpacked_handout,
+                             write_measurements)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # A fresh checkout's times: a ccache filled by earlier builds would hide the compiler's.
@@ -102,16 +101,9 @@ def main() -> int:
                  "tests"))
 
     name = "first-grade" + (f"-{args.label}" if args.label else "") + ".tsv"
-    out = ROOT / "tools/maintainer/measurements" / args.name / name
-    out.parent.mkdir(parents=True, exist_ok=True)
-    cores = os.cpu_count()
-    text = ["# Written by tools/maintainer/bench_first_grade.py; do not edit by hand.",
-            f"# machine: {cores} cores, {platform.machine()}, GPU targets {targets}",
-            f"# workbook: {commit_of(source)[:12]}; date: {datetime.date.today().isoformat()}",
-            "# quantity\tvalue\tunit"]
-    text += [f"{k}\t{v:.1f}\t{u}" if u == "s" else f"{k}\t{v}\t{u}" for k, v, u in rows]
-    out.write_text("\n".join(text) + "\n")
-    print("\n".join(text))
+    write_measurements(ROOT / "tools/maintainer/measurements" / args.name / name,
+                       "bench_first_grade.py", [f"GPU targets {targets}", f"workbook: "
+                                                f"{commit_of(source)[:12]}; date: {{date}}"], rows)
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -15,16 +15,14 @@ instructor-suite[-<label>].tsv. Run it alone on the machine: it times builds. No
                                                [--keep DIR]
 """
 import argparse
-import datetime
 import os
 import pathlib
-import platform
 import shutil
 import subprocess
 import sys
 import time
 
-from scratch_handout import checkout, fresh_folder
+from scratch_handout import checkout, fresh_folder, write_measurements
 import meson_testlog
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -67,16 +65,10 @@ def main() -> int:
             ("tests.passed", passed, "tests"), ("tests.failed", failed, "tests"),
             ("tests.skipped", skipped, "tests")]
     name = "instructor-suite" + (f"-{args.label}" if args.label else "") + ".tsv"
-    target = ROOT / "tools/maintainer/measurements" / args.name / name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    text = ["# Written by tools/maintainer/bench_instructor_suite.py; do not edit by hand.",
-            f"# machine: {os.cpu_count()} cores, {platform.machine()}, GPU targets {targets}",
-            f"# workbook: {commit[:12]}; chapters: {args.chapters or 'all'}; date: "
-            f"{datetime.date.today().isoformat()}",
-            "# quantity\tvalue\tunit"]
-    text += [f"{k}\t{v:.1f}\t{u}" if u == "s" else f"{k}\t{v}\t{u}" for k, v, u in rows]
-    target.write_text("\n".join(text) + "\n")
-    print("\n".join(text))
+    write_measurements(ROOT / "tools/maintainer/measurements" / args.name / name,
+                       "bench_instructor_suite.py",
+                       [f"GPU targets {targets}", f"workbook: {commit[:12]}; chapters: "
+                        f"{args.chapters or 'all'}; date: {{date}}"], rows)
     if failed:
         print(f"{failed} tests failed: see {work / 'test.log'}")
     elif not args.keep:

@@ -1,7 +1,10 @@
 """Scratch folders, checkouts and self-study hand-outs for the maintainers' scripts that act as a
 student or an instructor would (the bench_*.py scripts, check_colab_notebook.py,
 check_install_path.py)."""
+import datetime
+import os
 import pathlib
+import platform
 import shutil
 import subprocess
 import sys
@@ -49,3 +52,18 @@ def unpacked_handout(root, folder):
     with tarfile.open(archive) as t:
         t.extractall(folder)
     return pathlib.Path(folder) / "workbook"
+
+
+def write_measurements(path, script, about, rows):
+    """Writes a bench's measurements to `path` (made with its folder) and prints them: a header
+    naming `script` and the machine (`about` more words on it, then [comment lines]), then one
+    `quantity value unit` row of each (quantity, value, unit) of `rows`."""
+    text = [f"# Written by tools/maintainer/{script}; do not edit by hand.",
+            f"# machine: {os.cpu_count()} cores, {platform.machine()}, {about[0]}"]
+    text += [f"# {line}".replace("{date}", datetime.date.today().isoformat()) for line in about[1:]]
+    text += ["# quantity\tvalue\tunit"]
+    text += [f"{k}\t{v:.1f}\t{u}" if u == "s" else f"{k}\t{v}\t{u}" for k, v, u in rows]
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(text) + "\n")
+    print("\n".join(text))

@@ -5,11 +5,6 @@
 
 #include "grader/harness/lesson_checks.hpp"
 
-namespace {
-using grader::chapter::kMeasurementFile;
-using grader::chapter::threshold;
-}  // namespace
-
 TEST_CASE("ch@NN@ lesson: its pictures and figures are the model's and the H200's", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
   // Section 1: the column of float tile[64][65], as the analyser draws it.
