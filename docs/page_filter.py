@@ -13,7 +13,9 @@
   of a number is typed anywhere: in place of `<!-- thresholds table -->`, every chapter's
   thresholds and their evidence (the manifests and the measurements, through
   grader/tools/manifest_views.py); in place of `<!-- class grading table -->`, the class grading
-  bench on 2 cores (tools/maintainer/measurements/2cores-nogpu/class-grading.tsv).
+  bench on 2 cores (tools/maintainer/measurements/2cores-nogpu/class-grading.tsv); in place of
+  `<!-- assessment table -->`, each chapter's points by what they certify and its viva's
+  accesses (the manifests, tools/instructor/grading/orals.py).
 
 Each figure gets a link that opens it full size. Line numbers stay the source's (removed
 blocks leave their blank lines, the lesson links go at the end) above the first figure or table,
@@ -62,6 +64,26 @@ def class_grading_table():
                       [f"| {what} | {value} |" for what, value in rows])
 
 
+def assessment_table():
+    """Each chapter's points by what they certify (the manifests' kinds) and the accesses its viva
+    asks about (tools/instructor/grading/orals.py)."""
+    sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
+    sys.path.insert(0, os.path.join(ROOT, "tools", "instructor"))
+    import manifest  # noqa: E402
+    from grading import orals  # noqa: E402
+    columns = [("host", "prediction"), ("host", "function"), ("host", "layout"),
+               ("gpu", "prediction"), ("gpu", "function"), ("gpu", "kernel"), ("gpu", "speed")]
+    rows = ["| chapter | " + " | ".join(f"{m if m == 'host' else 'GPU'} {k}" for m, k in columns)
+            + " | of them hidden | the viva's accesses |", "|---|" + "---|" * (len(columns) + 2)]
+    for folder in manifest.chapters(ROOT):
+        checks = manifest.load(ROOT, folder).checks
+        points = [sum(c.points for c in checks if (c.mode, c.kind) == col) for col in columns]
+        hidden = sum(c.points for c in checks if c.hidden)
+        rows.append(f"| {folder} | " + " | ".join(f"{p:g}" if p else "" for p in points)
+                    + f" | {hidden:g} | {', '.join(orals.VIVA.get(folder[:2], ()))} |")
+    return "\n".join(rows)
+
+
 def main(argv):
     args = argv[1:]
     students = "--students" in args
@@ -87,6 +109,8 @@ def main(argv):
                   r"\1\n\n[Open the figure full size](\2)", text, flags=re.M)
     text = text.replace("<!-- class grading table -->", class_grading_table()) \
         if "<!-- class grading table -->" in text else text
+    text = text.replace("<!-- assessment table -->", assessment_table()) \
+        if "<!-- assessment table -->" in text else text
     sys.stdout.write(text.rstrip("\n") + "\n" + lesson_links(path, chapters))
 
 
