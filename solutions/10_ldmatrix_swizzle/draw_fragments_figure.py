@@ -11,25 +11,27 @@ which operand registers of the mma that is (A: a0..a3; B: b0, b1 of two n8 halve
 
 HALF = 18          # pixels per half (column)
 ROW = 20           # pixels per row
-LEFT, TOP = 70, 60
+LEFT, TOP = 70, 78
 COLORS = ["#d9ead3", "#cfe2f3", "#fce5cd", "#ead1dc"]  # matrices 0..3
 
 
 def text(x, y, s, size=12, anchor="middle", weight="normal"):
-    return (f'<text x="{x}" y="{y}" font-family="monospace" font-size="{size}" '
+    # At least 10: shown at the page's width (913 of 788), the labels show at 11 or more.
+    return (f'<text x="{x}" y="{y}" font-family="monospace" font-size="{max(size, 10)}" '
             f'text-anchor="{anchor}" font-weight="{weight}">{s}</text>')
 
 
 def main():
     out = []
     width, height = LEFT + 16 * HALF + 430, TOP + 16 * ROW + 70
-    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" '
                f'viewBox="0 0 {width} {height}">')
     out.append(f'<rect width="{width}" height="{height}" fill="white"/>')
-    out.append(text(LEFT + 8 * HALF, 18, "a 16 x 16 piece: rows r0 .. r0+15, halves 16 kk .. 16 kk+15",
-                    13, weight="bold"))
-    out.append(text(LEFT + 4 * HALF, TOP - 24, "chunk 2 kk (halves 0-7)", 11))
-    out.append(text(LEFT + 12 * HALF, TOP - 24, "chunk 2 kk + 1 (halves 8-15)", 11))
+    out.append(text(4, 18, "a 16 x 16 piece: rows r0 .. r0+15, halves 16 kk .. 16 kk+15", 13,
+                    "start", "bold"))
+    out.append(text(4, 36, "in each cell, the lane that gives its row's address", 11, "start"))
+    out.append(text(LEFT + 4 * HALF, TOP - 24, "chunk 2 kk", 11))
+    out.append(text(LEFT + 12 * HALF, TOP - 24, "chunk 2 kk + 1", 11))
     for h in range(16):
         out.append(text(LEFT + h * HALF + HALF / 2, TOP - 6, str(h), 9))
     for r in range(16):
@@ -41,7 +43,7 @@ def main():
             out.append(f'<rect x="{x}" y="{y}" width="{8 * HALF}" height="{ROW}" '
                        f'fill="{COLORS[m]}" stroke="#888" stroke-width="0.5"/>')
             lane = 8 * m + r % 8
-            out.append(text(x + 4 * HALF, y + 14, f"lane {lane} gives this row", 10))
+            out.append(text(x + 5 * HALF, y + 14, f"lane {lane}", 11))
     for m in range(4):
         x = LEFT + (8 * (m // 2)) * HALF + 4
         y = TOP + (8 * (m % 2)) * ROW + 3
@@ -51,7 +53,8 @@ def main():
     # The right-hand side: what the lanes receive.
     x0 = LEFT + 16 * HALF + 30
     lines = [
-        ("ldmatrix.x4: lane l gives the address of row l % 8 of matrix l / 8", "bold"),
+        ("ldmatrix.x4: lane l gives the address of", "bold"),
+        ("row l % 8 of matrix l / 8", "bold"),
         ("  lanes 0-7:   rows 0-7,  chunk 2 kk      (matrix 0)", None),
         ("  lanes 8-15:  rows 8-15, chunk 2 kk      (matrix 1)", None),
         ("  lanes 16-23: rows 0-7,  chunk 2 kk + 1  (matrix 2)", None),

@@ -20,9 +20,10 @@ ROWS = 16
 LAYOUTS = [("SW128 (k128B)", 128), ("SW64 (k64B)", 64), ("SW32 (k32B)", 32),
            ("interleave (kInterleave)", 16)]
 STEP_COLORS = ["#d9ead3", "#cfe2f3", "#fce5cd", "#ead1dc"]  # k16 steps 0..3
-CELL_W, CELL_H = 46, 22
+CELL_W, CELL_H = 50, 22
 PANEL_W = 8 * CELL_W + 60
-LEFT, TOP = 56, 78
+PANEL_H = 16 * CELL_H + 66  # two panels a row, two rows: labels of 12 px stay 11 at a 913-px page
+LEFT, TOP = 60, 108
 
 
 def operand_byte_offset(w, rows, tile_address, row, byte):
@@ -41,36 +42,39 @@ def text(x, y, s, size=11, anchor="middle", weight="normal"):
 
 
 def main():
-    width = LEFT + 4 * PANEL_W + 10
-    height = TOP + 16 * CELL_H + 120
+    width = LEFT + 2 * PANEL_W + 10
+    height = TOP + 2 * PANEL_H + 54
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {width} {height}" '
            f'font-family="monospace">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           text(width / 2, 20, "A K-tile of 16 rows x 128 bytes, TMA-written in each layout: "
-                "16 lines of 128 bytes of shared memory", 14, weight="bold"),
-           text(width / 2, 40, "cell = one 16-byte core-matrix row, 'r ROW c CHUNK' of the K-tile; "
-                "colour = the k16 step that reads it", 12)]
-    for line in range(16):
-        out.append(text(LEFT - 6, TOP + line * CELL_H + 15, f"+{128 * line}", 10, "end"))
+           text(width / 2, 20, "A K-tile of 16 rows x 128 bytes, TMA-written in each layout:", 14,
+                weight="bold"),
+           text(width / 2, 38, "16 lines of 128 bytes of shared memory; a cell is one 16-byte "
+                "core-matrix row,", 12),
+           text(width / 2, 54, "'r ROW c CHUNK' of the K-tile, coloured by the k16 step that "
+                "reads it", 12)]
     for p, (name, w) in enumerate(LAYOUTS):
-        x0 = LEFT + p * PANEL_W
-        out.append(text(x0 + 4 * CELL_W, TOP - 26, name, 13, weight="bold"))
-        out.append(text(x0 + 4 * CELL_W, TOP - 10,
-                        f"{128 // w} slab{'s' if w < 128 else ''} of 16 rows x {w} B", 10))
+        x0, top = LEFT + p % 2 * PANEL_W, TOP + p // 2 * PANEL_H
+        if p % 2 == 0:
+            for line in range(16):
+                out.append(text(LEFT - 6, top + line * CELL_H + 15, f"+{128 * line}", 12, "end"))
+        out.append(text(x0 + 4 * CELL_W, top - 24, name, 13, weight="bold"))
+        out.append(text(x0 + 4 * CELL_W, top - 8,
+                        f"{128 // w} slab{'s' if w < 128 else ''} of 16 rows x {w} B", 12))
         where = {}
         for row in range(ROWS):
             for chunk in range(8):
                 a = operand_byte_offset(w, ROWS, 0, row, 16 * chunk)
                 line, place = a // 128, a % 128 // 16
                 where[(row, chunk)] = (line, place)
-                x, y = x0 + place * CELL_W, TOP + line * CELL_H
+                x, y = x0 + place * CELL_W, top + line * CELL_H
                 out.append(f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" '
                            f'fill="{STEP_COLORS[chunk // 2]}" stroke="#999" stroke-width="0.5"/>')
-                out.append(text(x + CELL_W / 2, y + 15, f"r{row} c{chunk}", 9))
+                out.append(text(x + CELL_W / 2, y + 15, f"r{row} c{chunk}", 12))
         # The slabs' boundaries.
         for j in range(1, 128 // w):
             line = j * ROWS * w // 128
-            y = TOP + line * CELL_H
+            y = top + line * CELL_H
             out.append(f'<line x1="{x0}" y1="{y}" x2="{x0 + 8 * CELL_W}" y2="{y}" '
                        f'stroke="black" stroke-width="1.5" stroke-dasharray="4 3"/>')
         # Three core matrices of k16 step 1, each 8 rows of one chunk: outline their cells.
@@ -78,10 +82,10 @@ def main():
                                       (range(0, 8), 3, "#2e7d32")):
             for row in rows:
                 line, place = where[(row, chunk)]
-                out.append(f'<rect x="{x0 + place * CELL_W + 1.5}" y="{TOP + line * CELL_H + 1.5}" '
+                out.append(f'<rect x="{x0 + place * CELL_W + 1.5}" y="{top + line * CELL_H + 1.5}" '
                            f'width="{CELL_W - 3}" height="{CELL_H - 3}" fill="none" '
                            f'stroke="{colour}" stroke-width="2.5"/>')
-    y = TOP + 16 * CELL_H + 26
+    y = TOP + 2 * PANEL_H - 22
     legend = [("#c00000", "rows 0-7, chunk 2: the first core matrix of k16 step 1 "
                           "(what the start address names)"),
               ("#1f4e9c", "rows 8-15, chunk 2: the next 8 rows (the stride byte offset's step)"),

@@ -6,7 +6,7 @@ that page itself (filled in with an example). In each, nothing may be cut off or
 page does not scroll sideways, and every code block, bank map, table, picture and form control
 either fits in its box or scrolls inside it by design (overflow-x auto or scroll); no line of a
 code block wraps (a bank map would lose its columns); on the phone the text gets at least 340
-pixels. Writes a screenshot of each, and checks that docs/screenshots holds the four the pages
+pixels; every lesson figure shows its labels at 11 pixels or more at 1,280. Writes a screenshot of each, and checks that docs/screenshots holds the four the pages
 show, 1,280 pixels wide.
 
     check_docs_screenshots.py HTML_FOLDER OUT_DIR
@@ -146,6 +146,14 @@ WRAPPED_LINES = r"""
 }).map((e) => e.textContent.trim().slice(0, 60))
 """
 
+# [figure, its smallest label as shown in px] of each SVG figure (an <object>) of a page.
+LABELS = r"""
+[...document.querySelectorAll("object")].filter((o) => o.contentDocument).map((o) =>
+  [o.getAttribute("data"), Math.min(...[...o.contentDocument.querySelectorAll("text")].map((t) =>
+    parseFloat(o.contentDocument.defaultView.getComputedStyle(t).fontSize) *
+    t.getScreenCTM().a))])
+"""
+
 # The width the text of a page gets.
 TEXT_WIDTH = """(document.querySelector("div.contents") || document.body).clientWidth"""
 
@@ -237,6 +245,19 @@ def search_problems(site):
             f"lunr {'loaded' if found['lunr'] else 'not loaded (libjs-lunr)'}"])
 
 
+def label_problems(site):
+    """Every figure of the lessons and the analyser page shows its labels at 11 px at 1,280."""
+    found = []
+    with Chromium() as browser:
+        for name in [f"md_chapters_{c}_README.html" for c in CHAPTERS] + ["md_docs_analyzer.html"]:
+            page = browser.open(pathlib.Path(os.path.join(site, name)).as_uri(), WIDTH, HEIGHT)
+            page.wait_for(PICTURES_LOADED, timeout=15)
+            found += [(name, figure, size) for figure, size in page.evaluate(LABELS)]
+    print(f"figures: {len(found)}, the smallest label {min(f[2] for f in found):.1f} px at {WIDTH}")
+    return [f"{name}: {figure}'s smallest label shows at {size:.1f} px at {WIDTH} (11 at least)"
+            for name, figure, size in found if size < 11]
+
+
 def main():
     if len(sys.argv) != 3 or not os.path.isdir(sys.argv[1]):
         sys.exit(__doc__)
@@ -254,7 +275,7 @@ def main():
                                         os.path.join(out, name))
     except ChromiumError as e:
         sys.exit(f"check_docs_screenshots.py: {e}")
-    problems += search_problems(site) + walk_problems(site)
+    problems += search_problems(site) + walk_problems(site) + label_problems(site)
     # The committed screenshots are these pages' (the page about the browser shows two of them).
     for shot in COMMITTED_SHOTS:
         committed = os.path.join(COMMITTED, shot)

@@ -16,8 +16,8 @@ or, for a figure that is not a bank map,
 
 (SCRIPT, from the source root, writes it; the check holds it to the script's output), where
 ARGUMENTS are what `analyze_smem_access` takes ('--width 16 t*16'; the expression is the
-last word and may not hold spaces). With a right half the figure shows the two requests side
-by side: the conflicted access and its fix. SCRIPT, a Python file by its path from the source
+last word and may not hold spaces). With a second half the figure shows the two requests one
+above the other (a map keeps its width): the conflicted access and its fix. SCRIPT, a Python file by its path from the source
 root, prints the SVG, and is run and checked like the analyser. File names are unique over all
 lists (Doxygen finds an image by its name). Lines starting with # are comments. The SVG files
 are committed next to their list, so the pictures show on a code-hosting site as well as in
@@ -31,7 +31,7 @@ import shlex
 import subprocess
 import sys
 
-GAP = 24  # pixels between the two halves of a side-by-side figure
+GAP = 24  # pixels between the two halves of a figure
 
 
 def read_list(path):
@@ -82,19 +82,19 @@ def escape(text):
 
 
 def compose(halves):
-    """One SVG: each half under its caption, side by side."""
+    """One SVG: each half under its caption, one above the other."""
     caption_height = 22
-    width = sum(h[1] for h in halves) + GAP * (len(halves) - 1)
-    height = max(h[2] for h in halves) + caption_height
+    width = max(h[1] for h in halves)
+    height = sum(h[2] + caption_height for h in halves) + GAP * (len(halves) - 1)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="monospace">']
-    x = 0
+    y = 0
     for svg, w, h, caption in halves:
-        out.append(f'<text x="{x + 4}" y="15" font-size="14" font-weight="bold">'
+        out.append(f'<text x="4" y="{y + 15}" font-size="14" font-weight="bold">'
                    f'{escape(caption)}</text>')
-        inner = re.sub(r"^<svg ", f'<svg x="{x}" y="{caption_height}" ', svg, count=1)
+        inner = re.sub(r"^<svg ", f'<svg x="0" y="{y + caption_height}" ', svg, count=1)
         out.append(inner.strip())
-        x += w + GAP
+        y += h + caption_height + GAP
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -153,8 +153,7 @@ def write_class(out, workbook, paths, options=None, final=False):
 
 
 def graded_code(path, result, workbook):
-    """{chapter: exercise file's text} of the chapters `result` graded, read again from the
-    submission at `path`."""
+    """{chapter: its exercise file's text} of the chapters `result` graded, read from `path`."""
     graded = {t["chapter"] for t in result["tests"]}
     try:
         found, _ = submission.exercise_files(submission.read_files(path), workbook.chapters)

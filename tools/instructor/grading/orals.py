@@ -41,10 +41,7 @@ class Access:
 
     def __init__(self, declaration, statement, lvalue, base, width, op, offset, knob=None,
                  step=1, knob_words=""):
-        self.declaration, self.statement, self.lvalue, self.base = declaration, statement, \
-            lvalue, base
-        self.width, self.op, self.offset, self.knob, self.step = width, op, offset, knob, step
-        self.knob_words = knob_words
+        vars(self).update((name, value) for name, value in locals().items() if name != "self")
 
     def addresses(self, knob=None):
         knob = self.knob if knob is None else knob
