@@ -11,7 +11,7 @@ bank model in the browser, whose own test does not depend on a chapter):
   solution mode: the whole suite (meson test, every suite) passes or skips: the chapter's host
     checks and self-tests pass, its GPU checks skip without a GPU, and its lesson checks pass,
     saying that its measured figures await its first GPU run;
-  student mode:  every check of the chapter fails (check_student_mode.py).
+  student mode:  every check of the chapter fails (meson_testlog.py student-mode).
 Exit 0 when all of that holds. CI runs it (.ci/run).
 """
 import argparse
@@ -113,7 +113,8 @@ def main():
             problems.append(f"solution mode registered no host checks for ch{number}")
     student = build("student")
     if student is not None:
-        check = subprocess.run([sys.executable, os.path.join(HERE, "check_student_mode.py"),
+        check = subprocess.run([sys.executable, os.path.join(HERE, "meson_testlog.py"),
+                                "student-mode",
                                 os.path.join(copy, "build-student", "meson-logs", "testlog.json")],
                                capture_output=True, text=True)
         print(check.stdout.rstrip())

@@ -6,7 +6,7 @@
 1. The hand-out (tools/instructor/make_handout.py): what it holds, by folder, is printed; it
    holds no instructors' folder (solutions/, tools/instructor/, tools/maintainer/,
    docs/instructors/); it configures, builds, and fails every chapter as a skeleton should
-   (check_student_mode.py); its skeletons score no points (check_skeleton_points.py, host
+   (meson_testlog.py student-mode); its skeletons score no points (check_skeleton_points.py, host
    checks) and each grader's first 80 x 24 screen shows what failed first, why and what to do,
    or, where the GPU checks cannot run, why in a few rows (check_first_screen.py, both modes).
 2. A student follows the README: `meson setup build`, then `meson test -C build --suite chNN`
@@ -198,7 +198,7 @@ def main():
     built = run(["ninja", "-C", "build"], handout)
     check(built.returncode == 0, "the hand-out builds")
     run(["meson", "test", "-C", "build", "--num-processes", "2"], handout)
-    student = run([sys.executable, os.path.join(HERE, "check_student_mode.py"),
+    student = run([sys.executable, os.path.join(HERE, "meson_testlog.py"), "student-mode",
                    os.path.join(handout, "build", "meson-logs", "testlog.json")], handout)
     print(student.stdout.rstrip())
     check(student.returncode == 0, "every chapter of the hand-out fails as a skeleton")

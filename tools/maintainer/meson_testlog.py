@@ -6,6 +6,8 @@ graders, the source folder a build folder was configured from (source_root).
     meson_testlog.py counts TESTLOG_JSON          prints "PASSED FAILED SKIPPED"
     meson_testlog.py result TESTLOG_JSON NAME     prints test NAME's result and its output's
                                                   last line; exit 0 only when it passed
+    meson_testlog.py student-mode TESTLOG_JSON    a student-mode build's log: exit 0 only when
+                                                  every chapter's checks fail (student_mode)
 
 As a module: read(path) gives one Test per line of the log; source_root(build) the build's
 source folder (SystemExit, saying why, for a folder that is not a meson build).
@@ -84,7 +86,25 @@ def result(tests, name):
     return None
 
 
+def student_mode(tests):
+    """With the skeletons as shipped, each chapter's host checks must FAIL and its GPU checks
+    must FAIL (or SKIP where there is no GPU): a check that passes, crashes or times out means a
+    skeleton or a grader is wrong. Prints one line per chapter test; whether all is well."""
+    chapter_tests = [t for t in tests if t.chapter and (t.in_suite("host") or t.in_suite("gpu"))]
+    problems = 0
+    for t in chapter_tests:
+        ok = t.result in ({"FAIL"} if t.in_suite("host") else {"FAIL", "SKIP"})
+        problems += not ok
+        print(f"  {'ok ' if ok else 'BAD'} {t.name}: {t.result}"
+              f"{'' if ok else ' (a skeleton must fail its grader)'}")
+    print(f"student mode: {len(chapter_tests) - problems} of {len(chapter_tests)} chapter checks "
+          f"fail as they must" if chapter_tests else "no chapter tests in the log")
+    return bool(chapter_tests) and not problems
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "student-mode":
+        sys.exit(0 if student_mode(read(sys.argv[2])) else 1)
     if len(sys.argv) == 3 and sys.argv[1] == "counts":
         print(*counts(read(sys.argv[2])))
     elif len(sys.argv) == 4 and sys.argv[1] == "result":

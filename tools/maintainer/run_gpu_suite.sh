@@ -109,7 +109,7 @@ elif build build-gpu-student student; then
   meson test -C build-gpu-student --print-errorlogs >"$out/test-student.log" 2>&1
   cp build-gpu-student/meson-logs/testlog.txt "$out/testlog-student.txt"
   # Every chapter's host and GPU checks must fail in student mode.
-  python3 tools/maintainer/check_student_mode.py build-gpu-student/meson-logs/testlog.json || status=1
+  python3 tools/maintainer/meson_testlog.py student-mode build-gpu-student/meson-logs/testlog.json || status=1
   # ... and score no GPU points: class grading does not run an untouched chapter's GPU checks.
   python3 tools/maintainer/check_skeleton_points.py build-gpu-student --mode gpu \
     >"$out/skeleton-points.log" 2>&1 || status=1

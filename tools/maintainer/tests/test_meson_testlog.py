@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tests of meson_testlog.py: both of meson's name formats, suites, counts, and the two scripts
-that read a log through it (check_student_mode.py, gpu_suite_times.py).
+that read a log through it (its student-mode check, gpu_suite_times.py).
 
     test_meson_testlog.py SOURCE_ROOT
 """
@@ -47,12 +47,14 @@ check([t.chapter for t in tests] == ["ch42", "ch42", None], "chapter of each tes
 check(meson_testlog.counts(tests) == (1, 1, 1), "counts: passed, failed, skipped")
 refused = meson_testlog.read(log([("points - p:a wrong file is refused", "EXPECTEDFAIL", 0.1)]))
 check(meson_testlog.counts(refused) == (1, 0, 0), "a should_fail test that failed has passed")
-script = os.path.join(root, "tools", "maintainer", "check_student_mode.py")
-run = subprocess.run([sys.executable, script, student], capture_output=True, text=True)
+script = os.path.join(root, "tools", "maintainer", "meson_testlog.py")
+run = subprocess.run([sys.executable, script, "student-mode", student], capture_output=True,
+                     text=True)
 check(run.returncode == 0 and "2 of 2 chapter checks fail" in run.stdout,
       f"student mode accepts failing skeletons: {run.stdout}")
 passing = log([("ch42+host - p:ch42 host checks", "OK", 0.1)])
-run = subprocess.run([sys.executable, script, passing], capture_output=True, text=True)
+run = subprocess.run([sys.executable, script, "student-mode", passing], capture_output=True,
+                     text=True)
 check(run.returncode == 1 and "BAD" in run.stdout, "student mode rejects a passing skeleton")
 
 timed = log([("ch42+gpu - p:ch42 GPU checks", "OK", 2.5),
