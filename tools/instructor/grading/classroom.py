@@ -132,9 +132,12 @@ def write_class(out, workbook, paths, options=None, final=False):
         if final:
             code[result.get("student") or ident] = graded_code(path, result, workbook)
     scoring.write_csv(os.path.join(out, "class.csv"), rows)
-    if code:
-        orals.write(out, code, os.path.join(workbook.build, pristine.ANALYZER),
-                    options.secret if options is not None else None)
+    try:
+        if code:
+            orals.write(out, code, os.path.join(workbook.build, pristine.ANALYZER),
+                        options.secret if options is not None else None)
+    except (RuntimeError, OSError) as e:  # class.csv stands: say why the orals do not
+        say(f"grade: no vivas or exam sheets were written: {e}")
     if roster is not None:
         scoring.write_csv(os.path.join(out, "gradebook-import.csv"),
                           scoring.lms_rows(roster, by_student, options.assignment))

@@ -158,8 +158,6 @@ def viva(analyzer, secret, student, chapter):
 
 def costs(analyzer, requests):
     """{name: (wavefronts, ideal)} of {name: (width, op, addresses)}: one analyser call."""
-    if not requests:
-        return {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as cases:
         for name, (width, op, addresses) in requests.items():
             cases.write(f"{name}\t{width}\t{op}\t-\t-\t{' '.join(map(str, addresses))}\n")
@@ -172,8 +170,7 @@ def costs(analyzer, requests):
 
 
 def keys(analyzer, accesses):
-    """For each access: (wavefronts, ideal, the smallest knob above it that costs the ideal or
-    None)."""
+    """For each access: (wavefronts, ideal, the smallest knob above its own that costs ideal)."""
     requests = {}
     for i, a in enumerate(accesses):
         requests[f"q{i}"] = (a.width, a.op, a.addresses())
