@@ -6,7 +6,8 @@ results folder):
 
   viva/STUDENT.md    per graded chapter, three short questions about the student's own code (it
                      is quoted) on an access of the chapter's kind that no hand-out showed: its
-                     cost, and the smallest change that makes it free, for a five-minute talk;
+                     cost, the smallest change that makes it free, and the lesson's own
+                     questions ("Before you move on"), for a five-minute talk;
   exam/STUDENT.md    six prediction questions, each of another structure (a tile's column, a
                      struct member, a broadcast group, a strided array, a 16-byte vector, an XOR
                      swizzle, ldmatrix rows), and exam/STUDENT-key.md with their keys;
@@ -27,7 +28,8 @@ import tempfile
 from xml.etree import ElementTree as ET
 from xml.sax.saxutils import escape
 
-SIZES = {"char": 1, "short": 2, "__half": 2, "float": 4, "double": 8}
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+SIZES = {"char": 1, "short": 2, "float": 4, "double": 8}
 QUESTIONS_PER_EXAM = 6
 YOUR_CODE = re.compile(r"// ---- your code: (exercise [^-]+?) ----\n(.*?)// ---- end of your code",
                        re.S)
@@ -202,25 +204,32 @@ def answer(a, key):
 
 def viva_text(student, chapters, analyzer, secret):
     """viva/STUDENT.md: `chapters` is {chapter folder: the student's exercise file's text}."""
-    lines = [f"# Viva: {student}", "", "For the instructor: three questions a chapter, about "
-             "the student's own code, for a five-minute talk. Ask for the reasoning, not only "
-             "the number; the keys are the bank model's.", ""]
+    lines = [f"# Viva: {student}", "", "For the instructor, five minutes a chapter: ask for the "
+             "reasoning, not only the number. The keys are the bank model's.", ""]
     for chapter, text in sorted(chapters.items()):
         asked = viva(analyzer, secret, student, chapter)
         regions = YOUR_CODE.findall(text)
         lines += [f"## {chapter}", ""] if asked else []
         for n, (a, key) in enumerate(asked, 1):
-            if regions:
-                where, code = regions[(n - 1) % len(regions)]
-                lines += [f"### {n}. Their {where}", "", "```cpp", code.rstrip(), "```", "",
-                          "Ask them to explain it for two lanes. Then:", ""]
-            else:
-                lines += [f"### {n}. (No code of theirs in this chapter's file)", ""]
+            where, code = regions[(n - 1) % len(regions)] if regions else \
+                ("exercise file", "(it holds no 'your code' region)")
+            lines += [f"### {n}. Their {where}", "", "```cpp", code.rstrip(), "```", "",
+                      "Ask them to explain it for two lanes. Then:", ""]
             follow = (f" What is the smallest {a.knob_words} above {a.knob} that makes it "
                       f"conflict-free, and why?") if a.knob is not None and key[0] > key[1] \
                 else " Why, and what change to it would add conflicts?"
             lines += [ask(a) + follow, "", f"Key: {answer(a, key)}", ""]
+        lines += ["### And the lesson's own questions, about their code", ""] + [
+            f"- {q}" for q in lesson_questions(chapter)] + [""] if asked else []
     return "\n".join(lines)
+
+
+def lesson_questions(chapter):
+    """The questions of the chapter's lesson's section "Before you move on"."""
+    with open(os.path.join(ROOT, "chapters", chapter, "README.md"), encoding="utf-8") as f:
+        part = f.read().partition("Before you move on")[2]
+    questions = re.findall(r"^\d+\. (.*?)(?=^\d+\. |\Z)", part, re.M | re.S)
+    return [" ".join(q.split()) for q in questions]
 
 
 def exam_texts(student, analyzer, secret):
@@ -262,8 +271,6 @@ def moodle_xml(exams):
 
 def write(out, students, analyzer, secret=None):
     """Writes viva/ and exam/ under `out` for {student: {chapter folder: exercise text}}."""
-    if not os.access(analyzer, os.X_OK):
-        raise RuntimeError(f"the bank model's analyser {analyzer} is not built")
     for folder in ("viva", "exam"):
         os.makedirs(os.path.join(out, folder), exist_ok=True)
     exams = {}

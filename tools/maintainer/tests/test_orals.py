@@ -115,10 +115,11 @@ for s in students:
     expect(keyed == questions.get(s), f"{s}'s key sheet says what the quiz accepts")
 with open(os.path.join(out, "viva", "alice.md")) as f:
     viva = f.read()
-expect(viva.count("### ") == 3 * len(chapters) and viva.count("Key: ") == 3 * len(chapters),
-       "alice's viva: three questions and keys a chapter")
+expect(viva.count("### ") == 4 * len(chapters) and viva.count("Key: ") == 3 * len(chapters),
+       "alice's viva: three keyed questions a chapter, and the lesson's")
 expect(all(orals.YOUR_CODE.findall(solution[c])[0][1].rstrip() in viva for c in chapters),
        "the viva quotes the student's own code")
+expect(viva.count("\n- ") == 3 * len(chapters), "the viva asks the lesson's three questions too")
 with open(os.path.join(out, "viva", "carol.md")) as f:
     expect("##" not in f.read(), "no viva questions for chapters a student did not hand in")
 print(f"{len(listed)} questions, {conflicted} conflicted; {len(failures)} failures")
