@@ -135,15 +135,6 @@ inline grader::DigestMatch descriptor_match(const DescriptorCase& c) {
                               descriptor_case(c, ch12::wgmma_descriptor));
 }
 
-/// True when the exercise's wgmma_descriptor is the reference's on every digested case (the GPU
-/// checks build their descriptors from it only then).
-inline bool descriptor_right() {
-  for (const DescriptorCase& c : descriptor_cases()) {
-    if (!descriptor_match(c).right) return false;
-  }
-  return true;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Exercise 2a
 // ---------------------------------------------------------------------------------------------
