@@ -80,7 +80,8 @@ def assessment_table():
         points = [sum(c.points for c in checks if (c.mode, c.kind) == col) for col in columns]
         hidden = sum(c.points for c in checks if c.hidden)
         rows.append(f"| {folder} | " + " | ".join(f"{p:g}" if p else "" for p in points)
-                    + f" | {hidden:g} | {', '.join(orals.VIVA.get(folder[:2], ()))} |")
+                    + f" | {hidden:g} | "
+                    + f"{', '.join(orals.VIVA.get(folder[:2], orals.VIVA_OTHERWISE))} |")
     return "\n".join(rows)
 
 

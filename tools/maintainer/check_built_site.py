@@ -95,7 +95,7 @@ def broken_links(site, pages):
                     link.startswith("//"):
                 continue
             if parts.scheme:  # file:, or text such as "file:line" that became a link
-                broken.append(f"{where}: '{link}' is a {parts.scheme}: link, which no site can follow")
+                broken.append(f"{where}: '{link}' is a {parts.scheme}: link, which no site follows")
                 continue
             target = os.path.normpath(os.path.join(os.path.dirname(page), unquote(parts.path))) \
                 if parts.path else page

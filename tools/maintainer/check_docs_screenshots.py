@@ -6,8 +6,8 @@ that page itself (filled in with an example). In each, nothing may be cut off or
 page does not scroll sideways, and every code block, bank map, table, picture and form control
 either fits in its box or scrolls inside it by design (overflow-x auto or scroll); no line of a
 code block wraps (a bank map would lose its columns); on the phone the text gets at least 340
-pixels; every lesson figure shows its labels at 11 pixels or more at 1,280. Writes a screenshot of each, and checks that docs/screenshots holds the four the pages
-show, 1,280 pixels wide.
+pixels; every lesson figure shows its labels at 11 pixels or more at 1,280. Writes a
+screenshot of each, and checks that docs/screenshots holds the four the pages show, 1,280 wide.
 
     check_docs_screenshots.py HTML_FOLDER OUT_DIR
 

@@ -119,13 +119,15 @@ def ldmatrix(r):
 
 TEMPLATES = {"column": column, "member": member, "broadcast": broadcast, "strided": strided,
              "vector": vector, "swizzle": swizzle, "ldmatrix": ldmatrix}
-# What each chapter's viva asks about: three accesses of the chapter's own kind.
+# What each chapter's viva asks about: three accesses of the chapter's own kind (a chapter not
+# listed here, a new one: VIVA_OTHERWISE).
 VIVA = {"01": ("strided", "member", "broadcast"), "02": ("strided", "strided", "member"),
         "03": ("broadcast", "broadcast", "strided"), "04": ("column", "column", "member"),
         "05": ("column", "column", "vector"), "06": ("column", "member", "column"),
         "07": ("swizzle", "swizzle", "column"), "08": ("vector", "vector", "column"),
         "09": ("broadcast", "column", "vector"), "10": ("ldmatrix", "ldmatrix", "swizzle"),
         "11": ("vector", "swizzle", "column"), "12": ("vector", "column", "ldmatrix")}
+VIVA_OTHERWISE = ("column", "member", "strided")
 
 
 def draw(secret, student, what):
@@ -155,7 +157,8 @@ def exam(analyzer, secret, student):
 
 
 def viva(analyzer, secret, student, chapter):
-    return pick(analyzer, draw(secret, student, f"viva {chapter}"), VIVA.get(chapter[:2], ()))
+    return pick(analyzer, draw(secret, student, f"viva {chapter}"),
+                VIVA.get(chapter[:2], VIVA_OTHERWISE))
 
 
 def costs(analyzer, requests):

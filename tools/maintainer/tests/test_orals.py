@@ -119,7 +119,8 @@ expect(viva.count("### ") == 4 * len(chapters) and viva.count("Key: ") == 3 * le
        "alice's viva: three keyed questions a chapter, and the lesson's")
 expect(all(orals.YOUR_CODE.findall(solution[c])[0][1].rstrip() in viva for c in chapters),
        "the viva quotes the student's own code")
-expect(viva.count("\n- ") == 3 * len(chapters), "the viva asks the lesson's three questions too")
+expect(viva.count("\n- ") == sum(len(orals.lesson_questions(c)) for c in chapters) > 0,
+       "the viva asks the lesson's own questions too")
 with open(os.path.join(out, "viva", "carol.md")) as f:
     expect("##" not in f.read(), "no viva questions for chapters a student did not hand in")
 print(f"{len(listed)} questions, {conflicted} conflicted; {len(failures)} failures")
