@@ -137,8 +137,7 @@ def draw(secret, student, what):
 
 
 def pick(analyzer, r, names):
-    """[(Access, key)], one access per template name; each conflicted with probability 0.7 (of
-    four drawn, the first of the kind wanted), so that no answer is worth guessing."""
+    """[(Access, key)] of each template name, 70% of them conflicted: no answer is worth a guess."""
     chosen = []
     for name in names:
         drawn = [TEMPLATES[name](r) for _ in range(4)]

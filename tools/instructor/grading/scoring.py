@@ -17,7 +17,8 @@ GRADESCOPE_TOP = {"score", "execution_time", "output", "output_format", "test_ou
                   "leaderboard"}
 GRADESCOPE_TEST = {"score", "max_score", "status", "name", "name_format", "number", "output",
                    "output_format", "tags", "visibility", "extra_data"}
-GRADESCOPE_VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+# Gradescope's visibilities, the least shown first.
+GRADESCOPE_VISIBILITY = ("hidden", "after_published", "after_due_date", "visible")
 GRADESCOPE_STATUS = {"passed", "failed"}
 GRADESCOPE_FORMATS = {"text", "html", "simple_format", "md", "ansi"}
 
@@ -76,8 +77,9 @@ def fenced(text):
 def gradescope(result, visibility="visible"):
     """Gradescope's results.json: every output a Markdown code block (the bank maps keep their
     columns); hidden checks shown as the result's hidden_visibility says (after_due_date unless
-    said)."""
-    tests = []
+    said), never sooner than the rest."""
+    tests, later = [], min(GRADESCOPE_VISIBILITY.index(visibility), GRADESCOPE_VISIBILITY.index(
+        result.get("hidden_visibility", "after_due_date")))
     for number, t in enumerate(result["tests"], 1):
         output = t["output"]
         if t["status"] == "skipped":
@@ -87,8 +89,8 @@ def gradescope(result, visibility="visible"):
         tests.append({"name": t["name"], "number": str(number), "score": t["score"],
                       "max_score": t["max_score"],
                       "status": "passed" if t["status"] == "passed" else "failed",
-                      "output": fenced(output), "visibility": result.get(
-                          "hidden_visibility", "after_due_date") if t.get("hidden") else visibility,
+                      "output": fenced(output), "visibility": GRADESCOPE_VISIBILITY[later]
+                      if t.get("hidden") else visibility,
                       "tags": [t["chapter"], t["mode"]] + (["hidden"] if t.get("hidden") else [])})
     return {"score": result["score"], "execution_time": round(result["seconds"]),
             "output": fenced(summary_text(result)), "output_format": "md",

@@ -216,8 +216,9 @@ expect(scoring.validate_gradescope(scoring.gradescope(hidden_result)) == [],
        "results.json with a hidden check is still Gradescope's")
 expect([t["visibility"] for t in scoring.gradescope(hidden_result)["tests"]] ==
        ["visible", "visible", "after_due_date"] and [t["visibility"] for t in scoring.gradescope(
-           dict(hidden_result, hidden_visibility="hidden"))["tests"]][2] == "hidden",
-       "a hidden check is shown after the due date, or as --hidden-visibility says")
+           dict(hidden_result, hidden_visibility="hidden"))["tests"]][2] == "hidden" == scoring.
+       gradescope(hidden_result, "hidden")["tests"][2]["visibility"],
+       "a hidden check: after the due date, or as --hidden-visibility says; never before the rest")
 shown = scoring.gradescope(dict(hidden_result, tests=[dict(hidden_tests[0], output="a ```b```")]))
 expect(shown["test_output_format"] == "md" and shown["tests"][0]["output"] ==
        "````text\nno result: a ```b```\n````" and shown["output"].startswith("```text\n"),
