@@ -1,5 +1,6 @@
 #include "common/model/access_arguments.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <sstream>
 
@@ -53,6 +54,34 @@ std::int64_t parse_integer(const std::string& text, const std::string& what, std
     throw ArgumentError(what + ": " + text + " is out of range (" + range + ")");
   }
   return value;
+}
+
+// The option nearest `arg`, at most two letters changed, added or removed ("--widht" gives
+// "--width"), or "" when none is that near.
+std::string nearest_option(const std::string& arg) {
+  static const char* const kOptions[] = {
+      "--help",      "--width", "--op",    "--store", "--active", "--shared-bytes",
+      "--addresses", "--svg",   "--batch", "--json",  "--colour", "--no-colour"};
+  std::string nearest;
+  std::size_t least = 3;
+  for (const std::string option : kOptions) {
+    std::vector<std::size_t> row(option.size() + 1);  // edit distances to option's prefixes
+    for (std::size_t j = 0; j < row.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= arg.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j < row.size(); ++j) {
+        const std::size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (arg[i - 1] != option[j - 1])});
+        diagonal = above;
+      }
+    }
+    if (row.back() < least) {
+      least = row.back();
+      nearest = option;
+    }
+  }
+  return nearest;
 }
 
 }  // namespace
@@ -134,7 +163,9 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
     } else if (arg == "--no-colour" || arg == "--no-color") {
       a.colour = false;
     } else if (arg.size() > 2 && arg[0] == '-' && arg[1] == '-') {
-      throw ArgumentError("unknown option " + arg);
+      const std::string nearest = nearest_option(arg);
+      throw ArgumentError("unknown option " + arg +
+                          (nearest.empty() ? "" : " (did you mean " + nearest + "?)"));
     } else if (!expression_given) {
       a.expression = arg;
       expression_given = true;

@@ -130,6 +130,7 @@ BAD = [
     (["--op", "fetch", "t*4"], "operation 'fetch' is not one of"),
     (["--active", "0-40", "t*4"], "not a lane or a range of lanes within 0-31"),
     (["--frobnicate"], "unknown option --frobnicate"),
+    (["--widht", "8", "t*4"], "unknown option --widht (did you mean --width?)"),
     (["t*4", "t*8"], "more than one expression given"),
     (["-t*4"], "lane 1: the expression gives -4, a negative address"),
     (["t - 1"], "lane 0: the expression gives -1, a negative address"),
