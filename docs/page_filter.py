@@ -2,6 +2,7 @@
 """Doxygen's input filter for the Markdown pages: prints a page as the site shows it.
 
     page_filter.py [--students] --chapters NN_a,NN_b,... PAGE.md
+    page_filter.py --layout DOXYGEN OUT.xml     Doxygen's layout, the API apart (write_layout)
 
 - With --students, the README without its instructors' parts (the blocks between
   `<!-- instructors -->` and `<!-- /instructors -->`), as the hand-out's README is.
@@ -23,6 +24,7 @@ so that Doxygen's warnings name the source's lines there.
 """
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -85,8 +87,28 @@ def assessment_table():
     return "\n".join(rows)
 
 
+def write_layout(doxygen, out):
+    """Doxygen's own layout, but with the API's pages (namespaces, classes, files) in one group of
+    the navigation tree, after the lessons and apart from them; the kinds of page C++ code
+    without concepts, interfaces, structs or exceptions does not make are hidden (the group's
+    page would link to them)."""
+    subprocess.run([doxygen, "-l", os.path.abspath(out)], check=True, capture_output=True)
+    with open(out, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r'(<tab type="(concepts|interfaces|structs|exceptions)" visible=")yes', r"\1no",
+                  text)
+    start, end = text.index('    <tab type="namespaces"'), text.index('    <tab type="examples"')
+    text = (text[:start] + '    <tab type="usergroup" visible="yes" title="The interfaces (API)">\n'
+            + text[start:end] + "    </tab>\n" + text[end:])
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def main(argv):
     args = argv[1:]
+    if len(args) == 3 and args[0] == "--layout":
+        write_layout(args[1], args[2])
+        return
     students = "--students" in args
     args = [a for a in args if a != "--students"]
     if len(args) != 3 or args[0] != "--chapters":
