@@ -4,6 +4,7 @@
     page_filter.py [--students] --chapters NN_a,NN_b,... PAGE.md
     page_filter.py --layout DOXYGEN OUT.xml     Doxygen's layout, the API apart (write_layout)
 
+- The README's title is "Start here": the site's header already names the workbook.
 - With --students, the README without its instructors' parts (the blocks between
   `<!-- instructors -->` and `<!-- /instructors -->`), as the hand-out's README is.
 - A lesson (chapters/NN_slug/README.md) ends with links to the lessons before and after it among
@@ -116,6 +117,8 @@ def main(argv):
     chapters, path = sorted(c for c in args[1].split(",") if c), args[2]
     with open(path, encoding="utf-8") as f:
         text = f.read()
+    if os.path.abspath(path) == os.path.join(ROOT, "README.md"):  # the header names the workbook
+        text = re.sub(r"\A# .*\n", "# Start here\n", text, count=1)
     if students:
         text = re.sub(r"<!-- instructors -->.*?<!-- /instructors -->",
                       lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
