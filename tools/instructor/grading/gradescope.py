@@ -490,7 +490,7 @@ def run(root):
                           None, time.monotonic() - start)
     write_results(layout, data)
     say(f"run_autograder: {data['score']} points, {time.monotonic() - start:.1f} s: "
-        + data["output"].strip("`\n").removeprefix("text\n").splitlines()[0])
+        + data["output"].splitlines()[0])
     return 0
 
 

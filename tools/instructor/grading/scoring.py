@@ -75,9 +75,8 @@ def fenced(text):
 
 
 def gradescope(result, visibility="visible"):
-    """Gradescope's results.json: every output a Markdown code block (the bank maps keep their
-    columns); hidden checks shown as the result's hidden_visibility says (after_due_date unless
-    said), never sooner than the rest."""
+    """Gradescope's results.json: each check's output a Markdown code block (the bank maps keep
+    their columns); hidden checks as hidden_visibility says (after_due_date), never sooner."""
     tests, later = [], min(GRADESCOPE_VISIBILITY.index(visibility), GRADESCOPE_VISIBILITY.index(
         result.get("hidden_visibility", "after_due_date")))
     for number, t in enumerate(result["tests"], 1):
@@ -93,8 +92,8 @@ def gradescope(result, visibility="visible"):
                       if t.get("hidden") else visibility,
                       "tags": [t["chapter"], t["mode"]] + (["hidden"] if t.get("hidden") else [])})
     return {"score": result["score"], "execution_time": round(result["seconds"]),
-            "output": fenced(summary_text(result)), "output_format": "md",
-            "test_output_format": "md", "visibility": visibility, "stdout_visibility": "hidden",
+            "output": summary_text(result), "test_output_format": "md",
+            "visibility": visibility, "stdout_visibility": "hidden",
             "tests": tests}
 
 
