@@ -46,8 +46,7 @@ class Access:
         vars(self).update((name, value) for name, value in locals().items() if name != "self")
 
     def addresses(self, knob=None):
-        knob = self.knob if knob is None else knob
-        return [self.offset(t, knob) for t in range(32)]
+        return [self.offset(t, self.knob if knob is None else knob) for t in range(32)]
 
     def fixes(self):
         """The knobs a fix may take: from the drawn one up, in steps that keep alignment."""

@@ -93,14 +93,16 @@ for args in (["t*8"], ["t*8 + 4"], ["t*128 + 124"], ["t*32*4 + 5*4"],
     check("\x1b[" in coloured and re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain,
           f"{args}: the coloured picture, less its colour codes, is not the plain one")
 
-# The documentation's text example is what the tool prints, and its table of options has a row
-# for every option the usage text lists (an edit of the table once replaced --shared-bytes's).
+# The documentation's text example is what the tool prints; its table of options has a row for
+# every option the usage text lists, and each, mistyped, is the one the error suggests.
 doc = open(os.path.join(root, "docs", "analyzer.md")).read()
 for line in run("--help").stdout.splitlines():
     for option in re.findall(r"(?:^  |, )(--[a-z-]+)", line):
         check(re.search(r"^\| `" + re.escape(option) + r"\b", doc, re.M) or
               re.search(r"^\| `--[a-z-]+`, `" + re.escape(option) + r"`", doc, re.M),
               f"docs/analyzer.md has no row for {option}")
+        check(f"(did you mean {option}?)" in run(option[:2] + option[3:], "t*4").stderr,
+              f"{option} less a letter is not answered with {option} (nearest_option's list)")
 example = run("--no-colour", "t*8").stdout
 check(example in doc, "docs/analyzer.md: the stride-2 example is not the tool's output")
 
