@@ -253,7 +253,7 @@ def label_problems(site):
             page = browser.open(pathlib.Path(os.path.join(site, name)).as_uri(), WIDTH, HEIGHT)
             page.wait_for(PICTURES_LOADED, timeout=15)
             found += [(name, figure, size) for figure, size in page.evaluate(LABELS)]
-    print(f"figures: {len(found)}, the smallest label {min(f[2] for f in found):.1f} px at {WIDTH}")
+    print(f"figures: {len(found)}, the smallest label {min([f[2] for f in found] or [0]):.1f} px")
     return [f"{name}: {figure}'s smallest label shows at {size:.1f} px at {WIDTH} (11 at least)"
             for name, figure, size in found if size < 11]
 
