@@ -13,13 +13,18 @@
 # thresholds' headroom, the suite's time), so that they check this run's numbers, not the last
 # one's.
 #
+# With GPU_JUDGE=apart in the environment (-Dgpu_judge=apart: the judges launch the exercises'
+# kernels themselves, common/cuda/kernel_module.hpp), each chapter's GPU checks are also run both
+# ways in turns, by the judge and in process, and compared (compare_gpu_judges.py). Part `slices`
+# runs the solution build's suites on 25% and 10% of the SMs (run_gpu_slices.sh); part `class`
+# grades the class of three (tools/instructor/run_gpu_grading.py) and the hostile class's GPU
+# cases (run_gpu_hostile_class.py) with the same judge.
+#
 #   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
 #       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
-#   (PARTS "solution" then "student" in two calls, where a call's time is limited; CHAPTERS, a
-#   comma list of chapter folders (NN_slug,MM_slug), builds and runs only those:
+#   (PARTS, of "solution slices student class", in several calls where a call's time is limited;
+#   CHAPTERS, a comma list of chapter folders (NN_slug,MM_slug), builds and runs only those:
 #   the other chapters' measurements stay as committed, and so do their GPU-suite times)
-#   GPU_JUDGE=apart in the environment builds with -Dgpu_judge=apart: the judges launch the
-#   exercises' kernels themselves (common/cuda/kernel_module.hpp).
 set -u
 cd "$(dirname "$0")/../.."
 out=${1:-gpu-run-logs}
@@ -94,6 +99,11 @@ elif build build-gpu-solution solution; then
   python3 tools/maintainer/count_sass.py write build-gpu-solution . >"$out/count-sass.log" 2>&1 ||
     status=1
   tail -n 12 "$out/test-solution.log"
+  if [ "${GPU_JUDGE:-}" = apart ]; then
+    python3 tools/maintainer/compare_gpu_judges.py build-gpu-solution "$out" "$name" \
+      >"$out/judges-solution.log" 2>&1 || status=1
+    tail -n 1 "$out/judges-solution.log"
+  fi
   # The lessons, thresholds and suite time against what this run just measured.
   meson test -C build-gpu-solution --print-errorlogs --suite measured \
     >"$out/test-measured.log" 2>&1 || status=1
@@ -103,8 +113,14 @@ else
   echo "solution build failed"; tail -n 40 "$out/build-solution.log" "$out/setup-solution.log"; status=1
 fi
 
+if [[ "$parts" == *" slices "* ]]; then
+  # The GPU checks and the references' (suite gpu) of the chapters this build holds.
+  tools/maintainer/run_gpu_slices.sh build-gpu-solution "$out" "$name" "25 10" measured gpu ||
+    status=1
+fi
+
 if [[ "$parts" != *" student "* ]]; then
-  exit $status
+  :
 elif build build-gpu-student student; then
   meson test -C build-gpu-student --print-errorlogs >"$out/test-student.log" 2>&1
   cp build-gpu-student/meson-logs/testlog.txt "$out/testlog-student.txt"
@@ -114,11 +130,25 @@ elif build build-gpu-student student; then
   python3 tools/maintainer/check_skeleton_points.py build-gpu-student --mode gpu \
     >"$out/skeleton-points.log" 2>&1 || status=1
   tail -n 1 "$out/skeleton-points.log"
+  if [ "${GPU_JUDGE:-}" = apart ]; then  # the skeletons' GPU checks fail the same both ways
+    python3 tools/maintainer/compare_gpu_judges.py build-gpu-student "$out/student" --rounds 1 \
+      >"$out/judges-student.log" 2>&1 || status=1
+    tail -n 1 "$out/judges-student.log"
+  fi
+  # The chapter template on this GPU: a scratch chapter's skeleton fails, its solution passes.
+  python3 tools/maintainer/check_chapter_template.py --gpu-target "$arch" \
+    >"$out/chapter-template.log" 2>&1 || status=1
+  tail -n 1 "$out/chapter-template.log"
 else
   echo "student build failed"; tail -n 40 "$out/build-student.log"; status=1
 fi
-# The chapter template on this GPU: a scratch chapter's skeleton fails, its solution passes.
-python3 tools/maintainer/check_chapter_template.py --gpu-target "$arch" \
-  >"$out/chapter-template.log" 2>&1 || status=1
-tail -n 1 "$out/chapter-template.log"
+
+if [[ "$parts" == *" class "* ]]; then
+  python3 tools/instructor/run_gpu_grading.py "$out/class" "$name" --gpu-targets "$arch" \
+    --gpu-judge "${GPU_JUDGE:-in_process}" >"$out/class.log" 2>&1 || status=1
+  tail -n 3 "$out/class.log"
+  python3 tools/maintainer/run_gpu_hostile_class.py "$out/hostile" "$name" --gpu-targets "$arch" \
+    --gpu-judge "${GPU_JUDGE:-in_process}" >"$out/hostile.log" 2>&1 || status=1
+  tail -n 3 "$out/hostile.log"
+fi
 exit $status
