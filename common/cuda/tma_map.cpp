@@ -11,6 +11,9 @@ namespace {
 
 PFN_cuTensorMapEncodeTiled_v12000 encode_function() {
   static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    // The encoder needs a current context, which a process that has launched nothing lacks
+    // (CUresult 201): the subject a judge calls, for one. The runtime makes its own current.
+    cudaFree(nullptr);
     void* found = nullptr;
     cudaDriverEntryPointQueryResult status{};
     const cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &found, 12000,

@@ -60,11 +60,12 @@ TEST_CASE("ch12 lesson: its numbers", "[lesson]") {
                          "design.runtime_ring.4096.time_over_reference", 0.01);
   figures.measured_about("design.row_order_4096", kMeasurementFile,
                          "design.row_order.4096.time_over_reference", 0.01);
-  figures.measured_about("design.runtime_ring_8192", kMeasurementFile,
-                         "design.runtime_ring.8192.time_over_reference", 0.01);
-  // "turns ... into divisions ...: took longer"; the groups "a small gain".
+  // "turns ... into divisions ...: took longer, and longer still at 8192" (the larger size is
+  // quoted by no number: it moves by more than 10% from one H200 run to the next); the groups
+  // "a small gain".
   CHECK(lesson::h200(kMeasurementFile, "design.runtime_ring.4096.time_over_reference") > 1.02);
-  CHECK(lesson::h200(kMeasurementFile, "design.runtime_ring.8192.time_over_reference") > 1.02);
+  CHECK(lesson::h200(kMeasurementFile, "design.runtime_ring.8192.time_over_reference") >
+        lesson::h200(kMeasurementFile, "design.runtime_ring.4096.time_over_reference"));
   CHECK(lesson::h200(kMeasurementFile, "design.row_order.4096.time_over_reference") > 1.0);
   CHECK(lesson::h200(kMeasurementFile, "design.row_order.4096.time_over_reference") < 1.05);
   // Sections 2 and 4: the hardware reference's measurements, quoted as its own.

@@ -5,7 +5,8 @@ and runs none of its host code, and in process (chNN_slug_gpu_grader gpu), the c
 exercise in one program. Each chapter runs ROUNDS rounds of the two in turns. Every check must end
 the same way (passed, failed or skipped) in every run, every counted quantity (counted.*) must be the
 same, and the median of each other measured quantity by the judge must be within TOLERANCE of its
-median in process.
+median in process, or else the two ways' runs must overlap (verdict "spread": the quantity moves
+from run to run more than TOLERANCE, as an error on freshly drawn operands does).
 
     compare_gpu_judges.py BUILD OUT [NAME] [--rounds 3] [--tolerance 0.03]
 
@@ -69,7 +70,7 @@ def run(command, env, folder):
 
 def compare(suite, runs, tolerance):
     """Rows (chapter, what, judge, in process, verdict) of one chapter's runs
-    {way: [(checks, quantities)]}; the verdict is "same", "within" or "DIFFERS"."""
+    {way: [(checks, quantities)]}; the verdict is "same", "within", "spread" or "DIFFERS"."""
     rows = []
     first = runs["judge"][0][0]
     for way, results in runs.items():
@@ -84,16 +85,19 @@ def compare(suite, runs, tolerance):
                  "same" if first and not rows else "DIFFERS"))
     names = sorted(set().union(*(q for _, q in runs["judge"] + runs["in_process"])))
     for name in names:
-        medians = []
-        for way in ("judge", "in_process"):
-            values = [q[name] for _, q in runs[way] if name in q]
-            medians.append(statistics.median(values) if values else float("nan"))
-        judge, in_process = medians
+        values = {way: [q[name] for _, q in runs[way] if name in q] for way in runs}
+        if not all(values.values()):
+            rows.append((suite, name, "", "", "DIFFERS: measured one way only"))
+            continue
+        judge, in_process = (statistics.median(values[w]) for w in ("judge", "in_process"))
         if name.startswith("counted."):
             verdict = "same" if judge == in_process else "DIFFERS"
-        else:
-            off = abs(judge - in_process) / max(abs(in_process), 1e-12)
-            verdict = "within" if off <= tolerance else "DIFFERS"
+        elif abs(judge - in_process) <= tolerance * abs(in_process):
+            verdict = "within"
+        else:  # beyond the tolerance: noise where each way's runs reach into the other's range
+            apart = (min(values["judge"]) > max(values["in_process"]) or
+                     max(values["judge"]) < min(values["in_process"]))
+            verdict = "DIFFERS" if apart else "spread"
         rows.append((suite, name, f"{judge:.6g}", f"{in_process:.6g}", verdict))
     return rows
 

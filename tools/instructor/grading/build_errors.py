@@ -118,6 +118,9 @@ def plain(line, sources):
 def linker_said(line):
     """A linker's complaint about the student's unit, in the student's terms."""
     kind, name = LINKER.search(line).groups()
+    if kind.lower() == "multiple definition" and "libcudart" in line:
+        return (f"your exercise file defines {name}, which the CUDA runtime defines too: a "
+                f"function of the CUDA runtime cannot be replaced (rename yours)")
     if kind.lower() == "multiple definition":
         return (f"your exercise file defines {name}, which the grader's own code defines too: a "
                 f"grader's function cannot be replaced (rename yours)")

@@ -173,7 +173,7 @@ def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=N
     start = time.monotonic()
     with box.judging(), open(log, "ab") as out:
         env["WORKBOOK_SUBJECT_WRAPPER"] = box.subject_wrapper(shown, max(1, left), GRADER_MEMORY,
-                                                              256 << 20)
+                                                              256 << 20, gpu=mode == "gpu")
         # Named by its name alone, which is what its report shows: not where the tool keeps it.
         judge = subprocess.Popen([grader_name(chapter), mode, "--record", record_path],
                                  executable=os.path.join(workbook.build, grader_name(chapter)),

@@ -332,7 +332,7 @@ class FallbackSandbox:
             os.fchown(report_w, self.uid, self.uid)  # the user opens it by name (/dev/fd/N)
             command = [a.replace("{report}", f"/dev/fd/{report_w}") for a in command]
         limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
-                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes else [])
+                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes and not gpu else [])
         argv = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                 "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"] + limits + \
             ["--", "choom", "-n", "1000", "--"] + list(command)
@@ -379,17 +379,18 @@ class FallbackSandbox:
                 outcome.signal = -process.returncode
         return outcome
 
-    def subject_wrapper(self, folder, timeout, memory_bytes, file_bytes):
+    def subject_wrapper(self, folder, timeout, memory_bytes, file_bytes, gpu=False):
         """As sandbox.Sandbox.subject_wrapper, called inside judging(): a program that runs the
-        subject it is given as the user, with the limits, from the user's temporary folder. The
-        user cannot reach `folder` (the judge's, beside its record): its files are copied to a
+        subject it is given as the user, with the limits (with `gpu`, no bound on its address
+        space: a CUDA context maps more than any), from the user's temporary folder. The user
+        cannot reach `folder` (the judge's, beside its record): its files are copied to a
         place of this sandbox's, the root's and read-only, and the program runs the copy of the
         subject named. What the subject leaves running is ended by judging()'s end."""
         del timeout  # the judge's own limits end it
         self._lay(folder, None, self.subject_place, False)
         self._fresh_temporary()
         limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
-                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes else [])
+                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes and not gpu else [])
         words = ["env", "-i", f"PATH={self.path}", f"HOME={self.temporary}",
                  f"TMPDIR={self.temporary}", "LANG=C.UTF-8", "setpriv", f"--reuid={self.uid}",
                  f"--regid={self.uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",

@@ -318,17 +318,19 @@ class Sandbox:
         return outcome
 
 
-    def subject_wrapper(self, folder, timeout, memory_bytes, file_bytes):
+    def subject_wrapper(self, folder, timeout, memory_bytes, file_bytes, gpu=False):
         """A program (written beside `folder`, which holds the subject's executable and nothing
         else) that runs the subject it is given in this sandbox, for a judge run outside it
         (WORKBOOK_SUBJECT_WRAPPER): only `folder` shown (at SUBJECT, read-only), no network,
-        the limits, and the judge's channel kept. It ends as the subject did (its status, or
-        the same signal), so that the judge says how."""
+        the limits, and the judge's channel kept; with `gpu` (the GPU checks) the GPU too, which
+        some of the student's host functions need (a TMA map is encoded in a CUDA context). It
+        ends as the subject did (its status, or the same signal), so that the judge says how."""
         spec = os.path.join(os.path.dirname(folder), "wrapper.json")
         with open(spec, "w") as f:
             json.dump({"scratch": self.scratch, "hide": self.hide, "environment":
-                       self.environment, "folder": folder, "timeout": timeout,
-                       "memory_bytes": memory_bytes, "file_bytes": file_bytes}, f)
+                       self.environment, "folder": folder, "timeout": timeout, "gpu": gpu,
+                       "memory_bytes": None if gpu else memory_bytes, "file_bytes": file_bytes},
+                      f)
         return write_wrapper(folder, [sys.executable, "-I", os.path.abspath(__file__), spec])
 
 
@@ -358,7 +360,7 @@ def run_subject(spec_path, subject):
     outcome = box.run([inside], "/tmp", None, spec["timeout"],
                       binds=[(spec["folder"], SUBJECT, False)],
                       memory_bytes=spec["memory_bytes"], file_bytes=spec["file_bytes"],
-                      channel=True)
+                      gpu=spec["gpu"], channel=True)
     if outcome.setup_error:
         return wrapper_fault(spec_path, f"the sandbox could not be made: {outcome.setup_error}")
     if outcome.out_of_memory:  # the judge's output, where the check that failed is told

@@ -23,7 +23,8 @@ HEADER = (b"#include <chrono>\n#include <csignal>\n#include <cstdio>\n#include <
 
 
 class Case:
-    """A submission and what it must score: `score` ("full", "zero", "less" or a number) and
+    """A submission and what it must score: `score` ("full", "zero", "less", "full or refused"
+    (zero, the build saying why) or a number) and
     words its checks' output or the notes must hold (`says`), and must not (`never`). `kind`
     says where it applies: "any" sandbox, or only the "namespace" sandbox (what the fallback
     sandbox of a Gradescope container does not hide)."""
@@ -204,7 +205,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
     plant("interpose_cuda_runtime", 6, "replaces cudaEventElapsedTime, which times the kernels",
           solution + b"\n#include <cuda_runtime_api.h>\nextern \"C\" cudaError_t "
           b"cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) {\n  *ms = 1.0f;\n"
-          b"  return cudaSuccess;\n}\n", "full")
+          b"  return cudaSuccess;\n}\n", "full or refused")
     plant("macro_after_exercise", 6, "ends with macros that would break the grader's code",
           solution + b"\n#define clock64() 0LL\n#define namespace garbage\n#define return\n",
           "full")
@@ -486,7 +487,11 @@ def judge(cases, results, full, logs):
             continue
         score = result["score"]
         want = {"full": full, "zero": 0}.get(case.score, case.score)
-        if case.score == "less":
+        text = "\n".join(result["notes"] + result.get("ignored", []) +
+                         [t["output"] for t in result["tests"]] + [logs.get(ident, "")])
+        if case.score == "full or refused":  # a runtime linked statically refuses it, saying so
+            ok = score == full or (score == 0 and "which the CUDA runtime defines" in text)
+        elif case.score == "less":
             ok = 0 < score < full if ident != "leak_files_environment" else score < full
         else:
             ok = score == want
@@ -496,8 +501,6 @@ def judge(cases, results, full, logs):
         if not result.get("complete", True):
             problems.append(f"{ident} (item {case.item}, {case.what}): not graded, to be "
                             f"retried ({result.get('error')}): its own code is the student's")
-        text = "\n".join(result["notes"] + result.get("ignored", []) +
-                         [t["output"] for t in result["tests"]] + [logs.get(ident, "")])
         for word in case.says:
             if word.lower() not in text.lower():
                 problems.append(f"{ident} (item {case.item}): its result does not say "
