@@ -3,8 +3,8 @@
 /// code loaded as a module, so that a judge can run a student's kernels without linking them.
 ///
 /// A chapter's device probes and the student's exercise are compiled together (one translation
-/// unit). In-process, that unit is linked into the GPU grader and launch() is a plain launch. A
-/// judge that runs the GPU checks apart from the student's code (meson option gpu_judge=apart)
+/// unit). In the GPU grader (the maintainers' reference checks), that unit is linked in and
+/// launch() is a plain launch. The judge, which runs the GPU checks apart from the student's code,
 /// holds the same probes compiled against stand-ins of the student's functions, and loads the
 /// unit compiled by itself for the device (a fatbin, no host code) with load_kernel_module():
 /// from then on every launch() runs the module's kernel of the same name, and module_global()

@@ -247,18 +247,19 @@ void print_skip(const std::string& reason) {
 }  // namespace
 
 // Defined by a judge, the grader that calls the student's functions in the subject
-// (grader/harness/subject_link.hpp) and holds none of the student's code: it runs the host and
-// lesson checks; the GPU checks, which run the student's kernels, are the GPU grader's, the
-// program beside it named <chapter>_gpu_grader.
+// (grader/harness/subject_link.hpp) and holds none of the student's code: it runs the host,
+// lesson and GPU checks; the maintainers' reference checks are the GPU grader's, the program
+// beside it named <chapter>_gpu_grader (the checks and the exercise in one program).
 extern "C" const char* workbook_judge_gpu_grader() __attribute__((weak));
-// Defined by a judge that runs the GPU checks itself (meson option gpu_judge=apart): the file
-// beside it that holds the exercise's kernels, compiled for the device alone.
+// Defined by a judge built where a GPU may run its checks: the file beside it that holds the
+// exercise's kernels, compiled for the device alone, which it loads and launches.
 extern "C" const char* workbook_judge_kernels() __attribute__((weak));
 
 namespace {
 
-// In a judge, the GPU modes are the GPU grader's: runs it in this process's place. Returns only
-// where there is none (a build that found no GPU leaves it out), with the status to exit with.
+// In a judge, the reference checks are the GPU grader's, and so are the GPU checks of a build
+// without a kernels file: runs it in this process's place. Returns only where there is none (a
+// build that found no GPU, or a student's, leaves it out), with the status to exit with.
 int hand_gpu_modes_over(char** argv) {
   const std::string self = executable_path(argv[0]);
   std::string path = self.substr(0, self.rfind('/') + 1) + workbook_judge_gpu_grader();

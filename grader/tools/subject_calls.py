@@ -223,7 +223,7 @@ def judge_side(namespace, student, grader, header_include, gpu_grader, kernels=N
            "// subject; the grader's, answered for it. Do not edit.",
            "#include <type_traits>", "", f'#include "{header_include}"',
            '#include "grader/harness/subject_link.hpp"', "",
-           "// This grader is a judge: its GPU modes are the GPU grader's (grader_main.cpp).",
+           "// This grader is a judge: the reference checks are the GPU grader's (grader_main.cpp).",
            f'extern "C" const char* workbook_judge_gpu_grader() {{ return "{gpu_grader}"; }}', ""]
     if kernels:
         out += ["// It runs the GPU checks itself, on the exercise's kernels loaded from here.",

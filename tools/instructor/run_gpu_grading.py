@@ -14,7 +14,6 @@ grading grades it, hidden checks included.
 
     tools/instructor/run_gpu_grading.py OUT [NAME] [--gpu-targets 90] [--build-jobs 2] [--keep-work]
                              [--chapters 01_x,02_y]   (default: every chapter)
-                             [--gpu-judge apart]      (see tools/instructor/grade)
 """
 import argparse
 import json
@@ -38,7 +37,6 @@ def main():
     parser.add_argument("--build-jobs", type=int, default=2)
     parser.add_argument("--keep-work", action="store_true")
     parser.add_argument("--chapters")
-    parser.add_argument("--gpu-judge", choices=["in_process", "apart"], default="in_process")
     args = parser.parse_args()
     out = os.path.abspath(args.out)
     changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
@@ -63,8 +61,7 @@ def main():
 
     command = [sys.executable, os.path.join(root, "tools", "instructor", "grade"), "--class",
                folder, "--out", grades, "--gpu", "--gpu-targets", args.gpu_targets, "--build-jobs",
-               str(args.build_jobs), "--chapters", ",".join(chapters), "--gpu-judge",
-               args.gpu_judge] + \
+               str(args.build_jobs), "--chapters", ",".join(chapters)] + \
         (["--keep-work"] if args.keep_work else [])
     start = time.monotonic()
     with open(os.path.join(out, "class-grading.log"), "w") as log:

@@ -24,7 +24,7 @@ holds no SASS for the spec's architecture (CI builds sm_75 only), and 1 when a c
 the committed file.
 
 `kernels` checks a chapter's kernels file (chNN_slug_kernels.fatbin: the exercise and the device
-probes compiled for the device alone), which a judge built with gpu_judge=apart loads and finds
+probes compiled for the device alone), which the judge loads and finds
 each kernel in by the name of its own copy (common/cuda/kernel_module.hpp): a kernel whose name
 differs there (internal linkage, another namespace) would fail only on a GPU, in the middle of a
 student's run. It reads the names from the compiled code, the judge's kernels of the chapter's

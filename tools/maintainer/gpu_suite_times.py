@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Writes how long each test of the GPU suite took, from a meson test log, as a measurement file.
+"""Writes how long each test of the GPU suite took, from a meson test log, as a measurement file;
+and checks the committed file.
 
     gpu_suite_times.py TESTLOG_JSON GPU_DESCRIPTION [--keep EARLIER_FILE] > gpu-suite-seconds.tsv
+    gpu_suite_times.py --check SOURCE_ROOT
 
 A test belongs to the GPU suite when meson lists it in suite `gpu` (`meson test --suite gpu`).
 Quantities: `seconds.<test name>` for each, `seconds.chapter GPU checks` for the chapters' GPU
@@ -10,6 +12,11 @@ student's `meson test --suite gpu` runs: all of them but the reference checks, w
 solution build has. tools/maintainer/run_gpu_suite.sh runs it. With `--keep EARLIER_FILE` (a run
 of some chapters only) the tests this run did not run keep their times from the earlier file,
 and the header says so; the totals are over both.
+
+`--check` holds the committed H200 file (tools/maintainer/measurements/h200/gpu-suite-seconds.tsv)
+to a minute for what a student's `meson test --suite gpu` runs, and to a row for every chapter's
+GPU checks. A chapter added since the last H200 run (it has no committed
+solutions/NN_slug/measurements/h200.tsv either) has no row yet: this says so and passes.
 """
 import datetime
 import os
@@ -19,6 +26,38 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import meson_testlog  # noqa: E402
 
+
+def check(root):
+    path = os.path.join(root, "tools", "maintainer", "measurements", "h200",
+                        "gpu-suite-seconds.tsv")
+    seconds = {}
+    for line in open(path, encoding="utf-8"):
+        if line.strip() and not line.startswith("#"):
+            name, value = line.split("\t")[:2]
+            seconds[name] = float(value)
+    problems = []
+    for chapter in sorted(os.listdir(os.path.join(root, "chapters"))):
+        if not re.fullmatch(r"\d\d_[a-z0-9_]+", chapter):
+            continue
+        if not os.path.isfile(os.path.join(root, "solutions", chapter, "measurements",
+                                           "h200.tsv")):
+            print(f"ch{chapter[:2]} awaits its first H200 run: its GPU checks have no time yet "
+                  f"(tools/maintainer/run_gpu_suite.sh writes it)")
+        elif f"seconds.ch{chapter[:2]} GPU checks" not in seconds:
+            problems.append(f"ch{chapter[:2]} has no time in {path}: run "
+                            f"tools/maintainer/run_gpu_suite.sh on the H200 and commit its files")
+    total = seconds.get("seconds.student GPU suite")
+    if total is None or total >= 60:
+        problems.append(f"a student's GPU suite took {total} s on the H200; it must take under 60")
+    for p in problems:
+        print(p)
+    print(f"a student's GPU suite on the H200: {total} s (the solution build's, reference checks "
+          f"included: {seconds.get('seconds.GPU suite')} s), {len(seconds) - 2} timed tests")
+    return 1 if problems else 0
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--check":
+    sys.exit(check(sys.argv[2]))
 if len(sys.argv) not in (3, 5) or (len(sys.argv) == 5 and sys.argv[3] != "--keep"):
     sys.exit(__doc__)
 rows = []

@@ -10,7 +10,7 @@ sandbox (the honest reference scores full), and nothing may be left running.
 Writes OUT/hostile-gpu-class.tsv and, when every case holds,
 tools/maintainer/measurements/NAME/hostile-gpu-class.tsv. Fails (status 1) otherwise.
 
-    tools/maintainer/run_gpu_hostile_class.py OUT [NAME] [--gpu-targets 90] [--gpu-judge apart]
+    tools/maintainer/run_gpu_hostile_class.py OUT [NAME] [--gpu-targets 90]
 """
 import argparse
 import os
@@ -36,7 +36,6 @@ def main():
     parser.add_argument("out")
     parser.add_argument("name", nargs="?", default="h200")
     parser.add_argument("--gpu-targets", default="90")
-    parser.add_argument("--gpu-judge", choices=["in_process", "apart"], default="in_process")
     args = parser.parse_args()
     out = os.path.abspath(args.out)
     chapter = sorted(d for d in os.listdir(os.path.join(ROOT, "chapters"))
@@ -63,8 +62,7 @@ def main():
     start = time.monotonic()
     run = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "instructor", "grade"),
                           "--class", folder, "--out", grades, "--gpu", "--chapters", chapter,
-                          "--gpu-targets", args.gpu_targets, "--time-limit", "120",
-                          "--gpu-judge", args.gpu_judge],
+                          "--gpu-targets", args.gpu_targets, "--time-limit", "120"],
                          capture_output=True, text=True, env=dict(os.environ,
                                                                    GRADING_CI_SECRET=marker))
     wall = time.monotonic() - start

@@ -13,12 +13,12 @@
 # thresholds' headroom, the suite's time), so that they check this run's numbers, not the last
 # one's.
 #
-# With GPU_JUDGE=apart in the environment (-Dgpu_judge=apart: the judges launch the exercises'
-# kernels themselves, common/cuda/kernel_module.hpp), each chapter's GPU checks are also run both
-# ways in turns, by the judge and in process, and compared (compare_gpu_judges.py). Part `slices`
+# Each chapter's GPU checks are also run both ways in turns, by the judge (which launches the
+# exercise's kernels itself, common/cuda/kernel_module.hpp) and in process by the GPU grader,
+# and compared (compare_gpu_judges.py). Part `slices`
 # runs the solution build's suites on 25% and 10% of the SMs (run_gpu_slices.sh); part `class`
 # grades the class of three (tools/instructor/run_gpu_grading.py) and the hostile class's GPU
-# cases (run_gpu_hostile_class.py) with the same judge.
+# cases (run_gpu_hostile_class.py).
 #
 #   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
 #       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
@@ -44,7 +44,6 @@ status=0
 build() {  # build DIR MODE
   rm -rf "$1"
   meson setup "$1" -Dkernels="$2" -Dgpu_targets="$arch" ${chapters:+-Dchapters="$chapters"} \
-    -Dgpu_judge="${GPU_JUDGE:-in_process}" \
     >"$out/setup-$2.log" 2>&1 &&
     ninja -k 0 -C "$1" >"$out/build-$2.log" 2>&1  # -k 0: every failing unit in one go
 }
@@ -99,11 +98,9 @@ elif build build-gpu-solution solution; then
   python3 tools/maintainer/count_sass.py write build-gpu-solution . >"$out/count-sass.log" 2>&1 ||
     status=1
   tail -n 12 "$out/test-solution.log"
-  if [ "${GPU_JUDGE:-}" = apart ]; then
-    python3 tools/maintainer/compare_gpu_judges.py build-gpu-solution "$out" "$name" \
-      >"$out/judges-solution.log" 2>&1 || status=1
-    tail -n 1 "$out/judges-solution.log"
-  fi
+  python3 tools/maintainer/compare_gpu_judges.py build-gpu-solution "$out" "$name" \
+    >"$out/judges-solution.log" 2>&1 || status=1
+  tail -n 1 "$out/judges-solution.log"
   # The lessons, thresholds and suite time against what this run just measured.
   meson test -C build-gpu-solution --print-errorlogs --suite measured \
     >"$out/test-measured.log" 2>&1 || status=1
@@ -130,11 +127,6 @@ elif build build-gpu-student student; then
   python3 tools/maintainer/check_skeleton_points.py build-gpu-student --mode gpu \
     >"$out/skeleton-points.log" 2>&1 || status=1
   tail -n 1 "$out/skeleton-points.log"
-  if [ "${GPU_JUDGE:-}" = apart ]; then  # the skeletons' GPU checks fail the same both ways
-    python3 tools/maintainer/compare_gpu_judges.py build-gpu-student "$out/student" --rounds 1 \
-      >"$out/judges-student.log" 2>&1 || status=1
-    tail -n 1 "$out/judges-student.log"
-  fi
   # The chapter template on this GPU: a scratch chapter's skeleton fails, its solution passes.
   python3 tools/maintainer/check_chapter_template.py --gpu-target "$arch" \
     >"$out/chapter-template.log" 2>&1 || status=1
@@ -145,10 +137,10 @@ fi
 
 if [[ "$parts" == *" class "* ]]; then
   python3 tools/instructor/run_gpu_grading.py "$out/class" "$name" --gpu-targets "$arch" \
-    --gpu-judge "${GPU_JUDGE:-in_process}" >"$out/class.log" 2>&1 || status=1
+    >"$out/class.log" 2>&1 || status=1
   tail -n 3 "$out/class.log"
   python3 tools/maintainer/run_gpu_hostile_class.py "$out/hostile" "$name" --gpu-targets "$arch" \
-    --gpu-judge "${GPU_JUDGE:-in_process}" >"$out/hostile.log" 2>&1 || status=1
+    >"$out/hostile.log" 2>&1 || status=1
   tail -n 3 "$out/hostile.log"
 fi
 exit $status

@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
-"""Writes each lesson's table of checks from its chapter's manifest, so that the grader's
-checks, their points and the lesson's "What the grader checks" cannot drift apart: the test
-`lessons' tables of checks are their manifests'` holds the lessons to one source,
-grader/NN_slug/chapter.ini (with solutions/NN_slug/chapter.ini for the line about official
-grading's hidden checks), from which the grader registers its checks.
+"""Writes what the hand-out derives from the solution side: each lesson's table of checks from
+its chapter's manifest, and the chapters' answer digests from their answer keys.
+
+The tables: the grader's checks, their points and the lesson's "What the grader checks" cannot
+drift apart: the test `lessons' tables of checks are their manifests'` holds the lessons to one
+source, grader/NN_slug/chapter.ini (with solutions/NN_slug/chapter.ini for the line about
+official grading's hidden checks), from which the grader registers its checks.
 
     write_check_tables.py SOURCE_ROOT            rewrite every lesson's table
     write_check_tables.py SOURCE_ROOT --check    fail, naming the lesson, where one differs
+    write_check_tables.py --answer-digests GRADER [GRADER ...]
+
+The digests (grader/NN_slug/answer_digests.hpp) are rewritten by each solution-mode grader's
+answer key (`GRADER lesson [digests]` with WORKBOOK_WRITE_ANSWER_DIGESTS set); `ninja -C
+<solution build> answer-digests` runs it: rebuild and commit what it wrote.
 
 In a lesson the table sits between `<!-- checks: ... -->` and `<!-- /checks -->`; the first run
 on a lesson without the markers replaces the table that follows its "What the grader checks"
@@ -14,6 +21,7 @@ heading.
 """
 import os
 import re
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,7 +58,23 @@ def replace(text, block, folder):
     return text[:start] + block + ("\n" + rest if rest else "\n")
 
 
+def write_answer_digests(graders):
+    env = dict(os.environ, WORKBOOK_WRITE_ANSWER_DIGESTS="1")
+    status = 0
+    for grader in graders:
+        run = subprocess.run([grader, "lesson", "[digests]"], env=env, capture_output=True,
+                             text=True)
+        wrote = [line.strip() for line in run.stdout.splitlines() if "wrote " in line]
+        print(f"{os.path.basename(grader)}: " + ("; ".join(wrote) if wrote else "wrote nothing"))
+        if not wrote:
+            print(run.stdout[-2000:] + run.stderr[-2000:])
+            status = 1
+    return status
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--answer-digests":
+        return write_answer_digests(sys.argv[2:])
     if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--check"):
         sys.exit(__doc__)
     root, check = sys.argv[1], len(sys.argv) == 3

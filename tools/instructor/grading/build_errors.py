@@ -95,8 +95,8 @@ def judge(text, chapter, pristine_files, build, sources=()):
             continue
         if (PTXAS.match(line) or ASSEMBLER.match(line)) and not RESOURCE_ERRORS.search(line):
             shown.append(line)
-        elif LINKER.search(line):
-            shown.append(linker_said(line))
+        elif LINKER.search(line):  # the line before names the library, where one is
+            shown.append(linker_said(line, lines[number - 1] if number else ""))
         else:
             rest.append(line)
     machine = next((line for line in rest if RESOURCE_ERRORS.search(line)), None)
@@ -115,10 +115,11 @@ def plain(line, sources):
     return line.strip()
 
 
-def linker_said(line):
-    """A linker's complaint about the student's unit, in the student's terms."""
+def linker_said(line, before):
+    """A linker's complaint about the student's unit, in the student's terms (`before`: the
+    linker's line before it, which names the other definition's library)."""
     kind, name = LINKER.search(line).groups()
-    if kind.lower() == "multiple definition" and "libcudart" in line:
+    if kind.lower() == "multiple definition" and "libcudart" in before + line:
         return (f"your exercise file defines {name}, which the CUDA runtime defines too: a "
                 f"function of the CUDA runtime cannot be replaced (rename yours)")
     if kind.lower() == "multiple definition":

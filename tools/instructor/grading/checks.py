@@ -1,7 +1,7 @@
-"""The checks of a prepared submission (prepare.py): each chapter's grader run in the sandbox
-with its record (grader/harness/record.hpp) sent through a pipe the tool reads while it runs,
-read strictly (grader/tools/record.py), scored, and its report rendered from the record; and the
-submission's result.
+"""The checks of a prepared submission (prepare.py): each chapter's pristine judge run outside the
+sandbox, calling the student's code in it, with its record (grader/harness/record.hpp) written to
+a file of the tool's, read strictly (grader/tools/record.py), scored, and its report rendered
+from the record; and the submission's result.
 """
 import concurrent.futures
 import json
@@ -11,16 +11,13 @@ import signal
 import subprocess
 import time
 
-from . import pristine, sandbox, scoring
-from .prepare import overlays, prepare
-from .pristine import gpu_grader_name, grader_name, kernels_name
+from . import sandbox, scoring
+from .prepare import prepare
+from .pristine import grader_name, kernels_name
 from .scoring import record
 
 GRADER_MEMORY = 16 << 30
-# Where a GPU grader finds the lock its checks share with the submission's other graders, and
-# the line it prints once it holds it (grader_main.cpp); how many graders start at once.
-GPU_LOCK = "/grading/gpu.lock"
-GPU_LOCK_TAKEN = "GPU checks start: the GPU is this grader's after"
+# How many judges run their GPU checks at once (they take turns with the GPU: the lock).
 GPU_GRADERS_AT_ONCE = 3
 # The exit status of a grader whose GPU checks cannot use the GPU (grader_main.cpp).
 GPU_UNUSABLE = 77
@@ -51,97 +48,18 @@ class Checked:
                    data["seconds"], data["screens"], data.get("hidden_seed"))
 
 
-def run_grader(workbook, prepared, options, chapter, mode, deadline, log, gpu_lock=None,
-               hidden_seed=None):
-    """Runs one chapter's grader in `mode`, sandboxed, its whole report appended to `log`: (what
-    it reported {check: (status, message)}, why the checks that did not report are missing, notes,
-    the fault of the machine it met, whether it ran out of time, its report as it printed it or
-    None where its record is refused or empty). With `gpu_lock` (a file), the
-    grader's checks wait for that lock (grader_main.cpp), which other graders of the submission
-    running at the same time share. `hidden_seed` goes to the hidden checks, in the grader's
-    environment: no file of the sandbox holds it."""
-    reported, reasons, notes = {}, {}, []
-    infrastructure, timed_out = None, False
-    with open(log, "a") as f:
-        f.write(f"\n==== {chapter} {mode} ====\n")
-    mark = os.path.getsize(log)
-    left = deadline - time.monotonic()
-    env = {"WORKBOOK_GPU_TIMEOUT": str(max(1, int(left))), "WORKBOOK_MEASUREMENTS_DIR": "/tmp",
-           "WORKBOOK_VARIANT": str(prepared.variant["variant"]), "WORKBOOK_FEEDBACK": "full",
-           "WORKBOOK_HIDDEN_SEED": str(hidden_seed)}
-    if gpu_lock:
-        env["WORKBOOK_GPU_LOCK"] = GPU_LOCK
-    outcome = workbook.box.run(
-        [f"{pristine.BUILD}/{gpu_grader_name(chapter)}", mode, "--record", "{report}"],
-        "/tmp", log, left, overlays=overlays(workbook, prepared.dirs, False), env=env,
-        binds=[(gpu_lock, GPU_LOCK, False)] if gpu_lock else [],
-        report=True, report_bytes=record.RECORD_BYTES, gpu=mode == "gpu",
-        memory_bytes=None if mode == "gpu" else GRADER_MEMORY,
-        file_bytes=256 << 20)
-    with open(log, "rb") as f:
-        f.seek(mark)
-        said = f.read().decode("utf-8", "replace")
-    with open(log, "a") as f:  # which chapter's checks take the time, for the instructor
-        f.write(f"\n==== {chapter} {mode}: {outcome.seconds:.1f} s in the sandbox ====\n")
-    ran = screen = None
-    try:
-        ran = record.parse(outcome.report or b"")
-        reported = ran.results()
-        screen = workbook.render(ran.text) if ran.header is not None else None
-    except record.RecordRefused as e:
-        notes.append(f"{chapter} {mode}: the grader's report was refused: {e}; "
-                     f"none of its checks count.")
-        reasons[mode] = f"no result: the report was refused ({e})"
-    if mode in reasons:
-        pass
-    elif outcome.setup_error:
-        infrastructure = "the sandbox failed: " + outcome.setup_error
-        reasons[mode] = "not graded: " + infrastructure
-    elif outcome.timed_out and gpu_lock and GPU_LOCK_TAKEN not in said:
-        timed_out = True
-        reasons[mode] = (f"not run: the time limit of {options.time_limit} s ran out before "
-                         f"these checks had the GPU (other chapters' checks held it)")
-    elif outcome.timed_out:
-        timed_out = True
-        reasons[mode] = (f"the time limit of {options.time_limit} s ran out while "
-                         f"the {mode} checks ran; the grader was stopped" +
-                         (f" (its processes had reached their limit of {outcome.out_of_processes})"
-                          if outcome.out_of_processes else ""))
-    elif ran.stopped:
-        # The record's closing line says so: whatever the process did after exit() (a crash in
-        # a destructor, say) is not what ended the checks.
-        reasons[mode] = (f"your code called exit() while the check "
-                         f"\"{ran.stopped['check']}\" ran: the grader ended there, and the "
-                         f"checks after it did not run")
-    elif outcome.exit == GPU_UNUSABLE and mode == "gpu":
-        infrastructure, reasons[mode] = gpu_unusable(ran.header is not None,
-                                                     workbook.check_gpu)
-    elif outcome.out_of_memory:
-        reasons[mode] = (f"the grader was stopped before this check reported: its processes "
-                         f"passed the memory limit of {outcome.out_of_memory / (1 << 30):.1f} "
-                         f"GiB a submission's sandbox has (your code's allocations?)")
-    elif outcome.signal is not None:
-        reasons[mode] = (f"the grader was killed by signal {outcome.signal} before "
-                         f"this check reported (a crash in your code?)")
-    else:
-        reasons[mode] = (f"the grader exited (status {outcome.exit}) before this "
-                         f"check reported: something ended the process early")
-    points = {check.name for check in workbook.points[chapter] if check.mode == mode}
-    stray = sorted(set(reported) - points)
-    if stray:
-        notes.append(f"{chapter}: checks without points (not scored): " + "; ".join(stray))
-    return reported, reasons, notes, infrastructure, timed_out, screen
-
-
 def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=None,
               mode="host", gpu_lock=None):
-    """Runs one chapter's host checks, as run_grader does: the pristine judge (the checks and
-    none of the student's code, grader/harness/subject_link.hpp) runs here, outside the sandbox,
-    and writes its record to a file of this tool's; it calls the student's functions in the
-    subject, which it starts through the sandbox (WORKBOOK_SUBJECT_WRAPPER). What the subject
-    did (a crash, a hang, exit(), a flood) is the judge's to report, check by check. With mode
-    "gpu" (--gpu-judge apart) it runs the GPU checks too, on the submission's kernels, which it
-    loads and launches itself (common/cuda/kernel_module.hpp), their checks holding `gpu_lock`."""
+    """Runs one chapter's checks in `mode` ("host" or "gpu"), its whole report appended to
+    `log`: the pristine judge (the checks and none of the student's code,
+    grader/harness/subject_link.hpp) runs here, outside the sandbox, and writes its record to a
+    file of this tool's; it calls the student's functions in the subject, which it starts through
+    the sandbox (WORKBOOK_SUBJECT_WRAPPER). What the subject did (a crash, a hang, exit(), a
+    flood) is the judge's to report, check by check. The GPU checks run on the submission's
+    kernels, which the judge loads and launches itself (common/cuda/kernel_module.hpp), their
+    checks holding `gpu_lock`. Returns (what it reported {check: (status, message)}, why the
+    checks that did not report are missing, notes, the fault of the machine it met, whether it
+    ran out of time, its report as it printed it or None)."""
     reported, reasons, notes, infrastructure, timed_out, screen = {}, {}, [], None, False, None
     with open(log, "a") as f:
         f.write(f"\n==== {chapter} {mode} ====\n")
@@ -220,30 +138,11 @@ def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=N
     return reported, reasons, notes, infrastructure, timed_out, screen
 
 
-def gpu_unusable(recorded, ask_pristine):
-    """(the machine's fault or None, why the checks did not report) of a GPU grader that exited
-    with GPU_UNUSABLE, which the student's code can do too (exit(77)). A grader says so before it
-    opens its record: a record with its header means that the student's code exited. Without
-    one, the pristine grader's device check (`ask_pristine()`: why the GPU checks cannot run
-    here, or None), which runs no code of the student's, decides."""
-    if recorded:
-        usable = "its checks had begun, on a usable GPU"
-    else:
-        why = ask_pristine()
-        if why:
-            infrastructure = "the GPU checks could not use the GPU: " + why.strip()[:200]
-            return infrastructure, "not graded: " + infrastructure
-        usable = "the pristine grader finds the GPU usable"
-    return None, (f"the grader exited with status {GPU_UNUSABLE}, which a grader gives when it "
-                  f"cannot use the GPU, but {usable}: your code ended the process "
-                  f"(exit({GPU_UNUSABLE})?) before this check reported")
-
-
 def run_checks(workbook, prepared, options, modes, checked=None):
-    """Runs the graders of a prepared submission in `modes`, each in the sandbox, after what
-    `checked` (a Checked) holds, and scores them. The host checks of the chapters run side by
-    side (they only use the CPU); the GPU graders GPU_GRADERS_AT_ONCE at a time, their checks one
-    chapter at a time (the lock), the GPU to themselves.
+    """Runs the judges of a prepared submission in `modes`, after what `checked` (a Checked)
+    holds, and scores them. The host checks of the chapters run side by side (they only use the
+    CPU); the GPU judges GPU_GRADERS_AT_ONCE at a time, their checks one chapter at a time (the
+    lock), the GPU to themselves.
     The time limit bounds all the checks of the submission, those in `checked` included."""
     checked = checked or Checked()
     if checked.hidden_seed is None:  # drawn for this grading, unless it reproduces one
@@ -274,9 +173,9 @@ def run_checks(workbook, prepared, options, modes, checked=None):
 
         gpu_lock = None
         if mode == "gpu":
-            # A few graders at once, their checks one at a time (the lock): the next graders
-            # start (process, sandbox, CUDA context: about half a second each on the H200)
-            # while one checks. A fault or a timeout stops the graders not yet started.
+            # A few judges at once, their checks one at a time (the lock): the next judges start
+            # (process, subject, CUDA context) while one checks. A fault or a timeout stops the
+            # judges not yet started.
             gpu_lock = os.path.join(prepared.work, "gpu.lock")
             with open(gpu_lock, "w"):
                 pass
@@ -286,18 +185,14 @@ def run_checks(workbook, prepared, options, modes, checked=None):
             reason = blocked(chapter)
             if reason:
                 return {}, {mode: reason}, [], None, False, None
-            if mode == "host" or options.gpu_judge == "apart":
-                outcome = run_judge(workbook, prepared, options, chapter, deadline, chapter_log,
-                                    checked.hidden_seed, mode, gpu_lock)
-            else:
-                outcome = run_grader(workbook, prepared, options, chapter, mode, deadline,
-                                     chapter_log, gpu_lock, checked.hidden_seed)
-            if mode == "gpu":  # a GPU fault or a timeout: the graders not yet started do not run
+            outcome = run_judge(workbook, prepared, options, chapter, deadline, chapter_log,
+                                checked.hidden_seed, mode, gpu_lock)
+            if mode == "gpu":  # a GPU fault or a timeout: the judges not yet started do not run
                 checked.infrastructure = checked.infrastructure or outcome[3]
                 checked.timed_out = checked.timed_out or outcome[4]
             return outcome
 
-        # Host checks side by side (they only use the CPU), GPU graders a few at a time; each
+        # Host checks side by side (they only use the CPU), GPU judges a few at a time; each
         # into a log of its own, kept in chapter order.
         logs = [os.path.join(prepared.work, f"run-{c}-{mode}.log") for c in workbook.chapters]
         workers = (os.cpu_count() or 1) if mode == "host" else GPU_GRADERS_AT_ONCE

@@ -422,7 +422,7 @@ class Jobs:
         common = ["--out", out, "--time-limit", str(options.time_limit),
                   "--build-time-limit", str(options.build_time_limit),
                   "--gpu-targets", options.gpu_targets,
-                  "--gpu-judge", options.gpu_judge, "--visibility", options.visibility,
+                  "--visibility", options.visibility,
                   "--hidden-visibility", options.hidden_visibility]
         if options.chapters:
             common += ["--chapters", ",".join(options.chapters)]

@@ -1,7 +1,7 @@
 """A submission's code built, every command in the sandbox: the variant it is graded on, then
 each exercise file built into its chapter's subject (the process the pristine judge calls:
 grader/harness/subject_link.hpp) from a view that holds nothing of grading (subject_view), and,
-for the GPU checks, into its GPU grader over the pristine workbook (build_gpu_graders).
+for the GPU checks, into its kernels over the pristine workbook (build_kernels).
 """
 import json
 import os
@@ -11,7 +11,7 @@ import sys
 import time
 
 from . import build_errors, pristine, sandbox, scoring, submission, variants
-from .pristine import BUILD_MEMORY, chown_tree, exercise_path, gpu_targets
+from .pristine import BUILD_MEMORY, chown_tree, exercise_path, kernels_name
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 # Of grader/, what a subject's build reads: the header of the judge's channel.
@@ -301,9 +301,9 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
                     failed_build[chapter] = "the exercise file does not compile:\n" + \
                         "\n".join(errors) + (NOT_THERE if "No such file" in made[1] else "")
     if options.gpu:
-        infrastructure = infrastructure or build_gpu_graders(
+        infrastructure = infrastructure or build_kernels(
             workbook, dirs, [c for c in submitted if c in subjects], failed_build, log,
-            deadline, niceness, options)
+            deadline, niceness)
     return Prepared(ident=ident, path=path, directory=directory, work=work, dirs=dirs,
                     notes=notes, refused=refused, variant=variant, failed_build=failed_build,
                     ignored=ignored, untouched=untouched, subjects=subjects,
@@ -312,11 +312,9 @@ def prepare(workbook, path, directory, options, ident=None, niceness=0):
                     build_seconds=time.monotonic() - start)
 
 
-def build_gpu_graders(workbook, dirs, chapters, failed_build, log, deadline, niceness, options):
-    """The GPU graders of `chapters` (each the checks and the exercise in one program, run in
-    the sandbox with their report pipe: checks.run_grader), or with --gpu-judge apart their
-    kernels (the exercise and the device probes for the device alone, which the pristine judge
-    loads: checks.run_judge), built over the pristine workbook
+def build_kernels(workbook, dirs, chapters, failed_build, log, deadline, niceness):
+    """The kernels of `chapters` (the exercise and the device probes for the device alone, which
+    the pristine judge loads: checks.run_judge), built over the pristine workbook
     with the submission's exercise files laid over it (`dirs`), the hidden checks' source out
     of view. Returns the machine's fault, or None; a chapter that fails is put in
     `failed_build`."""
@@ -333,7 +331,7 @@ def build_gpu_graders(workbook, dirs, chapters, failed_build, log, deadline, nic
         return None
     outcome = workbook.box.run(
         ["python3", f"{pristine.TOOL}/inspect_build.py", pristine.BUILD]
-        + [gpu_targets(options, c) for c in chapters] + ["--out", "{report}"], pristine.BUILD, log,
+        + [kernels_name(c) for c in chapters] + ["--out", "{report}"], pristine.BUILD, log,
         deadline - time.monotonic(), overlays=overlays(workbook, dirs, True),
         files=pristine.tool_files(), report=True, memory_bytes=BUILD_MEMORY, niceness=niceness)
     found = parse_json(outcome.report)
@@ -342,9 +340,9 @@ def build_gpu_graders(workbook, dirs, chapters, failed_build, log, deadline, nic
             failed_build[chapter] = "the build did not finish in time"
         return None
     if found is None:
-        return f"the GPU graders' build failed ({outcome.describe()})"
+        return f"the build of the kernels failed ({outcome.describe()})"
     for chapter in chapters:
-        entry = found.get(gpu_targets(options, chapter), {})
+        entry = found.get(kernels_name(chapter), {})
         if not entry.get("built"):
             errors, machine = whose_failure(chapter, entry.get("errors", ""), set())
             if machine:

@@ -84,19 +84,10 @@ def subject_name(chapter):
     return f"ch{chapter[:2]}_{chapter[3:]}_subject"
 
 
-def gpu_grader_name(chapter):
-    return f"ch{chapter[:2]}_{chapter[3:]}_gpu_grader"
-
-
 def kernels_name(chapter):
-    """The exercise's kernels compiled for the device alone, which a judge built with
-    gpu_judge=apart loads (common/cuda/kernel_module.hpp)."""
+    """The exercise's kernels compiled for the device alone, which the judge loads for the GPU
+    checks (common/cuda/kernel_module.hpp): what a submission builds for them."""
     return f"ch{chapter[:2]}_{chapter[3:]}_kernels.fatbin"
-
-
-def gpu_targets(options, chapter):
-    """What a submission builds for `chapter`'s GPU checks: its GPU grader, or its kernels."""
-    return kernels_name(chapter) if options.gpu_judge == "apart" else gpu_grader_name(chapter)
 
 
 def exercise_path(chapter):
@@ -145,7 +136,7 @@ class Workbook:
             if os.path.isdir(os.path.join(self.tree, "solutions", c))
             for name in os.listdir(os.path.join(self.tree, "solutions", c))
             if name.startswith(HIDDEN_PREFIX))
-        key = hashlib.sha256(f"{options.gpu_targets} {options.gpu} {options.gpu_judge} "
+        key = hashlib.sha256(f"{options.gpu_targets} {options.gpu} "
                              f"{','.join(self.chapters)}"
                              .encode())
         self.build_root = os.path.join(os.path.abspath(cache),
@@ -217,11 +208,10 @@ class Workbook:
             # and with --gpu the GPU graders, which submissions rebuild with their exercises.
             targets = [grader_name(c) for c in self.chapters] + \
                 [subject_name(c) for c in self.chapters] + \
-                ([gpu_targets(self.options, c) for c in self.chapters]
+                ([kernels_name(c) for c in self.chapters]
                  if self.options.gpu else [])
             script = (f"meson setup {BUILD} {SRC} -Dkernels=student "
                       f"-Dgpu_targets={self.options.gpu_targets} -Ddocs=disabled "
-                      f"-Dgpu_judge={self.options.gpu_judge} "
                       f"-Dchapters={','.join(self.chapters)} && "
                       f"ninja -C {BUILD} ${{WORKBOOK_BUILD_JOBS:+-j $WORKBOOK_BUILD_JOBS}} "
                       f"{' '.join(targets)} {RENDER_RECORD} {ANALYZER}")

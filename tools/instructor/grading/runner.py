@@ -37,9 +37,8 @@ class Options:
                  build_time_limit=1800, visibility="visible", hidden_visibility="after_due_date",
                  roster=None, variant=None,
                  secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT,
-                 workbook_cache=None, hidden_seed=None, gpu_judge="in_process"):
+                 workbook_cache=None, hidden_seed=None):
         self.assignment = assignment
-        self.gpu_judge = gpu_judge  # who runs the GPU checks (meson option gpu_judge)
         self.hidden_seed = hidden_seed
         self.workbook_cache = workbook_cache  # --workbook-cache, passed on to Slurm's tasks
         self.roster = roster

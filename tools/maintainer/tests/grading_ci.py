@@ -163,7 +163,7 @@ if use_slurm:
 
     split_out = os.path.join(work, "slurm-gpu")
     split = subprocess.run([sys.executable, tool, "--class", folder, "--out", split_out,
-                            "--slurm", "--gpu", "--gpu-judge", "apart", "--cpu-partition", "cpu",
+                            "--slurm", "--gpu", "--cpu-partition", "cpu",
                             "--gpu-partition", "gpu", "--wait"] + common, capture_output=True,
                            text=True, timeout=1500)
     print(split.stderr, flush=True)
@@ -200,8 +200,8 @@ if use_slurm:
                                                          open(os.path.join(split_out, "slurm",
                                                                            n)).read())]
     expect(not compiled, f"a GPU job built something: {compiled}")
-    # --gpu-judge apart: a submission builds its kernels for the device alone, which the
-    # pristine judge loads, and no GPU grader.
+    # A submission builds its kernels for the device alone, which the pristine judge loads, and
+    # no GPU grader.
     try:
         with tarfile.open(os.path.join(split_out, "submissions", "reference", "built",
                                        "layers.tar.gz")) as layers:

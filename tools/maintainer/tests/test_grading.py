@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The grading tool's parts that need no build: the graders' records (cut short, forged), points,
 scores, report.md, the Gradescope fields (their visibility), which files of a submission count
-(one exercise file a chapter), whose fault a failed build is, and what a GPU grader's exit means
-(exit() in a check, the status of an unusable GPU).
+(one exercise file a chapter), whose fault a failed build is, and a subject's wrapper that
+fails.
 
     test_grading.py SOURCE_ROOT
 """
@@ -13,8 +13,8 @@ import tempfile
 
 root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import build_errors, checks, inspect_build, runner, sandbox, scoring, \
-    submission, variants  # noqa: E402
+from grading import build_errors, inspect_build, sandbox, scoring, submission, \
+    variants  # noqa: E402
 import manifest_views  # noqa: E402
 
 record = scoring.record
@@ -703,6 +703,9 @@ for text, student, says in (
          "Error: file not found"),
         ("/usr/bin/ld: u.o: in function `f()':\nu.cu:(.text+0x5): undefined reference to "
          "`g()'\ncollect2: error: ld returned 1 exit status\n", True, "g() is used but never"),
+        ("/usr/bin/ld: /usr/local/cuda/lib64/libcudart_static.a(cudart_static.o): in function "
+         "`cudaEventElapsedTime':\n(.text+0x40): multiple definition of `cudaEventElapsedTime'; "
+         "u.o:u.cu:(.text+0x1d0): first defined here\n", True, "which the CUDA runtime defines"),
         ("ninja: error: opening build log: Permission denied\n", False,
          "without an error that names the exercise file"),
         ("Traceback (most recent call last):\n  File \"make_grader_unit.py\", line 51, in main\n"
@@ -726,73 +729,6 @@ said = inspect_build.about(
 expect("error one" in said["ch01_x_grader"] and "error one" not in said["ch02_y_grader"]
        and all("ninja: build stopped" in t for t in said.values()),
        f"ninja's output split by the chapter it is about, its own lines to each: {said}")
-
-# What a grader's end means (checks.run_grader), with a sandbox that only says how it ended.
-class FakeBox:
-    def __init__(self, **ended):
-        self.ended = ended
-
-    def run(self, command, cwd, log, timeout, env=None, **_):
-        self.env = env
-        with open(log, "a") as f:
-            f.write("the grader's output\n")
-        return sandbox.Outcome(**self.ended)
-
-
-class FakeChecked:
-    def __init__(self, box, gpu_reason=None):
-        self.box, self.tree, self.build, self.asked = box, "/t", "/b", []
-        self.points = {"01_x": [scoring.manifest.Check("a", "ch99 a", "gpu", 1.0, "function",
-                                                       "p"),
-                                scoring.manifest.Check("b", "ch99 b", "host", 1.0, "function",
-                                                       "p")]}
-        self.gpu_reason = gpu_reason
-
-    def check_gpu(self):
-        self.asked.append(1)
-        return self.gpu_reason
-
-    def render(self, text):
-        return "rendered"
-
-
-class FakePrepared:
-    variant = {"variant": 0}
-    dirs = {n: "/w/" + n for n in ("src-upper", "src-work", "build-upper", "build-work")}
-
-
-def ended(mode, gpu_reason=None, **how):
-    workbook = FakeChecked(FakeBox(**how), gpu_reason)
-    with tempfile.TemporaryDirectory() as d:
-        out = checks.run_grader(workbook, FakePrepared, runner.Options(), "01_x", mode,
-                                time.monotonic() + 60, os.path.join(d, "run.log"),
-                                hidden_seed=4242)
-    expect(workbook.box.env["WORKBOOK_HIDDEN_SEED"] == "4242",
-           f"the hidden checks' seed reaches the grader: {workbook.box.env}")
-    return out[1][mode], out[3], len(workbook.asked)
-
-
-exited = HEADER + line(**check("ch99 b")) + line(end="exit", stopped=check(
-    "ch99 a", "failed", 1, "Your code called exit()", ended=True))
-reason, fault, _ = ended("gpu", signal=11, report=exited)
-expect("called exit() while the check \"ch99 a\" ran" in reason and "signal" not in reason
-       and fault is None, f"exit() in a check is told as such, never as the crash after it: "
-                          f"{reason}")
-reason, fault, asked = ended("gpu", exit=77, report=b"", gpu_reason="no CUDA device")
-expect(fault and "no CUDA device" in fault and asked == 1,
-       f"status 77 before any record, the pristine grader finding no GPU: the machine's: {fault}")
-reason, fault, asked = ended("gpu", exit=77, report=b"")
-expect(fault is None and "status 77" in reason and "pristine grader finds the GPU usable"
-       in reason and asked == 1, f"status 77 on a usable GPU: the student's: {reason}")
-reason, fault, asked = ended("gpu", exit=77, report=HEADER + line(**check("ch99 a")))
-expect(fault is None and "status 77" in reason and asked == 0,
-       f"status 77 after the record began: the student's, the GPU unasked: {reason} {asked}")
-reason, fault, _ = ended("gpu", signal=9, report=b"", out_of_memory=6 << 30)
-expect(fault is None and "memory limit of 6.0 GiB" in reason and "signal" not in reason,
-       f"a grader its sandbox's memory limit ended: the student's, told as such: {reason}")
-reason, fault, _ = ended("gpu", timed_out=True, report=b"", out_of_processes=512)
-expect(fault is None and "time limit" in reason and "limit of 512" in reason,
-       f"a grader at its process limit when time ran out: told so: {reason}")
 
 # A subject's wrapper that fails (here: no spec to read) is the machine's fault: it notes so for
 # the tool and ends with 125, never as the student's code would (run as the judge runs it).
@@ -819,4 +755,4 @@ if problems:
     sys.exit(1)
 print("grading: records (cut short, forged), points, scores, report.md, Gradescope fields, "
       "submission files, hostile archives and folders, submission ids, whose build "
-      "failure, GPU graders' exits and limits, the hidden checks' seed: all as expected")
+      "failure, a subject's failing wrapper: all as expected")
