@@ -128,8 +128,6 @@ def main():
                     runs[way].append(run(way_command, env, os.path.join(
                         scratch, f"{suite}-{way}-{number}")))
             rows += compare(suite, runs, args.tolerance)
-            print(f"{suite}: {sum(r[4].startswith('DIFFERS') for r in rows if r[0] == suite)} "
-                  f"differences in {args.rounds} rounds")
     ran = {r[0] for r in rows}
     files = [os.path.join(args.out, FILE)]
     if args.name:

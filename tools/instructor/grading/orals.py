@@ -31,6 +31,7 @@ from xml.sax.saxutils import escape
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 SIZES = {"char": 1, "short": 2, "float": 4, "double": 8}
 QUESTIONS_PER_EXAM = 6
+QUOTED = 20  # lines of a "your code" region a viva question quotes
 YOUR_CODE = re.compile(r"// ---- your code: (exercise [^-]+?) ----\n(.*?)// ---- end of your code",
                        re.S)
 
@@ -214,8 +215,10 @@ def viva_text(student, chapters, analyzer, secret):
         for n, (a, key) in enumerate(asked, 1):
             where, code = regions[(n - 1) % len(regions)] if regions else \
                 ("exercise file", "(it holds no 'your code' region)")
-            lines += [f"### {n}. Their {where}", "", "```cpp", code.rstrip(), "```", "",
-                      "Ask them to explain it for two lanes. Then:", ""]
+            code = code.rstrip().split("\n")  # a long region: its first QUOTED lines
+            lines += [f"### {n}. Their {where}", "", "```cpp"] + code[:QUOTED] + (
+                [f"// ... and {len(code) - QUOTED} more lines"] if len(code) > QUOTED else []) + \
+                ["```", "", "Ask them to explain it for two lanes. Then:", ""]
             follow = (f" What is the smallest {a.knob_words} above {a.knob} that makes it "
                       f"conflict-free, and why?") if a.knob is not None and key[0] > key[1] \
                 else " Why, and what change to it would add conflicts?"

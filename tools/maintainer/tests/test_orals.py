@@ -117,8 +117,10 @@ with open(os.path.join(out, "viva", "alice.md")) as f:
     viva = f.read()
 expect(viva.count("### ") == 4 * len(chapters) and viva.count("Key: ") == 3 * len(chapters),
        "alice's viva: three keyed questions a chapter, and the lesson's")
-expect(all(orals.YOUR_CODE.findall(solution[c])[0][1].rstrip() in viva for c in chapters),
-       "the viva quotes the student's own code")
+first = [orals.YOUR_CODE.findall(solution[c])[0][1].rstrip().split("\n") for c in chapters]
+expect(all("\n".join(code[:orals.QUOTED]) in viva for code in first) and
+       "more lines" in viva and max(map(len, first)) > orals.QUOTED,
+       "the viva quotes the student's own code, a long region's first lines")
 expect(viva.count("\n- ") == sum(len(orals.lesson_questions(c)) for c in chapters) > 0,
        "the viva asks the lesson's own questions too")
 with open(os.path.join(out, "viva", "carol.md")) as f:
