@@ -135,7 +135,7 @@ def write_class(out, workbook, paths, options=None, final=False):
     try:
         if code:
             orals.write(out, code, os.path.join(workbook.build, pristine.ANALYZER),
-                        options.secret if options is not None else None)
+                        options.secret if options is not None else None, workbook.tree)
     except (RuntimeError, OSError) as e:  # class.csv stands: say why the orals do not
         say(f"grade: no vivas or exam sheets were written: {e}")
     if roster is not None:

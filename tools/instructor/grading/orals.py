@@ -204,8 +204,8 @@ def answer(a, key):
     return line
 
 
-def viva_text(student, chapters, analyzer, secret):
-    """viva/STUDENT.md: `chapters` is {chapter folder: the student's exercise file's text}."""
+def viva_text(student, chapters, analyzer, secret, lessons=ROOT):
+    """viva/STUDENT.md: `chapters` {folder: its exercise text}; `lessons` the graded workbook"""
     lines = [f"# Viva: {student}", "", "For the instructor, five minutes a chapter: ask for the "
              "reasoning, not only the number. The keys are the bank model's.", ""]
     for chapter, text in sorted(chapters.items()):
@@ -224,13 +224,13 @@ def viva_text(student, chapters, analyzer, secret):
                 else " Why, and what change to it would add conflicts?"
             lines += [ask(a) + follow, "", f"Key: {answer(a, key)}", ""]
         lines += ["### And the lesson's own questions, about their code", ""] + [
-            f"- {q}" for q in lesson_questions(chapter)] + [""] if asked else []
+            f"- {q}" for q in lesson_questions(chapter, lessons)] + [""] if asked else []
     return "\n".join(lines)
 
 
-def lesson_questions(chapter):
+def lesson_questions(chapter, lessons=ROOT):
     """The questions of the chapter's lesson's section "Before you move on"."""
-    with open(os.path.join(ROOT, "chapters", chapter, "README.md"), encoding="utf-8") as f:
+    with open(os.path.join(lessons, "chapters", chapter, "README.md"), encoding="utf-8") as f:
         part = f.read().partition("Before you move on")[2]
     questions = re.findall(r"^\d+\. (.*?)(?=^\d+\. |\Z)", part, re.M | re.S)
     return [" ".join(q.split()) for q in questions]
@@ -273,14 +273,14 @@ def moodle_xml(exams):
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, "unicode") + "\n"
 
 
-def write(out, students, analyzer, secret=None):
+def write(out, students, analyzer, secret=None, lessons=ROOT):
     """Writes viva/ and exam/ under `out` for {student: {chapter folder: exercise text}}."""
     for folder in ("viva", "exam"):
         os.makedirs(os.path.join(out, folder), exist_ok=True)
     exams = {}
     for student, chapters in sorted(students.items()):
         with open(os.path.join(out, "viva", f"{student}.md"), "w") as f:
-            f.write(viva_text(student, chapters, analyzer, secret))
+            f.write(viva_text(student, chapters, analyzer, secret, lessons))
         sheet, keyed, exams[student] = exam_texts(student, analyzer, secret)
         for name, text in ((f"{student}.md", sheet), (f"{student}-key.md", keyed)):
             with open(os.path.join(out, "exam", name), "w") as f:
