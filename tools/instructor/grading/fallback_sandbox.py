@@ -332,7 +332,7 @@ class FallbackSandbox:
             os.fchown(report_w, self.uid, self.uid)  # the user opens it by name (/dev/fd/N)
             command = [a.replace("{report}", f"/dev/fd/{report_w}") for a in command]
         limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
-                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes and not gpu else [])
+                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes else [])
         argv = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                 "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"] + limits + \
             ["--", "choom", "-n", "1000", "--"] + list(command)
