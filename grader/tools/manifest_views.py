@@ -42,19 +42,21 @@ def lesson_table(chapter):
     return "\n".join(lines)
 
 
+def measurements(path):
+    """{quantity: value} of a measurement file (`# ` comments, then `quantity value unit` rows)."""
+    with open(path, encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
+    return {r[0]: float(r[1]) for r in rows if len(r) >= 2}
+
+
 def measurement(root, folder, gpu, quantity):
     """The committed measurement `quantity` of chapter `folder` on `gpu` ("h200", "h200-sm25",
     "h200-sm10": solutions/NN_slug/measurements/GPU.tsv), or None where it is not committed."""
-    path = os.path.join(root, "solutions", folder, "measurements", gpu + ".tsv")
     try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                fields = line.rstrip("\n").split("\t")
-                if not line.startswith("#") and len(fields) >= 2 and fields[0] == quantity:
-                    return float(fields[1])
+        return measurements(os.path.join(root, "solutions", folder, "measurements",
+                                         gpu + ".tsv")).get(quantity)
     except (OSError, ValueError):
         return None
-    return None
 
 
 def threshold_table(root):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The GPU checks judged both ways, in turns, in one build configured with -Dgpu_judge=apart:
+"""The GPU checks judged both ways, in turns, in one solution build made where a GPU may run them:
 by the judge (chNN_slug_grader gpu), which launches the exercise's kernels from the kernels file
 and runs none of its host code, and in process (chNN_slug_gpu_grader gpu), the checks and the
 exercise in one program. Each chapter runs ROUNDS rounds of the two in turns. Every check must end
@@ -26,6 +26,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
+import manifest_views  # noqa: E402
 import record  # noqa: E402
 
 FILE = "gpu-judges-in-turns.tsv"
@@ -61,10 +62,7 @@ def run(command, env, folder):
     quantities = {}
     for name in os.listdir(folder):
         if name.endswith(".tsv"):
-            for line in open(os.path.join(folder, name), encoding="utf-8"):
-                fields = line.rstrip("\n").split("\t")
-                if not line.startswith("#") and len(fields) >= 2:
-                    quantities[fields[0]] = float(fields[1])
+            quantities.update(manifest_views.measurements(os.path.join(folder, name)))
     return checks, quantities
 
 

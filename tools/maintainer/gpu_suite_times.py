@@ -23,18 +23,16 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "grader", "tools")]
+import manifest_views  # noqa: E402
 import meson_testlog  # noqa: E402
 
 
 def check(root):
     path = os.path.join(root, "tools", "maintainer", "measurements", "h200",
                         "gpu-suite-seconds.tsv")
-    seconds = {}
-    for line in open(path, encoding="utf-8"):
-        if line.strip() and not line.startswith("#"):
-            name, value = line.split("\t")[:2]
-            seconds[name] = float(value)
+    seconds = manifest_views.measurements(path)
     problems = []
     for chapter in sorted(os.listdir(os.path.join(root, "chapters"))):
         if not re.fullmatch(r"\d\d_[a-z0-9_]+", chapter):

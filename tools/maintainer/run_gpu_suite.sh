@@ -15,10 +15,10 @@
 #
 # Each chapter's GPU checks are also run both ways in turns, by the judge (which launches the
 # exercise's kernels itself, common/cuda/kernel_module.hpp) and in process by the GPU grader,
-# and compared (compare_gpu_judges.py). Part `slices`
-# runs the solution build's suites on 25% and 10% of the SMs (run_gpu_slices.sh); part `class`
-# grades the class of three (tools/instructor/run_gpu_grading.py) and the hostile class's GPU
-# cases (run_gpu_hostile_class.py).
+# and compared (compare_gpu_judges.py). Part `slices` runs the solution build's suites on 25%
+# and 10% of the SMs (run_gpu_slices.sh); part `class` grades the class of three
+# (tools/instructor/run_gpu_grading.py) and the hostile class's GPU cases
+# (run_gpu_hostile_class.py).
 #
 #   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
 #       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
