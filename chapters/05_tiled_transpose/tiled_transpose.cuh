@@ -28,26 +28,23 @@ constexpr int kBlockRows = 8;  ///< Blocks are dim3(kTile, kBlockRows): each thr
 /// outside the matrix are neither read nor written.
 __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, int cols);
 
-/// Exercise 2. Your predictions, in wavefronts per warp request, about the tile of your
-/// variant (the grader's report says it; tile_case() gives it to code): `T tile[32][P]`,
-/// elements of E bytes (T is short for E = 2, float for 4, float4 for 16) in rows of P
-/// elements, at byte 0 of shared memory. A warp storing row R (lane x writes `tile[R][x]`) ...
-int predicted_tile_store_wavefronts();
-/// ... and a warp loading column C (lane x reads `tile[x][C]`).
-int predicted_tile_load_wavefronts();
-
-/// The tile of exercise 2's predictions. Variant 0 (self-study): your kernel's own
-/// `float tile[32][32]`, row 5 and column 5, that is the store `tile[y + 8 j][x]` and the load
-/// `tile[x][y + 8 j]` of exercise 1 (every row and every column cost the same there). A class
-/// variant draws another tile; your kernel keeps the float tile[32][32] of exercise 1.
+/// A tile `T tile[32][P]` at byte 0 of shared memory: elements of E bytes (T is short for
+/// E = 2, float for 4, float4 for 16) in rows of P elements, and the row and the column that
+/// exercise 2's two accesses touch.
 struct TileCase {
   int element_bytes;  ///< E: 2, 4 or 16
-  int pitch;          ///< P: elements per row of the tile
+  int pitch;          ///< P: elements per row of the tile, 32 to 80
   int row;            ///< R: the row a warp stores
   int column;         ///< C: the column a warp loads
 };
 
-/// Your variant's tile (host code; the grader defines it from the variant it grades).
-TileCase tile_case();
+/// Exercise 2. Your rules for the cost, in wavefronts per warp request, of two accesses of the
+/// tile `c`: a warp storing row R (lane x writes `tile[R][x]`) ...
+int predicted_tile_store_wavefronts(TileCase c);
+/// ... and a warp loading column C (lane x reads `tile[x][C]`). The grader asks both about your
+/// variant's tile (its report says which; variant 0: your kernel's float tile[32][32], row and
+/// column 5) and about fresh tiles each run draws, official grading's from a seed no hand-out
+/// shows: write the rule, not a number.
+int predicted_tile_load_wavefronts(TileCase c);
 
 }  // namespace ch05

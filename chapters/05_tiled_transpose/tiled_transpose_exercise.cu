@@ -21,13 +21,15 @@ __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, in
 }
 // ---- end of your code ----
 
-// Exercise 2: wavefronts per warp request of the tile store and the tile load, for your
-// variant's tile (the grader's report says it; variant 0: the kernel's own tile).
+// Exercise 2: wavefronts per warp request of the row store and the column load, for any tile
+// `c` (README section 4).
 // ---- your code: exercise 2 ----
-int predicted_tile_store_wavefronts() {
+int predicted_tile_store_wavefronts(TileCase c) {
+  (void)c;
   return kNotImplemented;
 }  // TODO
-int predicted_tile_load_wavefronts() {
+int predicted_tile_load_wavefronts(TileCase c) {
+  (void)c;
   return kNotImplemented;
 }  // TODO
 // ---- end of your code ----

@@ -46,10 +46,10 @@ WORKBOOK_CHECK(ex2_counters) {
   const bool kernel_is_the_case = v.self_study();
   const ch05::TileCase kernel = ch05::spec::kernel_tile();
   const int kernel_store = kernel_is_the_case
-                               ? ch05::predicted_tile_store_wavefronts()
+                               ? ch05::predicted_tile_store_wavefronts(kernel)
                                : smem::analyze(ch05::spec::tile_row_store(kernel)).wavefronts;
   const int kernel_load = kernel_is_the_case
-                              ? ch05::predicted_tile_load_wavefronts()
+                              ? ch05::predicted_tile_load_wavefronts(kernel)
                               : smem::analyze(ch05::spec::tile_column_load(kernel)).wavefronts;
   const transpose::CounterVerdict verdict = transpose::judge_tile_counters(
       ch05::probes::launch_yours, ch05::kTile, kernel_store, kernel_load, kMeasurementFile,
@@ -72,9 +72,9 @@ WORKBOOK_CHECK(ex2_counters) {
     int predicted;
     std::string access;
     const char* quantity;
-  } asked[] = {{"predicted_tile_store_wavefronts()", ch05::predicted_tile_store_wavefronts(),
+  } asked[] = {{"predicted_tile_store_wavefronts(c)", ch05::predicted_tile_store_wavefronts(c),
                 ch05::spec::store_text(c), "counted.variant_store_wavefronts"},
-               {"predicted_tile_load_wavefronts()", ch05::predicted_tile_load_wavefronts(),
+               {"predicted_tile_load_wavefronts(c)", ch05::predicted_tile_load_wavefronts(c),
                 ch05::spec::load_text(c), "counted.variant_load_wavefronts"}};
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const int counted = measured[i].wavefronts;

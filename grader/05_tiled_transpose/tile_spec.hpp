@@ -38,6 +38,25 @@ inline TileCase tile_case(const grader::variant::Identity& v) {
   return c;
 }
 
+/// Fresh tiles for exercise 2's rules (grader::variant::fresh_draw): two of each element size,
+/// any pitch of the contract, any row and column.
+inline std::vector<TileCase> fresh_tiles() {
+  grader::variant::Draw d = grader::variant::fresh_draw("ch05");
+  std::vector<TileCase> tiles;
+  for (const int bytes : {2, 4, 16, 2, 4, 16}) {
+    tiles.push_back({bytes, d.between(kTile, 80), d.between(0, kTile - 1), d.between(0, kTile - 1)});
+  }
+  return tiles;
+}
+
+/// "c.element_bytes == 2 && c.pitch == 40 && c.row == 3 && c.column == 7": the tile as a
+/// condition on the rules' parameter.
+inline std::string condition(const TileCase& c) {
+  return "c.element_bytes == " + std::to_string(c.element_bytes) +
+         " && c.pitch == " + std::to_string(c.pitch) + " && c.row == " + std::to_string(c.row) +
+         " && c.column == " + std::to_string(c.column);
+}
+
 /// The tile's declaration, "short tile[32][40]".
 inline std::string declaration(const TileCase& c) {
   const char* type = c.element_bytes == 2   ? "short"

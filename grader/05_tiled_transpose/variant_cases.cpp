@@ -1,6 +1,5 @@
 // Chapter 05's graded cases for the run's variant: the tile that exercise 2's two predictions
-// are about (tile_spec.hpp), told to the student first and listed by `<grader> cases`; and
-// tile_case(), which gives the same tile to code.
+// are about (tile_spec.hpp), told to the student first and listed by `<grader> cases`.
 #include <string>
 #include <vector>
 
@@ -22,29 +21,24 @@ std::string summary(const grader::variant::Identity& v) {
           ? "Your case is the workbook's own: exercise 2 asks about your kernel's tile.\n"
           : "Your variant's tile for exercise 2 (your kernel keeps its float tile[32][32]): " +
                 ch05::spec::declaration(c) + " at byte 0 of shared memory.\n";
-  out += "  predicted_tile_store_wavefronts(): " + ch05::spec::store_text(c) + "\n";
-  out += "  predicted_tile_load_wavefronts(): " + ch05::spec::load_text(c) + "\n";
+  out += "  predicted_tile_store_wavefronts(c): " + ch05::spec::store_text(c) + "\n";
+  out += "  predicted_tile_load_wavefronts(c): " + ch05::spec::load_text(c) + "\n";
+  out += "  and fresh tiles, drawn at each run: your rules, not two numbers, are graded.\n";
   return out;
 }
 
 std::vector<grader::variant::GradedCase> graded_cases(const grader::variant::Identity& v) {
   const ch05::TileCase c = ch05::spec::tile_case(v);
   return {
-      {kPredictionCheck, ch05::spec::store_text(c), "int predicted_tile_store_wavefronts()", "true",
-       [] { return static_cast<long long>(ch05::predicted_tile_store_wavefronts()); }},
-      {kPredictionCheck, ch05::spec::load_text(c), "int predicted_tile_load_wavefronts()", "true",
-       [] { return static_cast<long long>(ch05::predicted_tile_load_wavefronts()); }},
+      {kPredictionCheck, ch05::spec::store_text(c),
+       "int predicted_tile_store_wavefronts(ch05::TileCase c)", ch05::spec::condition(c),
+       [c] { return static_cast<long long>(ch05::predicted_tile_store_wavefronts(c)); }},
+      {kPredictionCheck, ch05::spec::load_text(c),
+       "int predicted_tile_load_wavefronts(ch05::TileCase c)", ch05::spec::condition(c),
+       [c] { return static_cast<long long>(ch05::predicted_tile_load_wavefronts(c)); }},
   };
 }
 
 const grader::variant::Registration registration{{summary, graded_cases}};
 
 }  // namespace
-
-namespace ch05 {
-
-TileCase tile_case() {
-  return spec::tile_case(grader::variant::current());
-}
-
-}  // namespace ch05

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/model/bank_model.hpp"
 #include "grader/harness/access_picture.hpp"
@@ -71,6 +72,31 @@ inline std::optional<Feedback> judge_prediction(const std::string& name, int pre
   }
   if (predicted == model) return std::nullopt;
   return prediction_feedback(name + "()", predicted, model, not_implemented, request, "", hint);
+}
+
+/// The feedback for the first of `cases` on which the student's rule `call` (for example
+/// "predicted_tile_load_wavefronts(c)") gives another number than the bank model's for the
+/// request `request` builds; nothing when it is right on every case. cases[0] is the variant's;
+/// the rest are fresh (variant::fresh_draw), so that a rule passes and a table of numbers does
+/// not. `describe` says a case in words, `hint` what to look at in it.
+template <typename Case, typename Rule, typename Request, typename Describe, typename Hint>
+std::optional<Feedback> judge_rule(const std::string& call, int not_implemented,
+                                   const std::vector<Case>& cases, Rule rule, Request request,
+                                   Describe describe, Hint hint) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const int predicted = rule(cases[i]);
+    const smem::WarpRequest r = request(cases[i]);
+    const int model = smem::analyze(r).wavefronts;
+    if (predicted == model) continue;
+    Feedback f = prediction_feedback(call, predicted, model, not_implemented, r, "",
+                                     hint(cases[i]));
+    if (predicted == not_implemented) return f;
+    return f.line("The case: " + describe(cases[i]) +
+                  (i == 0 ? ", your variant's."
+                          : ", a fresh one (right on the " + std::to_string(i) +
+                                " case" + (i == 1 ? "" : "s") + " before it)."));
+  }
+  return std::nullopt;
 }
 
 }  // namespace grader

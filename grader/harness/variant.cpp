@@ -4,6 +4,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "grader/harness/random_seed.hpp"
+
 #if !defined(WORKBOOK_VARIANT_ID)
 #define WORKBOOK_VARIANT_ID "0"
 #endif
@@ -110,6 +112,16 @@ const Identity& current() {
 Draw::Draw(const Identity& v, const std::string& chapter)
     : kind_(v.kind), state_(fnv1a(chapter + ":" + std::to_string(v.id))) {
   splitmix(state_);
+}
+
+Draw::Draw(std::uint64_t seed, const std::string& chapter)
+    : kind_(Kind::kStudent), state_(fnv1a(chapter) ^ seed) {
+  splitmix(state_);
+}
+
+Draw fresh_draw(const std::string& chapter) {
+  const bool official = std::getenv("WORKBOOK_HIDDEN_SEED") != nullptr;
+  return Draw(official ? hidden_seed(0xF4E5) : run_seed(), chapter + ":fresh");
 }
 
 std::uint64_t Draw::next() {

@@ -65,6 +65,8 @@ Identity of(const std::string& text);
 class Draw {
  public:
   Draw(const Identity& v, const std::string& chapter);
+  /// A student variant's draws from `seed` (fresh_draw).
+  Draw(std::uint64_t seed, const std::string& chapter);
 
   bool self_study() const { return kind_ == Kind::kSelfStudy; }
   /// An integer in [lo, hi].
@@ -91,6 +93,12 @@ class Draw {
   Kind kind_;
   std::uint64_t state_;
 };
+
+/// The draw of the fresh cases a rule is graded on besides its variant's: a prediction written as
+/// a function of its case passes only as a rule, never as a table of the numbers a run showed.
+/// Official grading draws them from its hidden seed (WORKBOOK_HIDDEN_SEED, drawn at each grading
+/// and shown nowhere); a local run from its own seed (printed; WORKBOOK_SEED replays it).
+Draw fresh_draw(const std::string& chapter);
 
 /// One graded case of a chapter for the run's variant, as `<grader> cases` lists it.
 struct GradedCase {

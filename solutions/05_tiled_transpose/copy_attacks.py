@@ -8,15 +8,15 @@ EX2 = "ex2"
 ITEMS = [
     # Variant 0's tile, float tile[32][32]: a warp stores row 5, and loads column 5 (the grader
     # asks about these at variant 0; a class variant asks about its own tile).
-    Prediction(EX2, "predicted_tile_store_wavefronts()",
+    Prediction(EX2, "predicted_tile_store_wavefronts(c)",
                request(4, "store", lambda t: 4 * (5 * 32 + t)),
-               Plant("int predicted_tile_store_wavefronts() {\n  return kNotImplemented;",
-                     "int predicted_tile_store_wavefronts() {\n  return {value};"),
+               Plant("int predicted_tile_store_wavefronts(TileCase c) {\n  (void)c;\n  return kNotImplemented;",
+                     "int predicted_tile_store_wavefronts(TileCase c) {\n  (void)c;\n  return {value};"),
                measured=(r"counted\.store_wavefronts",)),
-    Prediction(EX2, "predicted_tile_load_wavefronts()",
+    Prediction(EX2, "predicted_tile_load_wavefronts(c)",
                request(4, "load", lambda t: 4 * (32 * t + 5)),
-               Plant("int predicted_tile_load_wavefronts() {\n  return kNotImplemented;",
-                     "int predicted_tile_load_wavefronts() {\n  return {value};"),
+               Plant("int predicted_tile_load_wavefronts(TileCase c) {\n  (void)c;\n  return kNotImplemented;",
+                     "int predicted_tile_load_wavefronts(TileCase c) {\n  (void)c;\n  return {value};"),
                measured=(r"counted\.load_wavefronts",),
                # The old threshold's text: "tile[32][32], 32-way column reads".
                leaks=(r"(\d+)-way column reads", r"its (\d+)-way tile loads")),

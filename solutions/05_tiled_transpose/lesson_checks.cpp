@@ -36,21 +36,22 @@ TEST_CASE("ch05 lesson: it leaves the two predictions to the student", "[lesson]
   // tile[32][32]; the grader asks about row and column 5, and every other one costs the same.
   std::vector<lesson::Graded> graded;
   for (int i = 0; i < ch05::kTile; ++i) {
-    graded.push_back({"predicted_tile_store_wavefronts()",
+    graded.push_back({"predicted_tile_store_wavefronts(c)",
                       {"store of a row is conflict-free", "store of a row is one wavefront"},
                       {ch05::spec::tile_row_store(i)}});
-    graded.push_back({"predicted_tile_load_wavefronts()",
+    graded.push_back({"predicted_tile_load_wavefronts(c)",
                       {"32 wavefronts", "32-way"},
                       {ch05::spec::tile_column_load(i)}});
   }
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
-  // The reference's predictions (this build links it; variant 0 here: the kernel's tile) are the
-  // model's for every row and column.
+  // The reference's rules (this build links it) are the model's for every row and column of the
+  // kernel's tile.
   for (int i = 0; i < ch05::kTile; ++i) {
-    CHECK(smem::analyze(ch05::spec::tile_row_store(i)).wavefronts ==
-          ch05::predicted_tile_store_wavefronts());
-    CHECK(smem::analyze(ch05::spec::tile_column_load(i)).wavefronts ==
-          ch05::predicted_tile_load_wavefronts());
+    const ch05::TileCase c{4, ch05::kTile, i, i};
+    CHECK(smem::analyze(ch05::spec::tile_row_store(c)).wavefronts ==
+          ch05::predicted_tile_store_wavefronts(c));
+    CHECK(smem::analyze(ch05::spec::tile_column_load(c)).wavefronts ==
+          ch05::predicted_tile_load_wavefronts(c));
   }
 }
 

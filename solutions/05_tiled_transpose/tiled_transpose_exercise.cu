@@ -67,19 +67,17 @@ int wavefronts_of(int width, Address address) {
 
 }  // namespace
 
-// Your variant's tile T tile[32][P] (tile_case()). The store: 32 lanes write one row, 32
+// The tile T tile[32][P] of the case `c`. The store: 32 lanes write one row, 32
 // consecutive elements, at most 128 bytes per group of lanes. The load: 32 lanes read one column,
 // elements P * E bytes apart. (Variant 0's float tile[32][32]: the store 1, the load 32, all
 // 32 words in one bank.)
-int predicted_tile_store_wavefronts() {
-  const TileCase c = tile_case();
+int predicted_tile_store_wavefronts(TileCase c) {
   const int row_store = wavefronts_of(c.element_bytes, [&](int x) {
     return static_cast<long long>(c.element_bytes) * (c.row * c.pitch + x);
   });
   return row_store;
 }
-int predicted_tile_load_wavefronts() {
-  const TileCase c = tile_case();
+int predicted_tile_load_wavefronts(TileCase c) {
   const int column_load = wavefronts_of(c.element_bytes, [&](int x) {
     return static_cast<long long>(c.element_bytes) * (x * c.pitch + c.column);
   });
