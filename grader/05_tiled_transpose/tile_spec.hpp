@@ -38,12 +38,12 @@ inline TileCase tile_case(const grader::variant::Identity& v) {
   return c;
 }
 
-/// Fresh tiles for exercise 2's rules (grader::variant::fresh_draw): two of each element size,
+/// Fresh tiles for exercise 2's rules (grader::variant::fresh_draw): three of each element size,
 /// any pitch of the contract, any row and column.
 inline std::vector<TileCase> fresh_tiles() {
   grader::variant::Draw d = grader::variant::fresh_draw("ch05");
   std::vector<TileCase> tiles;
-  for (const int bytes : {2, 4, 16, 2, 4, 16}) {
+  for (const int bytes : {2, 4, 16, 2, 4, 16, 2, 4, 16}) {
     tiles.push_back({bytes, d.between(kTile, 80), d.between(0, kTile - 1), d.between(0, kTile - 1)});
   }
   return tiles;

@@ -88,13 +88,19 @@ std::optional<Feedback> judge_rule(const std::string& call, int not_implemented,
     const smem::WarpRequest r = request(cases[i]);
     const int model = smem::analyze(r).wavefronts;
     if (predicted == model) continue;
-    Feedback f = prediction_feedback(call, predicted, model, not_implemented, r, "",
-                                     hint(cases[i]));
-    if (predicted == not_implemented) return f;
-    return f.line("The case: " + describe(cases[i]) +
-                  (i == 0 ? ", your variant's."
-                          : ", a fresh one (right on the " + std::to_string(i) +
-                                " case" + (i == 1 ? "" : "s") + " before it)."));
+    if (predicted == not_implemented) {
+      return Feedback(call + (i == 0 ? " is not filled in yet: it still returns kNotImplemented."
+                                     : " returns kNotImplemented for a fresh case: " +
+                                           describe(cases[i]) + "."))
+          .hint("work a few cases out on paper as the lesson does, then write the rule that "
+                "gives them from the case's fields: it is graded on fresh cases too "
+                "(build/tools/analyze_smem_access draws an access, to check a count).");
+    }
+    return prediction_feedback(call, predicted, model, not_implemented, r, "", hint(cases[i]))
+        .line("The case: " + describe(cases[i]) +
+              (i == 0 ? ", your variant's."
+                      : ", a fresh one (right on the " + std::to_string(i) + " case" +
+                            (i == 1 ? "" : "s") + " before it)."));
   }
   return std::nullopt;
 }
