@@ -22,9 +22,9 @@ constexpr int kNotImplemented = -1;
 /// byte 0. How many wavefronts does the request take? Must hold for every stride >= 0 whose
 /// byte stride (`stride * element_bytes`) is a multiple of 4 or below 4: those are the strides
 /// the grader asks about (your variant's: every one up to 64 in a self-study workbook, 24 of
-/// each size up to 384 in a class hand-out, listed in the grader's report; official
-/// grading's up to 2^21 too). (Other byte strides do not follow one law; draw them with
-/// analyze_smem_access.)
+/// each size up to 384 in a class hand-out, listed in the grader's report; fresh ones up to 384
+/// each run draws; official grading's up to 2^21 too). (Other byte strides do not follow one
+/// law; draw them with analyze_smem_access.)
 int predicted_wavefronts(int stride, int element_bytes);
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // Chapter 02 host checks: the gcd law against the bank model, and the layout of exercise 3.
 #include <string>
+#include <vector>
 
 #include "chapters/02_strides/strides.cuh"
 #include "common/model/bank_model.hpp"
@@ -11,7 +12,9 @@
 #include "grader/harness/feedback.hpp"
 
 WORKBOOK_CHECK(ex1) {
-  const auto problem = ch02::spec::gcd_law_problem(ch02::spec::graded_strides());
+  std::vector<ch02::spec::StrideCase> cases = ch02::spec::graded_strides();
+  for (const ch02::spec::StrideCase& c : ch02::spec::fresh_strides()) cases.push_back(c);
+  const auto problem = ch02::spec::gcd_law_problem(cases);
   GRADER_EXPECT(!problem, *problem);
 }
 

@@ -78,6 +78,18 @@ inline std::vector<StrideCase> graded_strides(
   return cases;
 }
 
+/// Fresh pairs for exercise 1's rule (grader::variant::fresh_draw), eight of each element size
+/// from its class_stride_domain: graded with the variant's, so that a table of the numbers a run
+/// showed does not pass.
+inline std::vector<StrideCase> fresh_strides() {
+  grader::variant::Draw draw = grader::variant::fresh_draw("ch02");
+  std::vector<StrideCase> cases;
+  for (int bytes : {4, 2, 1}) {
+    for (int stride : draw.some(class_stride_domain(bytes), 8)) cases.push_back({stride, bytes});
+  }
+  return cases;
+}
+
 /// The 16 strides (words, 0..64: every `31 * stride` lies inside the probe's words) exercise
 /// 2's microbenchmark is timed and counted at. Self-study: the committed ones. A class variant:
 /// an odd stride (one wavefront), one of 32 and 64 (32), one of 16 and 48 (16), and 13 more of
