@@ -160,9 +160,10 @@ int predicted_reads_right(Pairing pairing);
 /// ideal wavefronts and the pitch is a multiple of 4 floats (the float4 reads).
 __host__ __device__ int c_tile_pitch();
 
-/// Exercise 2c. Your prediction: the wavefronts of one warp's 8-byte store of accumulators
-/// d[4 i], d[4 i + 1] (any i) into a C tile of pitch `pitch` floats, for the pitches your variant
-/// asks (the grader's report lists them; epilogue_pitches_asked gives them to code).
+/// Exercise 2c. Your rule: the wavefronts of one warp's 8-byte store of accumulators d[4 i],
+/// d[4 i + 1] (any i) into a C tile of pitch `pitch` floats, for any even pitch of 258 to 330.
+/// The grader asks your variant's pitches (its report lists them; epilogue_pitches_asked gives
+/// them to code) and fresh ones each run draws.
 int predicted_epilogue_wavefronts(int pitch);
 
 /// Your variant's pitches of exercise 2c (the grader defines these): how many, and each.
