@@ -149,12 +149,22 @@ WORKBOOK_CHECK(ex2a) {
 
 WORKBOOK_CHECK(ex2b) {
   const grader::variant::Identity& v = grader::variant::current();
-  for (const ch10::spec::LdmatrixCase& asked : ch10::spec::ldmatrix_cases(v)) {
+  // Your variant's cases, then fresh ones each run draws: a rule passes, a table does not.
+  std::vector<ch10::spec::LdmatrixCase> cases = ch10::spec::ldmatrix_cases(v);
+  const std::size_t variant_cases = cases.size();
+  for (const auto& c : ch10::spec::fresh_ldmatrix_cases()) cases.push_back(c);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const ch10::spec::LdmatrixCase& asked = cases[i];
     const int row_bytes = asked.row_bytes;
     const ch10::Layout layout = asked.layout;
     const std::string call = "predicted_ldmatrix_wavefronts(" + std::to_string(row_bytes) + ", " +
                              ch10::spec::name(layout) + ")";
     const int predicted = ch10::predicted_ldmatrix_wavefronts(row_bytes, layout);
+    if (predicted == ch10::kNotImplemented && i >= variant_cases) {
+      GRADER_FAIL(grader::Feedback(call + " returns kNotImplemented for a fresh case: " +
+                                   ch10::spec::case_words(asked) + ".")
+                      .hint("write the rule, for any row width: the grader asks fresh ones."));
+    }
     if (predicted == ch10::kNotImplemented) {
       GRADER_EXPECT(false, grader::unfilled_prediction(call));
       continue;
@@ -179,7 +189,11 @@ WORKBOOK_CHECK(ex2b) {
       continue;
     }
     std::string principle;
-    if (!v.self_study()) principle = "Your variant's case: " + ch10::spec::case_words(asked) + ".";
+    if (i >= variant_cases) {
+      principle = "A fresh case: " + ch10::spec::case_words(asked) + ".";
+    } else if (!v.self_study()) {
+      principle = "Your variant's case: " + ch10::spec::case_words(asked) + ".";
+    }
     if (layout == ch10::Layout::kSwizzled) {
       // The interface's kSwizzled is the student's own choice, so the model counts that tile.
       principle += std::string(principle.empty() ? "" : " ") +
@@ -200,6 +214,7 @@ WORKBOOK_CHECK(ex2b) {
                              "ldmatrix.x4 is four matrices of 8 row addresses each, served one "
                              "matrix at a time; count the distinct 16-byte chunks per bank "
                              "quad in each."));
+    if (i >= variant_cases) break;  // one wrong fresh case says enough
   }
 }
 

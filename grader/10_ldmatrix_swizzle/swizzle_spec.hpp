@@ -121,6 +121,24 @@ inline std::vector<LdmatrixCase> ldmatrix_cases(const grader::variant::Identity&
   return out;
 }
 
+/// Fresh cases for exercise 2b's rule (grader::variant::fresh_draw), graded after the
+/// variant's: two row widths of those a variant may draw, each plain and padded (a swizzled tile
+/// is the student's own choice, graded at the variant's widths), at rows and chunks of their own.
+inline std::vector<LdmatrixCase> fresh_ldmatrix_cases() {
+  grader::variant::Draw d = grader::variant::fresh_draw("ch10");
+  std::vector<int> widths = other_widths_drawn();
+  widths.insert(widths.end(), {64, 128});
+  std::vector<LdmatrixCase> out;
+  for (int row_bytes : d.some(widths, 2)) {
+    const int r0 = 16 * d.between(0, kRows / 16 - 1);
+    const int c = 2 * d.between(0, (row_bytes / 16 - 2) / 2);
+    for (Layout layout : {Layout::kPlain, Layout::kPadded16}) {
+      out.push_back({row_bytes, layout, r0, c});
+    }
+  }
+  return out;
+}
+
 /// The row widths exercise 2a asks chosen_swizzle about: every width exercise 2b asks swizzled,
 /// then 128 (the width exercise 3's kernel swizzles) where that is not among them.
 inline std::vector<int> swizzle_widths(const grader::variant::Identity& v) {
