@@ -31,6 +31,18 @@ inline std::vector<GradedTile> graded_tiles(const grader::variant::Identity& v) 
   return tiles;
 }
 
+/// Two fresh tiles of the contract (4 to 31; 32 is the lesson's worked case) for exercise 1's
+/// rule (grader::variant::fresh_draw), each at a column k of its own.
+inline std::vector<GradedTile> fresh_tiles() {
+  grader::variant::Draw d = grader::variant::fresh_draw("ch09");
+  std::vector<GradedTile> tiles;
+  for (int i = 0; i < 2; ++i) {
+    const int tile = d.between(4, 31);
+    tiles.push_back({tile, d.between(0, tile - 1)});
+  }
+  return tiles;
+}
+
 /// "TILE = 16 (k = 5)".
 inline std::string tile_words(const GradedTile& t) {
   return "TILE = " + std::to_string(t.tile) + " (k = " + std::to_string(t.k) + ")";

@@ -42,9 +42,10 @@ inline std::string transposed_read_slip(Access a, int tile, int predicted, int m
 }
 
 /// Checks predicted_wavefronts(a, tile) for every access against the bank model, on warp 0's
-/// request at inner-loop column `k`. `whose` says whose case it is, for messages ("your
-/// variant's case: ").
-inline void check_classic_predictions(int tile, int k, const std::string& whose = "") {
+/// request at inner-loop column `k`; true when every one is right. `whose` says whose case it
+/// is, for messages ("your variant's case: ").
+inline bool check_classic_predictions(int tile, int k, const std::string& whose = "") {
+  bool right = true;
   for (Access a : kAllAccesses) {
     const smem::WarpRequest r = classic_request(a, tile, 0, k);
     const int model = smem::analyze(r).wavefronts;
@@ -55,6 +56,7 @@ inline void check_classic_predictions(int tile, int k, const std::string& whose 
     }
     // The usual slip: a warp taken as one row of the block (32 threads of one ty).
     const int one_row = smem::analyze(classic_request(a, 32)).wavefronts;
+    right = false;
     const std::string slip = transposed_read_slip(a, tile, predicted, model);
     const std::string principle =
         !slip.empty() ? slip
@@ -70,6 +72,7 @@ inline void check_classic_predictions(int tile, int k, const std::string& whose 
                       "the (tx, ty) of lanes 0, 1, 15, 16 and 31, their addresses, and "
                       "count distinct words per bank."));
   }
+  return right;
 }
 
 }  // namespace ch09::spec

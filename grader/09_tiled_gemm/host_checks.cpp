@@ -13,8 +13,15 @@
 WORKBOOK_CHECK(ex1) {
   const grader::variant::Identity& v = grader::variant::current();
   const std::string whose = v.self_study() ? "" : "Your variant's tile: ";
+  bool right = true;
   for (const ch09::spec::GradedTile& t : ch09::spec::graded_tiles(v)) {
-    ch09::spec::check_classic_predictions(t.tile, t.k, whose);
+    right = ch09::spec::check_classic_predictions(t.tile, t.k, whose) && right;
+  }
+  // Then fresh tiles each run draws (official grading's from its own seed): the rule, not a
+  // table of your variant's numbers.
+  for (const ch09::spec::GradedTile& t : ch09::spec::fresh_tiles()) {
+    right = right && ch09::spec::check_classic_predictions(
+                         t.tile, t.k, "A fresh tile, TILE = " + std::to_string(t.tile) + ": ");
   }
 }
 
