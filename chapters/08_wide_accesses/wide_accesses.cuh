@@ -47,23 +47,15 @@ int predicted_tile_store_wavefronts();
 /// ... loading the float4 chunks of its 4 x 4 blocks in wide_transpose_kernel, with your layout
 /// (your variant's warp and load; [warp 0, load 0]);
 int predicted_tile_load_wavefronts();
-/// ... making that same load from a tile padded by whole chunks, `float tile[64][P]` (offset
-/// P row + 4 chunk), each lane reading the first B bytes of its chunk (a float, float2 or
-/// float4), for your variant's P = padded_pitch_floats() and B = padded_load_bytes() [P = 68,
-/// B = 16: float tile[64][68], the whole float4].
-int predicted_padded_load_wavefronts();
-/// And one about 8-byte accesses: a warp in which lane t stores the float2 `pairs[S * (t / 2)]`
-/// of `__shared__ float2 pairs[16 S]` (lanes t and t ^ 1 store the same 8 bytes), for your
-/// variant's S = pairs_stride() [S = 1: pairs[t / 2]].
-int predicted_float2_pairs_store_wavefronts();
-
-/// Your variant's cases of exercise 3, for code that wants them (the grader defines these; the
-/// grader's report says the same). The padded tile's row pitch P in floats (68 .. 92, a
-/// multiple of 4).
-int padded_pitch_floats();
-/// The bytes B each lane of the padded load reads (4, 8 or 16).
-int padded_load_bytes();
-/// The stride S of the float2 store (1 .. 16).
-int pairs_stride();
+/// ... and two rules. That same load from a tile padded by whole chunks, `float tile[64][P]`
+/// (offset P row + 4 chunk), each lane reading the first B bytes of its chunk (a float, float2
+/// or float4), for any P = `pitch_floats` = 64 + 4 p (p = 1 .. 31) and B = `load_bytes` of 4, 8
+/// or 16 [P = 68, B = 16: float tile[64][68], the whole float4];
+int predicted_padded_load_wavefronts(int pitch_floats, int load_bytes);
+/// and, about 8-byte accesses, a warp in which lane t stores the float2 `pairs[S * (t / 2)]` of
+/// `__shared__ float2 pairs[16 S]` (lanes t and t ^ 1 store the same 8 bytes), for any S =
+/// `stride` of 1 .. 64 [S = 1: pairs[t / 2]]. The grader asks both rules about your variant's
+/// case and about fresh ones each run draws.
+int predicted_float2_pairs_store_wavefronts(int stride);
 
 }  // namespace ch08

@@ -37,10 +37,13 @@ int predicted_tile_store_wavefronts() {
 int predicted_tile_load_wavefronts() {
   return kNotImplemented;
 }  // TODO
-int predicted_padded_load_wavefronts() {
+int predicted_padded_load_wavefronts(int pitch_floats, int load_bytes) {
+  (void)pitch_floats;
+  (void)load_bytes;
   return kNotImplemented;
 }  // TODO
-int predicted_float2_pairs_store_wavefronts() {
+int predicted_float2_pairs_store_wavefronts(int stride) {
+  (void)stride;
   return kNotImplemented;
 }  // TODO
 // ---- end of your code ----

@@ -21,9 +21,9 @@ struct Exercise3Case {
   int store_instruction = 0;     ///< ... its store i (0..3): tile rows 2 w + 16 i and the next
   int load_warp = 0;             ///< the tile load: warp w (0..7) ...
   int load_instruction = 0;      ///< ... its load k (0..3) of its 4 x 4 blocks
-  int padded_pitch = kTile + 4;  ///< the padded tile's row, in floats (64 + 4 p, p = 1..7)
+  int padded_pitch = kTile + 4;  ///< the padded tile's row, in floats (64 + 4 p, p = 1..31)
   int padded_bytes = 16;         ///< bytes each lane of the padded load reads (4, 8 or 16)
-  int pairs_stride = 1;          ///< lane t stores pairs[pairs_stride * (t / 2)] (1..16)
+  int pairs_stride = 1;          ///< lane t stores pairs[pairs_stride * (t / 2)] (1..64)
 };
 
 /// The variant's cases of exercise 3 (variant 0: the workbook's own).
@@ -39,6 +39,22 @@ inline Exercise3Case exercise3_case(const grader::variant::Identity& v) {
   c.padded_bytes = d.pick(std::vector<int>{4, 8, 16});
   c.pairs_stride = d.between(1, 16);
   return c;
+}
+
+/// Fresh cases for exercise 3's two rules (grader::variant::fresh_draw), graded after the
+/// variant's: the padded load of any warp and load at any padding and width, the float2 store at
+/// any stride of the rules' contract.
+inline std::vector<Exercise3Case> fresh_exercise3_cases() {
+  grader::variant::Draw d = grader::variant::fresh_draw("ch08");
+  std::vector<Exercise3Case> cases(4);
+  for (Exercise3Case& c : cases) {
+    c.load_warp = d.between(0, kBlockSide / 2 - 1);
+    c.load_instruction = d.between(0, 3);
+    c.padded_pitch = kTile + 4 * d.between(1, 31);
+    c.padded_bytes = d.pick(std::vector<int>{4, 8, 16});
+    c.pairs_stride = d.between(1, 64);
+  }
+  return cases;
 }
 
 /// The padded tile of the case: `float tile[64][pitch]`.

@@ -53,9 +53,10 @@ WORKBOOK_CHECK(ex3_counters) {
   const std::vector<gpu::MeasuredAccess> measured =
       gpu::measure_warp_requests(requests, 64 * (ch08::kTile + 32) * 4);
   const std::pair<const char*, int> asked[] = {
-      {"predicted_padded_load_wavefronts()", ch08::predicted_padded_load_wavefronts()},
-      {"predicted_float2_pairs_store_wavefronts()",
-       ch08::predicted_float2_pairs_store_wavefronts()}};
+      {"predicted_padded_load_wavefronts(pitch_floats, load_bytes)",
+       ch08::predicted_padded_load_wavefronts(c.padded_pitch, c.padded_bytes)},
+      {"predicted_float2_pairs_store_wavefronts(stride)",
+       ch08::predicted_float2_pairs_store_wavefronts(c.pairs_stride)}};
   const std::string texts[] = {ch08::spec::padded_text(c), ch08::spec::pairs_text(c)};
   for (std::size_t n = 0; n < requests.size(); ++n) {
     const int counted = measured[n].wavefronts;

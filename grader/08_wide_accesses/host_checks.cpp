@@ -1,7 +1,9 @@
 // Chapter 08 host checks: the 16-byte chunk layout (bounds, alignment, bijection, conflicts) and
 // the predictions, against the bank model.
+#include <algorithm>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
 #include "common/model/bank_model.hpp"
@@ -61,22 +63,31 @@ WORKBOOK_CHECK(ex3) {
         return ch08::spec::tile_load(ch08::tile_chunk_offset, c.load_warp, c.load_instruction);
       },
       "count each group of 8 lanes separately and add.");
-  check_prediction(
-      "predicted_padded_load_wavefronts", ch08::predicted_padded_load_wavefronts(),
-      [&] { return ch08::spec::padded_load(c); },
-      "your variant's padded load is " + ch08::spec::padded_text(c) + ". In float tile[64][" +
-          std::to_string(c.padded_pitch) + "] rows 4 apart are 4 x " +
-          std::to_string(c.padded_pitch) +
-          " floats apart: which banks does each of the rows of a group use? (" +
-          std::to_string(c.padded_bytes) + "-byte requests are served in groups of " +
-          std::to_string(c.padded_bytes == 4   ? 32
-                         : c.padded_bytes == 8 ? 16
-                                               : 8) +
-          " lanes.)");
-  check_prediction(
-      "predicted_float2_pairs_store_wavefronts", ch08::predicted_float2_pairs_store_wavefronts(),
-      [&] { return ch08::spec::pairs_store(c); },
-      "your variant's store is " + ch08::spec::pairs_text(c) +
-          ". Lane pairs merge for loads only: an 8-byte store is always two groups "
-          "of 16 lanes; count each group's distinct words per bank.");
+  // The two rules: your variant's case, then fresh ones each run draws.
+  std::vector<ch08::spec::Exercise3Case> cases = {c};
+  for (const auto& fresh : ch08::spec::fresh_exercise3_cases()) cases.push_back(fresh);
+  const auto padded = grader::judge_rule(
+      "predicted_padded_load_wavefronts(pitch_floats, load_bytes)", ch08::kNotImplemented, cases,
+      [](const ch08::spec::Exercise3Case& e) {
+        return ch08::predicted_padded_load_wavefronts(e.padded_pitch, e.padded_bytes);
+      },
+      ch08::spec::padded_load, ch08::spec::padded_text, [](const ch08::spec::Exercise3Case& e) {
+        return "in float tile[64][" + std::to_string(e.padded_pitch) + "] rows 4 apart are 4 x " +
+               std::to_string(e.padded_pitch) +
+               " floats apart: which banks does each of the rows of a group use? (" +
+               std::to_string(e.padded_bytes) + "-byte requests are served in groups of " +
+               std::to_string(128 / std::max(e.padded_bytes, 4)) + " lanes.)";
+      });
+  GRADER_EXPECT(!padded, *padded);
+  const auto pairs = grader::judge_rule(
+      "predicted_float2_pairs_store_wavefronts(stride)", ch08::kNotImplemented, cases,
+      [](const ch08::spec::Exercise3Case& e) {
+        return ch08::predicted_float2_pairs_store_wavefronts(e.pairs_stride);
+      },
+      ch08::spec::pairs_store, ch08::spec::pairs_text, [](const ch08::spec::Exercise3Case&) {
+        return std::string(
+            "lane pairs merge for loads only: an 8-byte store is always two groups of 16 lanes; "
+            "count each group's distinct words per bank.");
+      });
+  GRADER_EXPECT(!pairs, *pairs);
 }

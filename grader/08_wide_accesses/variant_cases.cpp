@@ -9,20 +9,6 @@
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
-namespace ch08 {
-
-int padded_pitch_floats() {
-  return spec::exercise3_case(grader::variant::current()).padded_pitch;
-}
-int padded_load_bytes() {
-  return spec::exercise3_case(grader::variant::current()).padded_bytes;
-}
-int pairs_stride() {
-  return spec::exercise3_case(grader::variant::current()).pairs_stride;
-}
-
-}  // namespace ch08
-
 namespace {
 
 using grader::variant::GradedCase;
@@ -37,11 +23,11 @@ std::string summary(const Identity& v) {
                                  : "Your variant's cases of exercise 3:\n";
   s += "  predicted_tile_store_wavefronts(): " + ch08::spec::store_text(c) + ";\n";
   s += "  predicted_tile_load_wavefronts(): " + ch08::spec::load_text(c) + ";\n";
-  s += "  predicted_padded_load_wavefronts(): " + ch08::spec::padded_text(c) +
-       " (padded_pitch_floats() = " + std::to_string(c.padded_pitch) +
-       ", padded_load_bytes() = " + std::to_string(c.padded_bytes) + ");\n";
-  s += "  predicted_float2_pairs_store_wavefronts(): " + ch08::spec::pairs_text(c) +
-       " (pairs_stride() = " + std::to_string(c.pairs_stride) + ").";
+  s += "  predicted_padded_load_wavefronts(" + std::to_string(c.padded_pitch) + ", " +
+       std::to_string(c.padded_bytes) + "): " + ch08::spec::padded_text(c) + ";\n";
+  s += "  predicted_float2_pairs_store_wavefronts(" + std::to_string(c.pairs_stride) +
+       "): " + ch08::spec::pairs_text(c) + ";\n";
+  s += "  and both rules on fresh cases each run draws.";
   return s;
 }
 
@@ -56,11 +42,18 @@ std::vector<GradedCase> cases(const Identity& v) {
       {kExercise3, "tile load: " + ch08::spec::load_text(c), "int predicted_tile_load_wavefronts()",
        "true", [] { return static_cast<long long>(ch08::predicted_tile_load_wavefronts()); }},
       {kExercise3, "padded load: " + ch08::spec::padded_text(c),
-       "int predicted_padded_load_wavefronts()", "true",
-       [] { return static_cast<long long>(ch08::predicted_padded_load_wavefronts()); }},
+       "int predicted_padded_load_wavefronts(int pitch_floats, int load_bytes)",
+       "pitch_floats == " + std::to_string(c.padded_pitch) +
+           " && load_bytes == " + std::to_string(c.padded_bytes),
+       [c] {
+         return static_cast<long long>(
+             ch08::predicted_padded_load_wavefronts(c.padded_pitch, c.padded_bytes));
+       }},
       {kExercise3, "float2 store: " + ch08::spec::pairs_text(c),
-       "int predicted_float2_pairs_store_wavefronts()", "true",
-       [] { return static_cast<long long>(ch08::predicted_float2_pairs_store_wavefronts()); }},
+       "int predicted_float2_pairs_store_wavefronts(int stride)",
+       "stride == " + std::to_string(c.pairs_stride), [c] {
+         return static_cast<long long>(ch08::predicted_float2_pairs_store_wavefronts(c.pairs_stride));
+       }},
   };
 }
 

@@ -12,9 +12,12 @@ def reference_offset(row, chunk):
     return 64 * row + 4 * (chunk ^ ((row // 4) % 8))
 
 
-def plant(function):
-    return Plant(f"int {function}() {{\n  return kNotImplemented;",
-                 f"int {function}() {{\n  return {{value}};")
+def plant(function, parameters=""):
+    """The skeleton's `function` (its parameters as the skeleton declares them, each voided)
+    returning the copied value."""
+    voided = "".join(f"\n  (void){p.split()[-1]};" for p in parameters.split(", ") if p)
+    return Plant(f"int {function}({parameters}) {{{voided}\n  return kNotImplemented;",
+                 f"int {function}({parameters}) {{{voided}\n  return {{value}};")
 
 
 # Warp 0's first tile store (thread (x, y) = (t % 16, t / 16) stores chunk x of row y) and first
@@ -33,8 +36,8 @@ ITEMS = [
                plant("predicted_tile_store_wavefronts"), measured=(r"counted\.store_wavefronts",)),
     Prediction(EX3, "predicted_tile_load_wavefronts()", TILE_LOAD,
                plant("predicted_tile_load_wavefronts"), measured=(r"counted\.load_wavefronts",)),
-    Prediction(EX3, "predicted_padded_load_wavefronts()", PADDED_LOAD,
-               plant("predicted_padded_load_wavefronts")),
-    Prediction(EX3, "predicted_float2_pairs_store_wavefronts()", PAIRS_STORE,
-               plant("predicted_float2_pairs_store_wavefronts")),
+    Prediction(EX3, "predicted_padded_load_wavefronts(pitch_floats, load_bytes)", PADDED_LOAD,
+               plant("predicted_padded_load_wavefronts", "int pitch_floats, int load_bytes")),
+    Prediction(EX3, "predicted_float2_pairs_store_wavefronts(stride)", PAIRS_STORE,
+               plant("predicted_float2_pairs_store_wavefronts", "int stride")),
 ]

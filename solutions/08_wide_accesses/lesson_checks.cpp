@@ -163,8 +163,8 @@ TEST_CASE("ch08 lesson: it leaves the layout and the four predictions to the stu
         loads},
        {"predicted_tile_store_wavefronts()", {"4.00 per tile store"}, stores},
        {"predicted_tile_load_wavefronts()", {"4.00 per tile load"}, loads},
-       {"predicted_padded_load_wavefronts()", {"16 wavefronts"}, {padded_load}},
-       {"predicted_float2_pairs_store_wavefronts()", {}, {pairs_store}}},
+       {"predicted_padded_load_wavefronts(pitch_floats, load_bytes)", {"16 wavefronts"}, {padded_load}},
+       {"predicted_float2_pairs_store_wavefronts(stride)", {}, {pairs_store}}},
       lesson::read_lesson(grader::chapter::kFolder));
 }
 
@@ -192,7 +192,7 @@ TEST_CASE("ch08 lesson: no variant's exercise 3 request is one the lesson works"
   CHECK(padded.size() > 1);
   CHECK(pairs.size() > 1);
   lesson::check_not_printed(
-      {{"predicted_padded_load_wavefronts() (every variant)", {}, padded},
-       {"predicted_float2_pairs_store_wavefronts() (every variant)", {}, pairs}},
+      {{"predicted_padded_load_wavefronts(pitch_floats, load_bytes) (every variant)", {}, padded},
+       {"predicted_float2_pairs_store_wavefronts(stride) (every variant)", {}, pairs}},
       lesson::read_lesson(grader::chapter::kFolder));
 }

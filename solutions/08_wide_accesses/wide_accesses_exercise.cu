@@ -117,9 +117,8 @@ int unmerged_wavefronts(int bytes, Address byte_address) {
 
 // Rows 4 apart are 4 P floats apart. With P = 68 that is 272 words, 16 banks past a multiple of
 // 32: the 8 rows of a float4 group sit at only 2 bank positions, 4 chunks each: 16 wavefronts.
-// Other pitches and widths (your variant's) are counted the same way, lane by lane.
-int predicted_padded_load_wavefronts() {
-  const int pitch = padded_pitch_floats(), bytes = padded_load_bytes();
+// Other pitches and widths are counted the same way, lane by lane.
+int predicted_padded_load_wavefronts(int pitch, int bytes) {
   const int wavefronts = unmerged_wavefronts(bytes, [pitch](int t) {
     // Warp 0's load 0 (the rows and chunks shift alike for every warp and load): chunk
     // t / 16 of row 4 (t % 16).
@@ -129,8 +128,7 @@ int predicted_padded_load_wavefronts() {
 }
 // Stores never merge: two groups of 16 lanes, each 8 distinct float2 (stride 1: 64 bytes, one
 // wavefront each, 2 in all).
-int predicted_float2_pairs_store_wavefronts() {
-  const int stride = pairs_stride();
+int predicted_float2_pairs_store_wavefronts(int stride) {
   const int wavefronts = unmerged_wavefronts(8, [stride](int t) { return 8LL * stride * (t / 2); });
   return wavefronts;  // stores never merge
 }
