@@ -20,8 +20,8 @@ constexpr int kNotImplemented = -1;
 /// Access patterns of one full warp; every array starts at byte 0 of shared memory. Each
 /// pattern is one of two shapes: lane `lane` reads element `S * lane` (a stride of S elements)
 /// or element `S * (lane / G)` (groups of G neighbouring lanes on one element, the groups S
-/// elements apart). S and G are your variant's: the grader's report lists them, and
-/// pattern_case() gives them to code. The workbook's own cases (variant 0) are in brackets.
+/// elements apart). The workbook's own cases (variant 0) are in brackets; a class variant has
+/// S and G of its own (the grader's report lists them).
 enum class Pattern : int {
   kBytesGrouped,        ///< `unsigned char c[];` lane reads `c[lane / G]`        (G = 2)
   kBytesStrided,        ///< `unsigned char c[];` lane reads `c[S * lane]`        (S = 8)
@@ -46,21 +46,19 @@ constexpr Pattern kAllPatterns[kPatternCount] = {
     Pattern::kFloatGroupsStrided, Pattern::kDoublesGrouped,    Pattern::kDoublePairsStrided,
     Pattern::kFloat4Grouped,      Pattern::kFloat4PairsStrided};
 
-/// Your variant's case of a pattern: lane `lane` reads element `stride * (lane / group)` of an
-/// array of `element_bytes`-byte elements that starts at byte 0 (a strided pattern has group 1,
-/// a grouped one stride 1).
+/// A case of a pattern: lane `lane` reads element `stride * (lane / group)` of an array of
+/// `element_bytes`-byte elements that starts at byte 0 (a strided pattern has group 1, a grouped
+/// one stride 1).
 struct PatternCase {
   int element_bytes;  ///< 1, 2, 4, 8 or 16
   int stride;         ///< S, in elements
   int group;          ///< G, lanes per element
 };
 
-/// Your variant's case of `p` (host code; the grader defines it from the variant it grades).
-PatternCase pattern_case(Pattern p);
-
-/// Your prediction: the wavefronts the warp's request for `p` takes, for your variant's case of
-/// `p` (the grader's report says it).
-int predicted_wavefronts(Pattern p);
+/// Your rule: the wavefronts the warp's request takes in case `c` of pattern `p`. The grader
+/// asks it about your variant's case of every pattern and about fresh cases each run draws, each
+/// with S and G in the range that keeps its pattern what its name says.
+int predicted_wavefronts(Pattern p, PatternCase c);
 
 // ---------------------------------------------------------------------------------------------
 // Exercise 2: a lookup table that does not conflict.

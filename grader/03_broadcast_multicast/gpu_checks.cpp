@@ -72,7 +72,7 @@ WORKBOOK_CHECK(ex1_counters) {
   for (Pattern p : ch03::kAllPatterns) {
     const int i = static_cast<int>(p);
     const std::string name = ch03::spec::name(p, cases[i]);
-    const int predicted = ch03::predicted_wavefronts(p);
+    const int predicted = ch03::predicted_wavefronts(p, cases[i]);
     const gpu::MeasuredAccess& m = measured[static_cast<std::size_t>(i)];
     grader::record_measurement(kMeasurementFile, "counted_wavefronts." + name, m.wavefronts,
                                "wavefronts");

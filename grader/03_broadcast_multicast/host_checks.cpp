@@ -18,47 +18,73 @@ namespace {
 using ch03::Pattern;
 using ch03::spec::Keys;
 
+// Judges predicted_wavefronts(p, c) against the bank model; true when it is right. A fresh
+// case (one the run drew, not the variant's) says so.
+bool judge_pattern(Pattern p, const ch03::PatternCase& c, bool fresh) {
+  const smem::WarpRequest r = ch03::spec::request(c);
+  const smem::Analysis a = smem::analyze(r);
+  const int predicted = ch03::predicted_wavefronts(p, c);
+  if (predicted == a.wavefronts) {
+    SUCCEED();
+    return true;
+  }
+  // Do lanes share a word here? Then the sharing is what a too-high prediction missed.
+  bool shared = false;
+  for (int t = 1; t < smem::kWarpSize && !shared; ++t) {
+    shared = ch03::spec::address(c, t) / 4 == ch03::spec::address(c, 0) / 4 ||
+             ch03::spec::address(c, t) / 4 == ch03::spec::address(c, t - 1) / 4;
+  }
+  std::string principle;
+  if (r.width_bytes == 16 && predicted < a.wavefronts) {
+    principle =
+        "16-byte accesses are served in groups of at most 16 lanes (when lane pairs "
+        "match), never as one group of 32, even when every lane reads the same float4.";
+  } else if (r.width_bytes == 8 && predicted > a.wavefronts && shared) {
+    principle =
+        "When every lane t loads the same 8 bytes as lane t ^ 1 (or every lane the same as "
+        "t ^ 2), the pairs merge and the warp is served as one group of 32 lanes.";
+  } else if (r.width_bytes < 4 && predicted > a.wavefronts && shared) {
+    principle = "Bytes and halfwords in one 4-byte word are served together.";
+  } else if (r.width_bytes < 4 && !shared) {
+    principle =
+        "Count the byte stride in 4-byte words; chapter 02's law applies to the word "
+        "stride.";
+  }
+  const std::string call = "predicted_wavefronts(" + ch03::spec::name(p, c) + ")";
+  if (fresh && predicted == ch03::kNotImplemented) {
+    GRADER_EXPECT(false, grader::Feedback(call + " returns kNotImplemented for a fresh case "
+                                                 "this run drew.")
+                             .hint("write the rule for any S and G of the pattern: the grader "
+                                   "asks fresh ones."));
+    return false;
+  }
+  grader::Feedback f = grader::prediction_feedback(
+      call, predicted, a.wavefronts,
+      ch03::kNotImplemented, r, principle,
+      "count distinct 4-byte words per bank in each group of lanes; shared words are free.");
+  if (fresh) {
+    f.line("A fresh case, drawn by this run: the rule must hold for every S and G of the "
+           "pattern.");
+  }
+  GRADER_EXPECT(false, f);
+  return false;
+}
+
 }  // namespace
 
 WORKBOOK_CHECK(ex1) {
-  // Your variant's case of each pattern (its stride and group: the grader's report lists them).
+  // Your variant's case of each pattern (its stride and group: the grader's report lists them),
+  // then, once those are right, a fresh case of each that this run draws.
   const auto cases = ch03::spec::cases(grader::variant::current());
+  bool right = true;
   for (Pattern p : ch03::kAllPatterns) {
-    const ch03::PatternCase c = cases[static_cast<int>(p)];
-    const smem::WarpRequest r = ch03::spec::request(c);
-    const smem::Analysis a = smem::analyze(r);
-    const int predicted = ch03::predicted_wavefronts(p);
-    if (predicted == a.wavefronts) {
-      SUCCEED();
-      continue;
-    }
-    // Do lanes share a word here? Then the sharing is what a too-high prediction missed.
-    bool shared = false;
-    for (int t = 1; t < smem::kWarpSize && !shared; ++t) {
-      shared = ch03::spec::address(c, t) / 4 == ch03::spec::address(c, 0) / 4 ||
-               ch03::spec::address(c, t) / 4 == ch03::spec::address(c, t - 1) / 4;
-    }
-    std::string principle;
-    if (r.width_bytes == 16 && predicted < a.wavefronts) {
-      principle =
-          "16-byte accesses are served in groups of at most 16 lanes (when lane pairs "
-          "match), never as one group of 32, even when every lane reads the same float4.";
-    } else if (r.width_bytes == 8 && predicted > a.wavefronts && shared) {
-      principle =
-          "When every lane t loads the same 8 bytes as lane t ^ 1 (or every lane the same as "
-          "t ^ 2), the pairs merge and the warp is served as one group of 32 lanes.";
-    } else if (r.width_bytes < 4 && predicted > a.wavefronts && shared) {
-      principle = "Bytes and halfwords in one 4-byte word are served together.";
-    } else if (r.width_bytes < 4 && !shared) {
-      principle =
-          "Count the byte stride in 4-byte words; chapter 02's law applies to the word "
-          "stride.";
-    }
-    grader::Feedback f = grader::prediction_feedback(
-        "predicted_wavefronts(" + ch03::spec::name(p, c) + ")", predicted, a.wavefronts,
-        ch03::kNotImplemented, r, principle,
-        "count distinct 4-byte words per bank in each group of lanes; shared words are free.");
-    GRADER_EXPECT(false, f);
+    right = judge_pattern(p, cases[static_cast<int>(p)], false) && right;
+  }
+  if (!right) return;
+  grader::variant::Draw draw = grader::variant::fresh_draw("ch03");
+  const auto fresh = ch03::spec::drawn_cases(draw);
+  for (Pattern p : ch03::kAllPatterns) {
+    if (!judge_pattern(p, fresh[static_cast<int>(p)], true)) return;
   }
 }
 

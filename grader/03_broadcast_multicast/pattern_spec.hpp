@@ -74,11 +74,19 @@ inline PatternCase committed_case(Pattern p) {
 /// its name says and leaves out every access the lesson works or draws (its tables: c[4 * lane],
 /// c[32 * lane], h[lane / 2], h[64 * lane], d[lane / 2], v[lane / 16], one double or float4 for
 /// all; its analyser examples: h[lane / 8], c[128 * lane], a[lane / 8], a[32 * (lane / 16)]).
+inline std::array<PatternCase, kPatternCount> drawn_cases(grader::variant::Draw& d);
 inline std::array<PatternCase, kPatternCount> cases(const grader::variant::Identity& v) {
   std::array<PatternCase, kPatternCount> out{};
   for (int i = 0; i < kPatternCount; ++i) out[i] = committed_case(kAllPatterns[i]);
   if (v.self_study()) return out;
   grader::variant::Draw d(v, "ch03");
+  return drawn_cases(d);
+}
+
+/// A case of every pattern from `d` (a class variant's, or fresh ones: fresh_draw).
+inline std::array<PatternCase, kPatternCount> drawn_cases(grader::variant::Draw& d) {
+  std::array<PatternCase, kPatternCount> out{};
+  for (int i = 0; i < kPatternCount; ++i) out[i] = committed_case(kAllPatterns[i]);
   auto strided = [&](Pattern p, int stride) { out[static_cast<int>(p)].stride = stride; };
   auto grouped = [&](Pattern p, int group) { out[static_cast<int>(p)].group = group; };
   grouped(Pattern::kBytesGrouped, d.between(2, 8));  // 4 to 8 words, 1 each

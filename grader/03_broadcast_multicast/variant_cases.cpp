@@ -1,6 +1,6 @@
 // Chapter 03's graded cases for the run's variant: exercise 1's patterns, each with a stride
 // and a group drawn from the variant (pattern_spec.hpp), told to the student first and listed by
-// `<grader> cases`; and pattern_case(), which gives the same case to code.
+// `<grader> cases`.
 #include <string>
 #include <vector>
 
@@ -37,9 +37,11 @@ std::vector<grader::variant::GradedCase> graded_cases(const grader::variant::Ide
     out.push_back({kPredictionCheck,
                    std::string(ch03::spec::enumerator(p)) + ": " + ch03::spec::declaration(c) +
                        ", lane reads " + ch03::spec::access(c),
-                   "int predicted_wavefronts(ch03::Pattern p)",
-                   std::string("p == ch03::Pattern::") + ch03::spec::enumerator(p),
-                   [p] { return static_cast<long long>(ch03::predicted_wavefronts(p)); }});
+                   "int predicted_wavefronts(ch03::Pattern p, ch03::PatternCase c)",
+                   std::string("p == ch03::Pattern::") + ch03::spec::enumerator(p) +
+                       " && c.stride == " + std::to_string(c.stride) +
+                       " && c.group == " + std::to_string(c.group),
+                   [p, c] { return static_cast<long long>(ch03::predicted_wavefronts(p, c)); }});
   }
   return out;
 }
@@ -47,11 +49,3 @@ std::vector<grader::variant::GradedCase> graded_cases(const grader::variant::Ide
 const grader::variant::Registration registration{{summary, graded_cases}};
 
 }  // namespace
-
-namespace ch03 {
-
-PatternCase pattern_case(Pattern p) {
-  return spec::case_of(p, grader::variant::current());
-}
-
-}  // namespace ch03
