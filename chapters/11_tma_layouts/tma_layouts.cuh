@@ -43,29 +43,26 @@ enum class ColumnRead : int {
   kChunks,  ///< lane t reads the 16-byte chunk of row t that holds float C (floats 0-3: chunk 0)
 };
 
-/// Exercise 2a. Your prediction: the wavefronts of that warp's read on a box of 32 rows written
-/// in `mode`, for your variant's box: its rows' width and the column C it reads in each mode
-/// (the grader's report lists them; column_box_row_bytes and column_read_float below give
-/// them to code). Variant 0 (self-study): rows as wide as the mode allows, 32, 64 or 128 bytes
-/// (8, 16 or 32 floats), 128 bytes for kNone, and C = 0.
-int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read);
+/// Exercise 2a. Your rule: the wavefronts of that warp's read, float C = `column` of each row, on
+/// a box of 32 rows of `box_row_bytes` written in `mode`: for any row the mode allows (a multiple
+/// of 16 bytes, at most the mode's span; for kNone at most 144) and any column of it. The grader
+/// asks your variant's box of each mode (its report lists them; variant 0: rows as wide as the
+/// mode allows, 32, 64 or 128 bytes, 128 bytes for kNone, and C = 0), then fresh boxes each run
+/// draws.
+int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read, int box_row_bytes, int column);
 
 /// Exercise 2b. A padded float tile of N columns, as a box of a wider matrix in kNone: the
 /// least row pitch, in floats, greater than N that a TMA box row can have. N is your variant's
 /// (padded_tile_columns() below; variant 0: N = 32).
 int least_padded_pitch();
 
-/// Exercise 2c. Your prediction: the wavefronts of a warp reading column 0 (lane t: float 0 of
-/// row t) of 32 rows at that pitch.
-int predicted_padded_column_wavefronts();
+/// Exercise 2c. Your rule: the wavefronts of a warp reading column 0 (lane t: float 0 of row t)
+/// of 32 rows at a pitch of `pitch_floats`, a multiple of 4 floats from 36 to 64. The grader asks
+/// it at your least_padded_pitch() and at fresh pitches each run draws.
+int predicted_padded_column_wavefronts(int pitch_floats);
 
-/// Your variant's cases of exercise 2, for code that wants them (the grader defines these; the
-/// grader's report says the same). The row width in bytes of exercise 2a's box in `mode` (a
-/// multiple of 16, at most the mode's span; for kNone at most 144).
-int column_box_row_bytes(TmaSwizzle mode);
-/// The float C that exercise 2a's warp reads in `mode`'s box.
-int column_read_float(TmaSwizzle mode);
-/// The N of exercise 2b (33 .. 60).
+/// The N of exercise 2b (33 .. 60), your variant's, for code that wants it (the grader defines
+/// it; its report says the same).
 int padded_tile_columns();
 
 // ---------------------------------------------------------------------------------------------

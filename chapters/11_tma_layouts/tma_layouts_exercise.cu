@@ -16,9 +16,11 @@ __host__ __device__ int tma_smem_offset(TmaSwizzle mode, int box_row_bytes, int 
 }
 // ---- end of your code ----
 
-// Exercise 2a: wavefronts of a warp reading a column of a 32-row box.
+// Exercise 2a: wavefronts of a warp reading a column of any 32-row box of the contract.
 // ---- your code: exercise 2a ----
-int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read) {
+int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read, int box_row_bytes, int column) {
+  (void)box_row_bytes;
+  (void)column;
   if (read == ColumnRead::kWords) {
     if (mode == TmaSwizzle::kNone) return kNotImplemented;  // TODO: words, kNone
     if (mode == TmaSwizzle::k32B) return kNotImplemented;   // TODO: words, k32B
@@ -42,9 +44,10 @@ int least_padded_pitch() {
 }  // TODO
 // ---- end of your code ----
 
-// Exercise 2c: wavefronts of a column read at that pitch.
+// Exercise 2c: wavefronts of a column read at any pitch of the contract.
 // ---- your code: exercise 2c ----
-int predicted_padded_column_wavefronts() {
+int predicted_padded_column_wavefronts(int pitch_floats) {
+  (void)pitch_floats;
   return kNotImplemented;
 }  // TODO
 // ---- end of your code ----

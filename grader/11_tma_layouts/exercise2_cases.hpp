@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "grader/11_tma_layouts/tma_spec.hpp"
@@ -54,6 +55,24 @@ inline Exercise2Case exercise2_case(const grader::variant::Identity& v) {
   }
   if (!d.self_study()) e.padded_columns = d.between(33, 60);
   return e;
+}
+
+/// Fresh boxes for exercise 2a's rule (grader::variant::fresh_draw), one of each mode, and fresh
+/// pitches for exercise 2c's (multiples of 4 floats from 36 to 64), graded after the variant's.
+inline Exercise2Case fresh_exercise2_case() {
+  grader::variant::Draw d = grader::variant::fresh_draw("ch11");
+  Exercise2Case e;
+  for (int m = 0; m < 4; ++m) {
+    ColumnCase& c = e.columns[m];
+    c.mode = kModes[m];
+    c.row_bytes = 16 * d.between(1, widest_column_box_row(c.mode) / 16);
+    c.column = d.between(0, c.row_bytes / 4 - 1);
+  }
+  return e;
+}
+inline std::vector<int> fresh_padded_pitches() {
+  grader::variant::Draw d = grader::variant::fresh_draw("ch11 pitches");
+  return {4 * d.between(9, 16), 4 * d.between(9, 16)};
 }
 
 /// "32 rows of 128 bytes in k64B, read down float 5 (lane t: float 5 of row t)".

@@ -100,7 +100,8 @@ WORKBOOK_CHECK(ex2_counters) {
                                  .hint("finish exercise 1 (see the host checks) first."));
         continue;
       }
-      const int predicted = ch11::predicted_column_wavefronts(mode, read);
+      const int predicted =
+          ch11::predicted_column_wavefronts(mode, read, box.row_bytes, box.column);
       asked.push_back(
           {what, "your variant's box: " + ch11::spec::column_text(box, read),
            std::string("counted.column.") + ch11::spec::name(mode) + "." +
@@ -117,14 +118,15 @@ WORKBOOK_CHECK(ex2_counters) {
   // Exercise 2c's column, at your pitch once it is right.
   const int pitch = ch11::least_padded_pitch();
   if (ch11::spec::pitch_problem(pitch, cases.padded_columns)) {
-    GRADER_EXPECT(false, grader::Feedback("Not counted: predicted_padded_column_wavefronts() is "
-                                          "counted once least_padded_pitch() is right.")
-                             .hint("finish exercise 2b (see the host checks) first."));
+    GRADER_EXPECT(false,
+                  grader::Feedback("Not counted: predicted_padded_column_wavefronts(pitch) is "
+                                   "counted once least_padded_pitch() is right.")
+                      .hint("finish exercise 2b (see the host checks) first."));
   } else {
     asked.push_back(
-        {"predicted_padded_column_wavefronts()",
+        {"predicted_padded_column_wavefronts(pitch_floats)",
          "a warp reading float 0 of 32 rows at your pitch of " + std::to_string(pitch) + " floats",
-         "counted.padded_column", ch11::predicted_padded_column_wavefronts(), ""});
+         "counted.padded_column", ch11::predicted_padded_column_wavefronts(pitch), ""});
     requests.push_back(ch11::spec::padded_column(pitch));
   }
   if (requests.empty()) return;

@@ -116,53 +116,81 @@ WORKBOOK_CHECK(ex1) {
                            "is not the box row when the span is shorter than 128 bytes."));
 }
 
-WORKBOOK_CHECK(ex2a) {
-  // Your variant's boxes and columns (the grader's report lists them).
-  const ch11::spec::Exercise2Case cases = ch11::spec::exercise2_case(grader::variant::current());
-  for (TmaSwizzle mode : ch11::spec::kModes) {
-    const ch11::spec::ColumnCase& box = cases.column(mode);
-    for (ch11::ColumnRead read : {ch11::ColumnRead::kWords, ch11::ColumnRead::kChunks}) {
-      const std::string what = std::string("predicted_column_wavefronts(") +
-                               ch11::spec::name(mode) + ", " + ch11::spec::name(read) + ")";
-      const int predicted = ch11::predicted_column_wavefronts(mode, read);
-      if (predicted == ch11::kNotImplemented) {
-        GRADER_EXPECT(false, grader::unfilled_prediction(what));
-        continue;
-      }
-      // The box is laid out by your own tma_smem_offset, once it is right for the mode.
-      if (!ch11::spec::mode_right(mode)) {
-        GRADER_EXPECT(false, grader::Feedback(what +
-                                              " is checked once tma_smem_offset is right "
-                                              "for " +
-                                              ch11::spec::name(mode) + " (exercise 1).")
-                                 .hint("the grader lays the box out with your own "
-                                       "tma_smem_offset; see exercise 1's check above."));
-        continue;
-      }
-      const int row_bytes = box.row_bytes;
-      const smem::WarpRequest request =
-          ch11::spec::column_read(read, ch11::spec::exercise_layout(mode, row_bytes), box.column);
-      const int model = smem::analyze(request).wavefronts;
-      if (predicted == model) {
-        SUCCEED();
-        continue;
-      }
-      const std::string principle =
-          read == ch11::ColumnRead::kWords && mode != TmaSwizzle::kNone && predicted == 1
-              ? "A swizzle moves whole 16-byte chunks, never the words inside them: how many "
-                "different banks can float " +
-                    std::to_string(box.column) + " of a row reach?"
-              : std::string();
-      GRADER_EXPECT(false, grader::prediction_feedback(
-                               what, predicted, model, ch11::kNotImplemented, request, principle,
-                               "your variant's case is " + ch11::spec::column_text(box, read) +
-                                   ". Rows of " + std::to_string(row_bytes) +
-                                   " bytes: which 128-byte line, and which chunk place in it, "
-                                   "does each row's chunk " +
-                                   std::to_string(box.column / 4) +
-                                   " take? Then count per bank (words) "
-                                   "or per group of 8 lanes (chunks)."));
+namespace {
+
+// Judges predicted_column_wavefronts on `box`, both reads; true when both are right. `fresh`: a
+// box this run drew, not the variant's.
+bool judge_column_box(const ch11::spec::ColumnCase& box, bool fresh) {
+  const TmaSwizzle mode = box.mode;
+  bool right = true;
+  for (ch11::ColumnRead read : {ch11::ColumnRead::kWords, ch11::ColumnRead::kChunks}) {
+    const std::string what = std::string("predicted_column_wavefronts(") + ch11::spec::name(mode) +
+                             ", " + ch11::spec::name(read) + ")";
+    const int predicted = ch11::predicted_column_wavefronts(mode, read, box.row_bytes, box.column);
+    if (predicted == ch11::kNotImplemented) {
+      GRADER_EXPECT(false, fresh ? grader::Feedback(what +
+                                                    " returns kNotImplemented for a "
+                                                    "fresh box: " +
+                                                    ch11::spec::column_text(box, read) + ".")
+                                       .hint("write the rule for any box of the mode.")
+                                 : grader::unfilled_prediction(what));
+      right = false;
+      continue;
     }
+    // The box is laid out by your own tma_smem_offset, once it is right for the mode.
+    if (!ch11::spec::mode_right(mode)) {
+      GRADER_EXPECT(false, grader::Feedback(what +
+                                            " is checked once tma_smem_offset is right "
+                                            "for " +
+                                            ch11::spec::name(mode) + " (exercise 1).")
+                               .hint("the grader lays the box out with your own "
+                                     "tma_smem_offset; see exercise 1's check above."));
+      right = false;
+      continue;
+    }
+    const int row_bytes = box.row_bytes;
+    const smem::WarpRequest request =
+        ch11::spec::column_read(read, ch11::spec::exercise_layout(mode, row_bytes), box.column);
+    const int model = smem::analyze(request).wavefronts;
+    if (predicted == model) {
+      SUCCEED();
+      continue;
+    }
+    const std::string principle =
+        read == ch11::ColumnRead::kWords && mode != TmaSwizzle::kNone && predicted == 1
+            ? "A swizzle moves whole 16-byte chunks, never the words inside them: how many "
+              "different banks can float " +
+                  std::to_string(box.column) + " of a row reach?"
+            : std::string();
+    right = false;
+    GRADER_EXPECT(false, grader::prediction_feedback(
+                             what, predicted, model, ch11::kNotImplemented, request, principle,
+                             std::string(fresh ? "a fresh case" : "your variant's case") + " is " +
+                                 ch11::spec::column_text(box, read) + ". Rows of " +
+                                 std::to_string(row_bytes) +
+                                 " bytes: which 128-byte line, and which chunk place in it, "
+                                 "does each row's chunk " +
+                                 std::to_string(box.column / 4) +
+                                 " take? Then count per bank (words) "
+                                 "or per group of 8 lanes (chunks)."));
+  }
+  return right;
+}
+
+}  // namespace
+
+WORKBOOK_CHECK(ex2a) {
+  // Your variant's boxes and columns (the grader's report lists them), then, once those are
+  // right, a fresh box of each mode this run draws.
+  const ch11::spec::Exercise2Case cases = ch11::spec::exercise2_case(grader::variant::current());
+  bool right = true;
+  for (TmaSwizzle mode : ch11::spec::kModes) {
+    right = judge_column_box(cases.column(mode), false) && right;
+  }
+  if (!right) return;
+  const ch11::spec::Exercise2Case fresh = ch11::spec::fresh_exercise2_case();
+  for (TmaSwizzle mode : ch11::spec::kModes) {
+    if (!judge_column_box(fresh.column(mode), true)) return;
   }
 }
 
@@ -175,8 +203,8 @@ WORKBOOK_CHECK(ex2b_2c) {
                 grader::Feedback(wrong_pitch.value_or(""))
                     .line("Your variant's tile has " + std::to_string(columns) + " columns.")
                     .hint("a box row must be a multiple of 16 bytes."));
-  const std::string what = "predicted_padded_column_wavefronts()";
-  const int predicted = ch11::predicted_padded_column_wavefronts();
+  const std::string what = "predicted_padded_column_wavefronts(pitch_floats)";
+  const int predicted = ch11::predicted_padded_column_wavefronts(pitch);
   if (predicted == ch11::kNotImplemented) {
     GRADER_EXPECT(false, grader::unfilled_prediction(what));
     return;
@@ -187,15 +215,29 @@ WORKBOOK_CHECK(ex2b_2c) {
                              .hint("see the pitch's message above."));
     return;
   }
-  const smem::WarpRequest request = ch11::spec::padded_column(pitch);
-  const int model = smem::analyze(request).wavefronts;
-  GRADER_EXPECT(
-      predicted == model,
-      grader::prediction_feedback(
-          what, predicted, model, ch11::kNotImplemented, request,
-          predicted == 1 ? "Chapter 06's pitch of 33 floats made a column conflict-free because "
-                           "33 is odd: row t then starts in bank (33 t) % 32 = t % 32. Which "
-                           "banks do the rows start in at this pitch?"
-                         : "",
-          "row t starts at word " + std::to_string(pitch) + " t: in which bank?"));
+  // At your pitch, then at fresh ones this run draws: the rule, not one number.
+  std::vector<int> pitches = {pitch};
+  for (int p : ch11::spec::fresh_padded_pitches()) pitches.push_back(p);
+  for (std::size_t i = 0; i < pitches.size(); ++i) {
+    const int at = pitches[i];
+    const int asked = i == 0 ? predicted : ch11::predicted_padded_column_wavefronts(at);
+    const smem::WarpRequest request = ch11::spec::padded_column(at);
+    const int model = smem::analyze(request).wavefronts;
+    if (asked == model) continue;
+    if (asked == ch11::kNotImplemented) {
+      GRADER_FAIL(grader::Feedback(what + " returns kNotImplemented at a fresh pitch of " +
+                                   std::to_string(at) + " floats.")
+                      .hint("write the rule for any pitch of the contract."));
+    }
+    grader::Feedback f = grader::prediction_feedback(
+        what, asked, model, ch11::kNotImplemented, request,
+        asked == 1 ? "Chapter 06's pitch of 33 floats made a column conflict-free because 33 is "
+                     "odd: row t then starts in bank (33 t) % 32 = t % 32. Which banks do the "
+                     "rows start in at this pitch?"
+                   : "",
+        "row t starts at word " + std::to_string(at) + " t: in which bank?");
+    f.line("The pitch: " + std::to_string(at) + " floats, " +
+           (i == 0 ? "your least_padded_pitch()." : "a fresh one this run drew."));
+    GRADER_FAIL(f);
+  }
 }

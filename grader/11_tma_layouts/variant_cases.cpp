@@ -30,9 +30,10 @@ std::string summary(const Identity& v) {
          std::to_string(c.row_bytes / 4) + " floats), read down float " + std::to_string(c.column) +
          " (kChunks: its chunk " + std::to_string(c.column / 4) + ");\n";
   }
-  s += "  least_padded_pitch() and predicted_padded_column_wavefronts(): " +
+  s += "  least_padded_pitch() and predicted_padded_column_wavefronts(pitch): " +
        ch11::spec::padded_text(e) +
-       " (padded_tile_columns() = " + std::to_string(e.padded_columns) + ").";
+       " (padded_tile_columns() = " + std::to_string(e.padded_columns) + ");\n";
+  s += "  and both rules on fresh boxes and pitches each run draws.";
   return s;
 }
 
@@ -49,14 +50,16 @@ std::vector<GradedCase> cases(const Identity& v) {
     for (ColumnRead read : {ColumnRead::kWords, ColumnRead::kChunks}) {
       const std::string condition = std::string("mode == ch11::TmaSwizzle::") +
                                     ch11::spec::name(c.mode) +
-                                    " && read == ch11::ColumnRead::" + ch11::spec::name(read);
-      const ch11::TmaSwizzle mode = c.mode;
-      out.push_back(
-          {kExercise2a, ch11::spec::column_text(c, read),
-           "int predicted_column_wavefronts(ch11::TmaSwizzle mode, ch11::ColumnRead read)",
-           condition, [mode, read] {
-             return static_cast<long long>(ch11::predicted_column_wavefronts(mode, read));
-           }});
+                                    " && read == ch11::ColumnRead::" + ch11::spec::name(read) +
+                                    " && box_row_bytes == " + std::to_string(c.row_bytes) +
+                                    " && column == " + std::to_string(c.column);
+      out.push_back({kExercise2a, ch11::spec::column_text(c, read),
+                     "int predicted_column_wavefronts(ch11::TmaSwizzle mode, ch11::ColumnRead "
+                     "read, int box_row_bytes, int column)",
+                     condition, [c, read] {
+                       return static_cast<long long>(
+                           ch11::predicted_column_wavefronts(c.mode, read, c.row_bytes, c.column));
+                     }});
     }
   }
   out.push_back({kExercise2bc, "least padded pitch: " + ch11::spec::padded_text(e),
@@ -65,8 +68,11 @@ std::vector<GradedCase> cases(const Identity& v) {
   out.push_back({kExercise2bc,
                  "padded column: lane t reads float 0 of row t, 32 rows at the least pitch of " +
                      ch11::spec::padded_text(e),
-                 "int predicted_padded_column_wavefronts()", "true", [] {
-                   return static_cast<long long>(ch11::predicted_padded_column_wavefronts());
+                 "int predicted_padded_column_wavefronts(int pitch_floats)",
+                 "pitch_floats > 0",  // at the student's own least pitch, whatever it is
+                 [] {
+                   return static_cast<long long>(
+                       ch11::predicted_padded_column_wavefronts(ch11::least_padded_pitch()));
                  }});
   return out;
 }

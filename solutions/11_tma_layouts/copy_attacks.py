@@ -47,10 +47,12 @@ ITEMS = [
     for read, enumerator, width in (("words", "kWords", 4), ("chunks", "kChunks", 16))
     for mode in MODES
 ] + [
-    Prediction(EX2BC, "predicted_padded_column_wavefronts()",
+    Prediction(EX2BC, "predicted_padded_column_wavefronts(pitch_floats)",
                request(4, "load", lambda t: 4 * PITCH * t),
-               Plant("int predicted_padded_column_wavefronts() {\n  return kNotImplemented;",
-                     "int predicted_padded_column_wavefronts() {\n  return {value};"),
+               Plant("int predicted_padded_column_wavefronts(int pitch_floats) {\n"
+                     "  (void)pitch_floats;\n  return kNotImplemented;",
+                     "int predicted_padded_column_wavefronts(int pitch_floats) {\n"
+                     "  (void)pitch_floats;\n  return {value};"),
                measured=(r"counted\.padded_column",)),
     # Exercise 3: the mode of the transpose's boxes (3a) and the kernel's pipeline (3b). No
     # grader holds a transpose of its own: a leaked one would go by these names.

@@ -197,7 +197,7 @@ TEST_CASE("ch11 lesson: it leaves the graded answers to the student", "[lesson]"
                        std::to_string(pitch) + "floats"},
                       {}});
   }
-  graded.push_back({"predicted_padded_column_wavefronts (exercise 2c)", {}, padded});
+  graded.push_back({"predicted_padded_column_wavefronts(pitch_floats) (exercise 2c)", {}, padded});
   // Exercise 3: the mode, as the reference names it, and the transpose's own read in it.
   // Exercise 3b: the pipeline's answers, as the reference writes them.
   graded.push_back({"tma_transpose_kernel's pipeline (exercise 3b)",

@@ -27,7 +27,7 @@ __host__ __device__ int tma_smem_offset(TmaSwizzle mode, int box_row_bytes, int 
 }
 // ---- end of your code ----
 
-// Exercise 2a: wavefronts of a warp reading a column of a 32-row box.
+// Exercise 2a: wavefronts of a warp reading a column of any 32-row box of the contract.
 // ---- your code: exercise 2a ----
 namespace {
 // Wavefronts of a warp reading down a column of 32 rows, lane t at byte `byte_of(t)`, `bytes`
@@ -63,9 +63,8 @@ int greatest_common_divisor(int a, int b) {
 // Variant 0: without a swizzle every 128-byte row starts in bank 0 (32 for words, 32 for chunks:
 // a group's 8 rows in one bank quad); a swizzle moves chunks whole, so float 0 of a row can be
 // in one of 8 banks only (4-way in every mode) and each group's 8 chunks land in 8 quads (4).
-// Your variant's box is laid out by tma_smem_offset and counted lane by lane.
-int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read) {
-  const int row_bytes = column_box_row_bytes(mode), column = column_read_float(mode);
+// Any other box is laid out by tma_smem_offset and counted lane by lane.
+int predicted_column_wavefronts(TmaSwizzle mode, ColumnRead read, int row_bytes, int column) {
   const bool words = read == ColumnRead::kWords;
   const int byte = words ? 4 * column : 16 * (column / 4);
   return column_wavefronts(words ? 4 : 16,
@@ -82,11 +81,11 @@ int least_padded_pitch() {
 }  // box rows are multiples of 16 bytes: 4 floats
 // ---- end of your code ----
 
-// Exercise 2c: wavefronts of a column read at that pitch.
+// Exercise 2c: wavefronts of a column read at any pitch of the contract.
 // ---- your code: exercise 2c ----
-int predicted_padded_column_wavefronts() {
+int predicted_padded_column_wavefronts(int pitch) {
   // Row t starts in bank (pitch t) % 32: 32 / gcd(pitch, 32) banks, gcd(pitch, 32) rows each.
-  const int ways = greatest_common_divisor(least_padded_pitch(), 32);
+  const int ways = greatest_common_divisor(pitch, 32);
   return ways;
 }  // 36 r mod 32 = 4 r: 8 banks, 4-way
 // ---- end of your code ----
