@@ -59,12 +59,12 @@ bool judge_pattern(Pattern p, const ch03::PatternCase& c, bool fresh) {
     return false;
   }
   grader::Feedback f = grader::prediction_feedback(
-      call, predicted, a.wavefronts,
-      ch03::kNotImplemented, r, principle,
+      call, predicted, a.wavefronts, ch03::kNotImplemented, r, principle,
       "count distinct 4-byte words per bank in each group of lanes; shared words are free.");
   if (fresh) {
-    f.line("A fresh case, drawn by this run: the rule must hold for every S and G of the "
-           "pattern.");
+    f.line(
+        "A fresh case, drawn by this run: the rule must hold for every S and G of the "
+        "pattern.");
   }
   GRADER_EXPECT(false, f);
   return false;

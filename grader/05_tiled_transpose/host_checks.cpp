@@ -27,9 +27,10 @@ WORKBOOK_CHECK(ex2) {
       "predicted_tile_load_wavefronts(c)", ch05::kNotImplemented, tiles,
       ch05::predicted_tile_load_wavefronts,
       [](const ch05::TileCase& c) { return ch05::spec::tile_column_load(c); },
-      ch05::spec::load_text, [](const ch05::TileCase& c) {
-        return "the load reads one column: rows are " + std::to_string(c.pitch) +
-               " elements of " + std::to_string(c.element_bytes) +
+      ch05::spec::load_text,
+      [](const ch05::TileCase& c) {
+        return "the load reads one column: rows are " + std::to_string(c.pitch) + " elements of " +
+               std::to_string(c.element_bytes) +
                " bytes = " + std::to_string(c.pitch * c.element_bytes) + " bytes apart.";
       });
   GRADER_EXPECT(!load, *load);

@@ -44,7 +44,8 @@ inline std::vector<TileCase> fresh_tiles() {
   grader::variant::Draw d = grader::variant::fresh_draw("ch05");
   std::vector<TileCase> tiles;
   for (const int bytes : {2, 4, 16, 2, 4, 16, 2, 4, 16}) {
-    tiles.push_back({bytes, d.between(kTile, 80), d.between(0, kTile - 1), d.between(0, kTile - 1)});
+    tiles.push_back(
+        {bytes, d.between(kTile, 80), d.between(0, kTile - 1), d.between(0, kTile - 1)});
   }
   return tiles;
 }

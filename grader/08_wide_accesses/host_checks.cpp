@@ -71,7 +71,8 @@ WORKBOOK_CHECK(ex3) {
       [](const ch08::spec::Exercise3Case& e) {
         return ch08::predicted_padded_load_wavefronts(e.padded_pitch, e.padded_bytes);
       },
-      ch08::spec::padded_load, ch08::spec::padded_text, [](const ch08::spec::Exercise3Case& e) {
+      ch08::spec::padded_load, ch08::spec::padded_text,
+      [](const ch08::spec::Exercise3Case& e) {
         return "in float tile[64][" + std::to_string(e.padded_pitch) + "] rows 4 apart are 4 x " +
                std::to_string(e.padded_pitch) +
                " floats apart: which banks does each of the rows of a group use? (" +
@@ -84,7 +85,8 @@ WORKBOOK_CHECK(ex3) {
       [](const ch08::spec::Exercise3Case& e) {
         return ch08::predicted_float2_pairs_store_wavefronts(e.pairs_stride);
       },
-      ch08::spec::pairs_store, ch08::spec::pairs_text, [](const ch08::spec::Exercise3Case&) {
+      ch08::spec::pairs_store, ch08::spec::pairs_text,
+      [](const ch08::spec::Exercise3Case&) {
         return std::string(
             "lane pairs merge for loads only: an 8-byte store is always two groups of 16 lanes; "
             "count each group's distinct words per bank.");

@@ -51,8 +51,10 @@ std::vector<GradedCase> cases(const Identity& v) {
        }},
       {kExercise3, "float2 store: " + ch08::spec::pairs_text(c),
        "int predicted_float2_pairs_store_wavefronts(int stride)",
-       "stride == " + std::to_string(c.pairs_stride), [c] {
-         return static_cast<long long>(ch08::predicted_float2_pairs_store_wavefronts(c.pairs_stride));
+       "stride == " + std::to_string(c.pairs_stride),
+       [c] {
+         return static_cast<long long>(
+             ch08::predicted_float2_pairs_store_wavefronts(c.pairs_stride));
        }},
   };
 }

@@ -3,8 +3,8 @@
 // against digests, the C tile's pitch against its property on the bank model, and the
 // epilogue's predictions against the bank model.
 #include <string>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
 #include "common/model/bank_model.hpp"

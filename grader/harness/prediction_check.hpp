@@ -16,8 +16,9 @@ namespace grader {
 /// What to do with a prediction that still returns kNotImplemented: the same for every
 /// prediction, and nothing about its answer.
 inline constexpr const char* kFillInPrediction =
-    "work it out on paper as the lesson does and return your number in place of "
-    "kNotImplemented (build/tools/analyze_smem_access draws an access, to check your count).";
+    "work it out on paper as the lesson does and return your number (where the function takes "
+    "the case, the rule that gives it) in place of kNotImplemented "
+    "(build/tools/analyze_smem_access draws an access, to check your count).";
 
 /// The feedback for a prediction `call` (for example "predicted_wavefronts(kStructMember)") that
 /// still returns kNotImplemented: told only that, and what to do.
@@ -92,9 +93,10 @@ std::optional<Feedback> judge_rule(const std::string& call, int not_implemented,
       return Feedback(call + (i == 0 ? " is not filled in yet: it still returns kNotImplemented."
                                      : " returns kNotImplemented for a fresh case: " +
                                            describe(cases[i]) + "."))
-          .hint("work a few cases out on paper as the lesson does, then write the rule that "
-                "gives them from the case's fields: it is graded on fresh cases too "
-                "(build/tools/analyze_smem_access draws an access, to check a count).");
+          .hint(
+              "work a few cases out on paper as the lesson does, then write the rule that "
+              "gives them from the case's fields: it is graded on fresh cases too "
+              "(build/tools/analyze_smem_access draws an access, to check a count).");
     }
     return prediction_feedback(call, predicted, model, not_implemented, r, "", hint(cases[i]))
         .line("The case: " + describe(cases[i]) +

@@ -163,7 +163,9 @@ TEST_CASE("ch08 lesson: it leaves the layout and the four predictions to the stu
         loads},
        {"predicted_tile_store_wavefronts()", {"4.00 per tile store"}, stores},
        {"predicted_tile_load_wavefronts()", {"4.00 per tile load"}, loads},
-       {"predicted_padded_load_wavefronts(pitch_floats, load_bytes)", {"16 wavefronts"}, {padded_load}},
+       {"predicted_padded_load_wavefronts(pitch_floats, load_bytes)",
+        {"16 wavefronts"},
+        {padded_load}},
        {"predicted_float2_pairs_store_wavefronts(stride)", {}, {pairs_store}}},
       lesson::read_lesson(grader::chapter::kFolder));
 }

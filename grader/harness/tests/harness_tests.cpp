@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/cuda/event_timer.hpp"
@@ -18,6 +19,7 @@
 #include "grader/harness/prediction_check.hpp"
 #include "grader/harness/random_values.hpp"
 #include "grader/harness/threshold.hpp"
+#include "grader/harness/variant.hpp"
 
 TEST_CASE("median of an odd and an even count", "[host][harness]") {
   CHECK(gpu::median({5, 1, 3}) == 3);
@@ -226,9 +228,9 @@ TEST_CASE("prediction feedback: unfilled says only that and what to do; wrong sa
   // The same words for every prediction: neither the principle nor the case's own hint.
   CHECK(unfilled.str() ==
         "predicted(kA) is not filled in yet: it still returns kNotImplemented.\n"
-        "  Hint: work it out on paper as the lesson does and return your number in place of "
-        "kNotImplemented (build/tools/analyze_smem_access draws an access, to check your "
-        "count).\n");
+        "  Hint: work it out on paper as the lesson does and return your number (where the "
+        "function takes the case, the rule that gives it) in place of kNotImplemented "
+        "(build/tools/analyze_smem_access draws an access, to check your count).\n");
   CHECK(unfilled.str() == grader::unfilled_prediction("predicted(kA)").str());
   const grader::Feedback low =
       grader::prediction_feedback("predicted(kA)", 2, 4, -1, r, "a principle", "a hint");
@@ -237,4 +239,57 @@ TEST_CASE("prediction feedback: unfilled says only that and what to do; wrong sa
   CHECK(low.str().find("a principle") != std::string::npos);
   CHECK(grader::prediction_feedback("p", 8, 4, -1, r, "", "h").headline() ==
         "p is 8, which is too high.");
+}
+
+TEST_CASE("a rule is judged on every case: the first wrong one is named, fresh or the variant's",
+          "[host][harness]") {
+  unsetenv("WORKBOOK_REVEAL");
+  // Cases are word strides of a float load; the model's cost is gcd(stride, 32).
+  const std::vector<int> strides = {1, 2, 8, 3};  // [0]: the variant's, the rest fresh
+  const auto request = [](int s) {
+    return smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [s](int t) { return 4LL * s * t; });
+  };
+  const auto text = [](int s) { return "stride " + std::to_string(s); };
+  const auto hint = [](int) { return std::string("a hint"); };
+  const auto judge = [&](auto rule) {
+    return grader::judge_rule("rule(s)", -1, strides, rule, request, text, hint);
+  };
+  const auto law = [](int s) {
+    int a = s, b = 32;
+    while (b != 0) a = std::exchange(b, a % b);
+    return a;
+  };
+  CHECK_FALSE(judge(law));
+  // Right on the variant's stride and the next, wrong on 8: a table of what one run showed.
+  const auto table = judge([](int s) { return s == 1 ? 1 : s == 2 ? 2 : -1; });
+  REQUIRE(table);
+  CHECK(table->headline() == "rule(s) returns kNotImplemented for a fresh case: stride 8.");
+  const auto slip = judge([](int s) { return s % 2 == 0 ? 2 : 1; });  // right for 1, 2, 3
+  REQUIRE(slip);
+  CHECK(slip->headline() == "rule(s) is 2, which is too low.");
+  CHECK(slip->str().find("The case: stride 8, a fresh one (right on the 2 cases before it).") !=
+        std::string::npos);
+  const auto unfilled = judge([](int) { return -1; });
+  REQUIRE(unfilled);
+  CHECK(unfilled->headline() == "rule(s) is not filled in yet: it still returns kNotImplemented.");
+}
+
+TEST_CASE("fresh cases: a local run's from its seed, official grading's from its hidden seed",
+          "[host][harness]") {
+  const auto draws = [] {
+    grader::variant::Draw d = grader::variant::fresh_draw("chXX");
+    std::vector<int> out;
+    for (int i = 0; i < 8; ++i) out.push_back(d.between(0, 1 << 30));
+    return out;
+  };
+  unsetenv("WORKBOOK_HIDDEN_SEED");
+  const std::vector<int> local = draws();
+  CHECK(local == draws());  // one run, one seed
+  setenv("WORKBOOK_HIDDEN_SEED", "12345", 1);
+  const std::vector<int> official = draws();
+  CHECK(official == draws());
+  CHECK(official != local);
+  setenv("WORKBOOK_HIDDEN_SEED", "12346", 1);
+  CHECK(draws() != official);  // each grading draws its own
+  unsetenv("WORKBOOK_HIDDEN_SEED");
 }
