@@ -118,9 +118,13 @@ class Link {
         continue;
       }
       if (got.kind == Kind::kThrew) {
-        const std::string what(got.bytes.begin(), got.bytes.end());
+        const std::string bytes(got.bytes.begin(), got.bytes.end());
+        const std::size_t nul = bytes.find('\0');
+        const std::string type = nul == std::string::npos ? "" : bytes.substr(0, nul);
+        const std::string what = nul == std::string::npos ? bytes : bytes.substr(nul + 1);
         throw Fault(shown + " threw an exception: " + what,
-                    "a function of the exercise returns its answer; it throws nothing.");
+                    "a function of the exercise returns its answer; it throws nothing.", type,
+                    what);
       }
       return got;
     }

@@ -29,12 +29,22 @@ namespace grader::subject {
 /// channel. what() says which, in a student's words; advice() what to look for.
 class Fault : public std::runtime_error {
  public:
-  Fault(const std::string& what, std::string advice)
-      : std::runtime_error(what), advice_(std::move(advice)) {}
+  Fault(const std::string& what, std::string advice, std::string thrown_type = "",
+        std::string thrown_message = "")
+      : std::runtime_error(what),
+        advice_(std::move(advice)),
+        thrown_type_(std::move(thrown_type)),
+        thrown_message_(std::move(thrown_message)) {}
   const std::string& advice() const { return advice_; }
+  /// Where the student's function threw: the exception's type, as typeid names it (compare it
+  /// with typeid(T).name()), and its message; both empty for another fault.
+  const std::string& thrown_type() const { return thrown_type_; }
+  const std::string& thrown_message() const { return thrown_message_; }
 
  private:
   std::string advice_;
+  std::string thrown_type_;
+  std::string thrown_message_;
 };
 
 /// The grader's functions the subject may call back (the chapter's generated table).

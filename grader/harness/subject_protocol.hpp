@@ -20,6 +20,7 @@
 #include <exception>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 
 namespace grader::subject {
 
@@ -27,7 +28,7 @@ namespace grader::subject {
 enum class Kind : std::uint8_t {
   kCall = 1,    ///< a call: the function's number, then each argument
   kResult = 2,  ///< the result of the call waited for (empty for void)
-  kThrew = 3,   ///< the call threw: the exception's message
+  kThrew = 3,   ///< the call threw: its type's name (typeid), a NUL, then its message
   kMany = 4,    ///< many calls of one function, their arguments back to back; its result is
                 ///< their results back to back
 };
@@ -188,7 +189,7 @@ int serve(const Answer (&functions)[N]) {
         result.bytes.assign(why.begin(), why.end());
       }
     } catch (const std::exception& e) {
-      const std::string what = e.what();
+      const std::string what = std::string(typeid(e).name()) + '\0' + e.what();
       result.kind = Kind::kThrew;
       result.bytes.assign(what.begin(), what.end());
     } catch (...) {
