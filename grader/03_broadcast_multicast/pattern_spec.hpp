@@ -69,20 +69,6 @@ inline PatternCase committed_case(Pattern p) {
   return {w, 1, 1};
 }
 
-/// Variant `v`'s case of every pattern, in the order of kAllPatterns. Variant 0: the committed
-/// cases. A class variant draws each stride and group from a range that keeps the pattern what
-/// its name says and leaves out every access the lesson works or draws (its tables: c[4 * lane],
-/// c[32 * lane], h[lane / 2], h[64 * lane], d[lane / 2], v[lane / 16], one double or float4 for
-/// all; its analyser examples: h[lane / 8], c[128 * lane], a[lane / 8], a[32 * (lane / 16)]).
-inline std::array<PatternCase, kPatternCount> drawn_cases(grader::variant::Draw& d);
-inline std::array<PatternCase, kPatternCount> cases(const grader::variant::Identity& v) {
-  std::array<PatternCase, kPatternCount> out{};
-  for (int i = 0; i < kPatternCount; ++i) out[i] = committed_case(kAllPatterns[i]);
-  if (v.self_study()) return out;
-  grader::variant::Draw d(v, "ch03");
-  return drawn_cases(d);
-}
-
 /// A case of every pattern from `d` (a class variant's, or fresh ones: fresh_draw).
 inline std::array<PatternCase, kPatternCount> drawn_cases(grader::variant::Draw& d) {
   std::array<PatternCase, kPatternCount> out{};
@@ -104,9 +90,19 @@ inline std::array<PatternCase, kPatternCount> drawn_cases(grader::variant::Draw&
   return out;
 }
 
-/// Variant `v`'s case of `p`.
-inline PatternCase case_of(Pattern p, const grader::variant::Identity& v) {
-  return cases(v)[static_cast<int>(p)];
+/// Variant `v`'s case of every pattern, in the order of kAllPatterns. Variant 0: the committed
+/// cases. A class variant draws each stride and group from a range that keeps the pattern what
+/// its name says and leaves out every access the lesson works or draws (its tables: c[4 * lane],
+/// c[32 * lane], h[lane / 2], h[64 * lane], d[lane / 2], v[lane / 16], one double or float4 for
+/// all; its analyser examples: h[lane / 8], c[128 * lane], a[lane / 8], a[32 * (lane / 16)]).
+inline std::array<PatternCase, kPatternCount> cases(const grader::variant::Identity& v) {
+  if (!v.self_study()) {
+    grader::variant::Draw d(v, "ch03");
+    return drawn_cases(d);
+  }
+  std::array<PatternCase, kPatternCount> out{};
+  for (int i = 0; i < kPatternCount; ++i) out[i] = committed_case(kAllPatterns[i]);
+  return out;
 }
 
 /// The byte address of lane t in case `c`.

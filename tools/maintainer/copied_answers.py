@@ -11,13 +11,13 @@ graded prediction replaced by a table of the numbers it gives for V's cases, as 
 copied a classmate's answers would hand them in: the reference's own function is renamed out
 of the way, and a case the table lacks gets kNotImplemented (-1).
 
-`judge` grades that copy's host checks at V and at W. At W it must fail at least one check, and
-at both only checks that grade a prediction (the rest of the copy is the reference, right for
-every variant). At V a table passes where a chapter grades its predictions as numbers, and fails
-where it grades them as rules of their case on fresh cases too (grader/harness/variant.hpp,
-fresh_draw), which no table of one variant's numbers answers. Official grading's hidden checks (`chNN hidden: ...`)
-are left out of both: they try the functions on inputs no variant grades, which a table of one
-variant's numbers cannot answer anywhere. Exit 0 when both hold, 1 with what did not.
+`judge` grades that copy's host checks at V and at W. At W it must fail at least one check, and at
+both only checks that grade a prediction (the rest of the copy is the reference, right for every
+variant). At V a table passes where a chapter grades its predictions as numbers, and fails where it
+grades them as rules of their case on fresh cases too (grader/harness/variant.hpp, fresh_draw),
+which no table of one variant's numbers answers. Official grading's hidden checks (`chNN hidden:
+...`) are left out of both: they try the functions on inputs no variant grades, which a table of
+one variant's numbers cannot answer anywhere. Exit 0 when both hold, 1 with what did not.
 """
 import argparse
 import collections
