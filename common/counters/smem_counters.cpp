@@ -41,6 +41,16 @@ const char* const kAsyncCopyMetrics[] = {
 const char* const kAsyncCopyWavefronts =
     "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 
+// Global loads and stores of the LSU pipe (ld.global and st.global; not cp.async, TMA or
+// atomics) at the L1's tag stage: requests are warp-level instructions, sectors the 32-byte
+// pieces of memory they touch, counted whether they hit in a cache or not.
+const char* const kGlobalMetrics[] = {
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+};
+
 const char* const kPermissionFix =
     "the NVIDIA driver lets only administrators read GPU performance counters "
     "(ERR_NVGPUCTRPERM). Run as root, or allow everyone: put "
@@ -102,84 +112,97 @@ CUcontext current_context() {
 // Everything the profiler needs that does not change between measurements.
 struct Session {
   CUcontext context = nullptr;
-  // kMetrics, then kAsyncCopyMetrics where the GPU has them, then kAsyncCopyWavefronts where the
-  // profiler can count it.
-  std::vector<const char*> metrics;
-  bool async_copy_wavefronts = false;
+  std::vector<const char*> metrics;  // the metrics this session evaluates, in order
+  bool optional_added = false;       // make_session's optional metric is the last one
   std::vector<std::uint8_t> config_image;
   CUpti_Profiler_Host_Object* host = nullptr;
 };
 
-Session& session() {
+// A profiler session for `metrics`, plus `optional` where this profiler offers it.
+Session make_session(std::vector<const char*> metrics, const char* optional = nullptr) {
+  Session out;
+  auto init =
+      params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  CUPTI_CALL(cuptiProfilerInitialize(&init));
+  out.context = current_context();
+  int device = 0;
+  GPU_CHECK(cudaGetDevice(&device));
+  out.metrics = std::move(metrics);
+
+  auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+  chip.deviceIndex = static_cast<std::size_t>(device);
+  CUPTI_CALL(cuptiDeviceGetChipName(&chip));
+
+  auto availability = params<CUpti_Profiler_GetCounterAvailability_Params>(
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  availability.ctx = out.context;
+  CUPTI_CALL(cuptiProfilerGetCounterAvailability(&availability));
+  std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
+  availability.pCounterAvailabilityImage = availability_image.data();
+  CUPTI_CALL(cuptiProfilerGetCounterAvailability(&availability));
+
+  auto host = params<CUpti_Profiler_Host_Initialize_Params>(
+      CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+  host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  host.pChipName = chip.pChipName;
+  host.pCounterAvailabilityImage = availability_image.data();
+  CUPTI_CALL(cuptiProfilerHostInitialize(&host));
+  out.host = host.pHostObject;
+
+  auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+  add.pHostObject = out.host;
+  if (optional != nullptr) {
+    // Without the optional metric the others still work.
+    std::vector<const char*> with = out.metrics;
+    with.push_back(optional);
+    add.ppMetricNames = with.data();
+    add.numMetrics = with.size();
+    if (cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS) {
+      out.metrics = with;
+      out.optional_added = true;
+    }
+  }
+  if (!out.optional_added) {
+    add.ppMetricNames = out.metrics.data();
+    add.numMetrics = out.metrics.size();
+    CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add));
+  }
+  auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+  size.pHostObject = out.host;
+  CUPTI_CALL(cuptiProfilerHostGetConfigImageSize(&size));
+  out.config_image.resize(size.configImageSize);
+  auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+  image.pHostObject = out.host;
+  image.configImageSize = out.config_image.size();
+  image.pConfigImage = out.config_image.data();
+  CUPTI_CALL(cuptiProfilerHostGetConfigImage(&image));
+  return out;
+}
+
+// The shared-memory session: kMetrics, then kAsyncCopyMetrics where the GPU has them, then
+// kAsyncCopyWavefronts where the profiler can count it.
+Session& smem_session() {
   static Session s = [] {
-    Session out;
-    auto init =
-        params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-    CUPTI_CALL(cuptiProfilerInitialize(&init));
-    out.context = current_context();
     int device = 0, major = 0;
+    GPU_CHECK(cudaFree(nullptr));
     GPU_CHECK(cudaGetDevice(&device));
     GPU_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    out.metrics.assign(std::begin(kMetrics), std::end(kMetrics));
+    std::vector<const char*> metrics(std::begin(kMetrics), std::end(kMetrics));
     if (major >= 8) {
-      out.metrics.insert(out.metrics.end(), std::begin(kAsyncCopyMetrics),
-                         std::end(kAsyncCopyMetrics));
+      metrics.insert(metrics.end(), std::begin(kAsyncCopyMetrics), std::end(kAsyncCopyMetrics));
     }
-
-    auto chip =
-        params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-    chip.deviceIndex = static_cast<std::size_t>(device);
-    CUPTI_CALL(cuptiDeviceGetChipName(&chip));
-
-    auto availability = params<CUpti_Profiler_GetCounterAvailability_Params>(
-        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
-    availability.ctx = out.context;
-    CUPTI_CALL(cuptiProfilerGetCounterAvailability(&availability));
-    std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
-    availability.pCounterAvailabilityImage = availability_image.data();
-    CUPTI_CALL(cuptiProfilerGetCounterAvailability(&availability));
-
-    auto host = params<CUpti_Profiler_Host_Initialize_Params>(
-        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    host.pChipName = chip.pChipName;
-    host.pCounterAvailabilityImage = availability_image.data();
-    CUPTI_CALL(cuptiProfilerHostInitialize(&host));
-    out.host = host.pHostObject;
-
-    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
-        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-    add.pHostObject = out.host;
-    if (major >= 8) {
-      // The wavefronts of cp.async's writes, where this profiler offers the metric; without it
-      // the other counters still work.
-      std::vector<const char*> with = out.metrics;
-      with.push_back(kAsyncCopyWavefronts);
-      add.ppMetricNames = with.data();
-      add.numMetrics = with.size();
-      if (cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS) {
-        out.metrics = with;
-        out.async_copy_wavefronts = true;
-      }
-    }
-    if (!out.async_copy_wavefronts) {
-      add.ppMetricNames = out.metrics.data();
-      add.numMetrics = out.metrics.size();
-      CUPTI_CALL(cuptiProfilerHostConfigAddMetrics(&add));
-    }
-    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
-        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-    size.pHostObject = out.host;
-    CUPTI_CALL(cuptiProfilerHostGetConfigImageSize(&size));
-    out.config_image.resize(size.configImageSize);
-    auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(
-        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-    image.pHostObject = out.host;
-    image.configImageSize = out.config_image.size();
-    image.pConfigImage = out.config_image.data();
-    CUPTI_CALL(cuptiProfilerHostGetConfigImage(&image));
-    return out;
+    return make_session(std::move(metrics), major >= 8 ? kAsyncCopyWavefronts : nullptr);
   }();
+  return s;
+}
+
+// The global-memory session: kGlobalMetrics, a session of its own so that the shared-memory
+// measurements (hundreds of them in the bank model's validation) replay no more passes.
+Session& global_session() {
+  static Session s = make_session({std::begin(kGlobalMetrics), std::end(kGlobalMetrics)});
   return s;
 }
 
@@ -234,10 +257,12 @@ const CounterAvailability& counters_available() {
   return answer;
 }
 
-std::vector<SmemCounters> measure_smem_counters_each(
-    int launches, const std::function<void(int)>& launch_kernel) {
+namespace {
+
+// The values of `s.metrics` for each of `launches` kernels launched by `launch_kernel(i)`.
+std::vector<std::vector<double>> measure_each(Session& s, int launches,
+                                              const std::function<void(int)>& launch_kernel) {
   if (launches < 1) throw std::invalid_argument("measure_smem_counters_each: no launch to measure");
-  Session& s = session();
   EnabledProfiler profiler(s.context);
   // One range more than expected: room to notice an extra launch.
   const std::size_t ranges = static_cast<std::size_t>(launches) + 1;
@@ -308,7 +333,7 @@ std::vector<SmemCounters> measure_smem_counters_each(
                             " kernel launches to profile, saw " + std::to_string(seen));
   }
 
-  std::vector<SmemCounters> out;
+  std::vector<std::vector<double>> out;
   out.reserve(static_cast<std::size_t>(launches));
   for (int i = 0; i < launches; ++i) {
     std::vector<double> values(s.metrics.size());
@@ -322,7 +347,18 @@ std::vector<SmemCounters> measure_smem_counters_each(
     evaluate.numMetrics = s.metrics.size();
     evaluate.pMetricValues = values.data();
     CUPTI_CALL(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
+    out.push_back(std::move(values));
+  }
+  return out;
+}
 
+}  // namespace
+
+std::vector<SmemCounters> measure_smem_counters_each(
+    int launches, const std::function<void(int)>& launch_kernel) {
+  Session& s = smem_session();
+  std::vector<SmemCounters> out;
+  for (const std::vector<double>& values : measure_each(s, launches, launch_kernel)) {
     SmemCounters c;
     c.load_wavefronts = values[0];
     c.store_wavefronts = values[1];
@@ -335,7 +371,7 @@ std::vector<SmemCounters> measure_smem_counters_each(
       c.async_copy_instructions = values[7];
       c.async_copy_conflicts = values[8];
     }
-    if (s.async_copy_wavefronts) c.async_copy_wavefronts = values[9];
+    if (s.optional_added) c.async_copy_wavefronts = values[9];
     out.push_back(c);
   }
   return out;
@@ -343,6 +379,17 @@ std::vector<SmemCounters> measure_smem_counters_each(
 
 SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kernel) {
   return measure_smem_counters_each(1, [&](int) { launch_one_kernel(); }).front();
+}
+
+GlobalTraffic measure_global_traffic(const std::function<void()>& launch_one_kernel) {
+  const std::vector<double> values =
+      measure_each(global_session(), 1, [&](int) { launch_one_kernel(); }).front();
+  GlobalTraffic t;
+  t.load_sectors = values[0];
+  t.load_requests = values[1];
+  t.store_sectors = values[2];
+  t.store_requests = values[3];
+  return t;
 }
 
 }  // namespace gpu

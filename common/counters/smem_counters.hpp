@@ -72,4 +72,21 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
 std::vector<SmemCounters> measure_smem_counters_each(int launches,
                                                      const std::function<void(int)>& launch_kernel);
 
+/// What one kernel launch did in global memory through the load/store pipe (ld.global and
+/// st.global; cp.async, TMA and atomics are not counted), summed over the whole grid: requests
+/// are warp-level instructions, sectors the 32-byte pieces of memory they touched, counted at
+/// the L1 whether they hit a cache or not. A warp reading 32 consecutive floats makes 1 request
+/// of 4 sectors; reading 32 floats 128 bytes apart, 1 request of 32 sectors.
+struct GlobalTraffic {
+  double load_sectors = 0;    ///< l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+  double load_requests = 0;   ///< l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  double store_sectors = 0;   ///< l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+  double store_requests = 0;  ///< l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+};
+
+/// Like measure_smem_counters(), for the global traffic of the one kernel `launch_one_kernel`
+/// launches (a profiler session of its own). Throws CountersUnavailable when counters cannot be
+/// read (counters_available() says why).
+GlobalTraffic measure_global_traffic(const std::function<void()>& launch_one_kernel);
+
 }  // namespace gpu

@@ -18,9 +18,10 @@ WORKBOOK_CHECK(ex2_correct) {
   if (problem) GRADER_FAIL(*problem);
   // A transpose straight from global memory (the grader's naive baseline, say) is correct too.
   const auto unstaged = transpose::tile_not_staged(
-      "padded_transpose_kernel", ch06::probes::static_shared_bytes_of_yours(),
+      ch06::probes::launch_yours, "padded_transpose_kernel",
+      ch06::probes::static_shared_bytes_of_yours(),
       ch06::kTile * ch06::kTile * static_cast<int>(sizeof(float)),
-      "__shared__ float tile[kTileWords]");
+      "__shared__ float tile[kTileWords]", grader::chapter::kMeasurementFile);
   GRADER_EXPECT(!unstaged, *unstaged);
 }
 

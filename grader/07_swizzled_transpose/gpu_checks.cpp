@@ -33,8 +33,10 @@ WORKBOOK_CHECK(ex2_correct) {
   if (problem) GRADER_FAIL(*problem);
   // A transpose straight from global memory (the grader's naive baseline, say) is correct too.
   const auto unstaged = transpose::tile_not_staged(
-      "swizzled_transpose_kernel", static_cast<int>(ch07::probes::attributes().sharedSizeBytes),
-      ch07::kTileWords * static_cast<int>(sizeof(float)), "__shared__ float tile[kTileWords]");
+      ch07::probes::launch_yours, "swizzled_transpose_kernel",
+      static_cast<int>(ch07::probes::attributes().sharedSizeBytes),
+      ch07::kTileWords * static_cast<int>(sizeof(float)), "__shared__ float tile[kTileWords]",
+      grader::chapter::kMeasurementFile);
   GRADER_EXPECT(!unstaged, *unstaged);
 }
 

@@ -31,9 +31,10 @@ WORKBOOK_CHECK(ex2_correct) {
   if (problem) GRADER_FAIL(*problem);
   // A transpose straight from global memory (the grader's naive baseline, say) is correct too.
   const auto unstaged = transpose::tile_not_staged(
-      "wide_transpose_kernel", ch08::probes::static_shared_bytes_of_yours(),
+      ch08::probes::launch_yours, "wide_transpose_kernel",
+      ch08::probes::static_shared_bytes_of_yours(),
       ch08::kTile * ch08::kTile * static_cast<int>(sizeof(float)),
-      "__shared__ __align__(16) float tile[kTileFloats]");
+      "__shared__ __align__(16) float tile[kTileFloats]", kMeasurementFile, kContract);
   GRADER_EXPECT(!unstaged, *unstaged);
 }
 

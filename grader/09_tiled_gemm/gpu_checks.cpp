@@ -116,8 +116,18 @@ WORKBOOK_CHECK(ex2_correct) {
     const Problem p = random_problem(s[0], s[1], s[2], rng);
     const std::vector<float> c = run(ch09::probes::launch_yours, p, "sgemm_kernel");
     const auto problem = compare_with_fp64(p, c, "sgemm_kernel");
-    GRADER_EXPECT(!problem, *problem);
+    if (problem) GRADER_FAIL(*problem);
   }
+  // Correct; and through the tiles? A product read straight from global memory is correct too.
+  const Problem p = random_problem(2 * ch09::kBlockM, 2 * ch09::kBlockN, 8 * ch09::kBlockK, rng);
+  gpu::DeviceBuffer<float> a(p.A), b(p.B), c(static_cast<size_t>(p.M) * p.N);
+  const auto unstaged = gemm::operands_not_staged(
+      [&] {
+        ch09::probes::launch_yours(a.get(), b.get(), c.get(), p.M, p.N, p.K);
+        GPU_CHECK(cudaGetLastError());
+      },
+      "sgemm_kernel", p.M, p.N, p.K, ch09::kBlockM, ch09::kBlockN, sizeof(float), kMeasurementFile);
+  GRADER_EXPECT(!unstaged, *unstaged);
 }
 
 WORKBOOK_CHECK(ex2_vs_cublas) {

@@ -127,9 +127,21 @@ WORKBOOK_CHECK(ex3_correct) {
     const Problem p = random_problem(s[0], s[1], s[2], rng);
     const auto problem = check_against_fp64(ch10::probes::launch_yours_on_poisoned_shared,
                                             "tc_gemm_kernel", p, &worst);
-    GRADER_EXPECT(!problem, *problem);
+    if (problem) GRADER_FAIL(*problem);
   }
   grader::record_measurement(kMeasurementFile, "tc.worst_error_in_tolerances", worst, "");
+  // Correct; and through the stages? A product read straight from global memory is correct too.
+  const Problem p = random_problem(2 * ch10::kTcBlock, 2 * ch10::kTcBlock, 8 * ch10::kTcKStep, rng);
+  gpu::DeviceBuffer<__half> a(p.A), b(p.B);
+  gpu::DeviceBuffer<float> c(static_cast<size_t>(p.M) * p.N);
+  const auto unstaged = gemm::operands_not_staged(
+      [&] {
+        ch10::probes::launch_yours(a.get(), b.get(), c.get(), p.M, p.N, p.K);
+        GPU_CHECK(cudaGetLastError());
+      },
+      "tc_gemm_kernel", p.M, p.N, p.K, ch10::kTcBlock, ch10::kTcBlock, sizeof(__half),
+      kMeasurementFile);
+  GRADER_EXPECT(!unstaged, *unstaged);
 }
 
 WORKBOOK_CHECK(ex3_vs_cublas) {

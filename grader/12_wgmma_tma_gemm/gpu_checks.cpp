@@ -230,6 +230,17 @@ WORKBOOK_CHECK(ex3_counters) {
                              got.load_instructions, "");
   grader::record_measurement(kMeasurementFile, "counted.gemm.load_wavefronts", got.load_wavefronts,
                              "wavefronts");
+  // The C tile first: with no shared store at all, "no conflict" would hold of nothing.
+  if (got.store_instructions != stores) {
+    GRADER_FAIL(grader::Feedback("Your epilogue does not stage C through shared memory as the "
+                                 "contract says: the GPU counted " +
+                                 grader::fixed(got.store_instructions, 0) +
+                                 " shared stores where " + grader::fixed(stores, 0) +
+                                 " 8-byte stores write the C tile.")
+                    .line(counted)
+                    .hint("step 3: every consumer thread stores its accumulators into the C tile "
+                          "as float2, and the tile goes to C in coalesced 16-byte rows."));
+  }
   GRADER_EXPECT(got.store_wavefronts <= 2 * got.store_instructions,
                 grader::Feedback("The GPU counted more wavefronts in your epilogue's shared "
                                  "stores than 8-byte stores need: they conflict.")

@@ -236,4 +236,15 @@ std::optional<grader::Feedback> judge_speedup(const std::string& kernel,
                                               const grader::Threshold& bar,
                                               const std::string& table, const std::string& hint);
 
+/// The feedback when a correct GEMM `kernel` does not stage its operands in shared memory: the
+/// hardware counted, in the one launch `launch_one_kernel` makes on an M x N x K problem, more
+/// than twice the global load sectors (ld.global; cp.async and TMA are not seen) that blocks of
+/// `block_m` x `block_n` outputs need when each reads its panels of A and B once
+/// (`element_bytes` each). Records counted.global_load_sectors_over_minimum in `file`. Nothing
+/// when it stages them, or when counters cannot be read (it says so).
+std::optional<grader::Feedback> operands_not_staged(const std::function<void()>& launch_one_kernel,
+                                                    const std::string& kernel, int M, int N, int K,
+                                                    int block_m, int block_n, int element_bytes,
+                                                    const std::string& file);
+
 }  // namespace gemm

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <random>
@@ -138,15 +139,57 @@ std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std
   return first;
 }
 
-std::optional<grader::Feedback> tile_not_staged(const std::string& kernel, int shared_bytes,
-                                                int tile_bytes, const std::string& tile) {
-  if (shared_bytes >= tile_bytes) return std::nullopt;
-  return grader::Feedback(kernel + " is correct, but it declares " + std::to_string(shared_bytes) +
-                          " bytes of shared memory: it does not move the tile through " + tile +
-                          ", as the contract says.")
-      .hint(
-          "read the tile from `in` with coalesced loads into shared memory, barrier, and "
-          "write it transposed from there.");
+std::optional<grader::Feedback> tile_not_staged(const Launch& launch, const std::string& kernel,
+                                                int shared_bytes, int tile_bytes,
+                                                const std::string& tile, const std::string& file,
+                                                const Contract& contract) {
+  const char* const how =
+      "read the tile from `in` with coalesced loads into shared memory, barrier, and write it "
+      "transposed from there.";
+  if (shared_bytes < tile_bytes) {
+    return grader::Feedback(kernel + " is correct, but it declares " +
+                            std::to_string(shared_bytes) +
+                            " bytes of shared memory: it does not move the tile through " + tile +
+                            ", as the contract says.")
+        .hint(how);
+  }
+  // A declared tile proves nothing (a naive transpose can write one and ignore it): what the
+  // hardware counted in global memory does. A staged transpose reads and writes each 32-byte
+  // sector of the matrices once; reading or writing a column of global memory costs a sector per
+  // float, 8 times as many. At most kMostSectors times the minimum passes.
+  constexpr double kMostSectors = 2.0;
+  const gpu::CounterAvailability& counters = gpu::counters_available();
+  if (!counters.available) {
+    std::cout << "Global traffic not counted (" << counters.reason
+              << "); the tile is judged by its declaration only.\n";
+    return std::nullopt;
+  }
+  const int rows = 8 * contract.tile, cols = 4 * contract.tile;
+  gpu::DeviceBuffer<float> in(static_cast<size_t>(rows) * cols);
+  gpu::DeviceBuffer<float> out(static_cast<size_t>(rows) * cols);
+  in.fill_bytes(0x3f);
+  const gpu::GlobalTraffic t = gpu::measure_global_traffic([&] {
+    launch(in.get(), out.get(), rows, cols);
+    GPU_CHECK(cudaGetLastError());
+  });
+  const double minimum = static_cast<double>(rows) * cols * sizeof(float) / 32;
+  const double loads = t.load_sectors / minimum, stores = t.store_sectors / minimum;
+  grader::record_measurement(file, "counted.global_load_sectors_over_minimum", loads, "x");
+  grader::record_measurement(file, "counted.global_store_sectors_over_minimum", stores, "x");
+  if (loads <= kMostSectors && stores <= kMostSectors) return std::nullopt;
+  char counted[300];
+  std::snprintf(counted, sizeof counted,
+                "On %d x %d floats the GPU counted %.0f sectors of global loads in %.0f requests "
+                "and %.0f of stores in %.0f: %.2f and %.2f times the %.0f each matrix holds.",
+                rows, cols, t.load_sectors, t.load_requests, t.store_sectors, t.store_requests,
+                loads, stores, minimum);
+  return grader::Feedback(kernel + " is correct, but it does not move the matrix through its " +
+                          "tile: it " + (loads > kMostSectors ? "reads" : "writes") +
+                          " global memory a column at a time (at most " +
+                          grader::fixed(kMostSectors, 0) +
+                          " times the minimum of 32-byte sectors passes).")
+      .line(counted)
+      .hint(how);
 }
 
 gpu::SmemCounters count_one_tile(const Launch& launch, int side) {

@@ -22,6 +22,24 @@ TEST_CASE("shared-memory counters read a known kernel exactly", "[gpu][counters]
   CHECK(c.ldsm_instructions == 0);
 }
 
+TEST_CASE("global traffic counters read known kernels exactly", "[gpu][counters]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  if (!gpu::counters_available().available) GRADER_SKIP("counters not available");
+  // A coalesced read and a store of 32 floats 128 bytes apart: 4 and 32 sectors.
+  const gpu::GlobalTraffic strided = gpu::measure_global_traffic(test_kernels::launch_strided_copy);
+  CHECK(strided.load_requests == 1);
+  CHECK(strided.load_sectors == 4);
+  CHECK(strided.store_requests == 1);
+  CHECK(strided.store_sectors == 32);
+  // The column read's kernel: no global load, one coalesced store of 32 floats.
+  const gpu::GlobalTraffic column = gpu::measure_global_traffic(test_kernels::launch_column_read);
+  CHECK(column.load_requests == 0);
+  CHECK(column.store_requests == 1);
+  CHECK(column.store_sectors == 4);
+  // The shared-memory counters still read after a global session (the two alternate).
+  CHECK(gpu::measure_smem_counters(test_kernels::launch_column_read).load_wavefronts == 32);
+}
+
 TEST_CASE("shared-memory counters refuse a callback that launches two kernels", "[gpu][counters]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();
   if (!gpu::counters_available().available) GRADER_SKIP("counters not available");

@@ -20,6 +20,11 @@ __global__ void column_read_kernel(float* out) {
   out[lane] = value;
 }
 
+// One warp: a coalesced read of 32 floats, and a store of each 128 bytes from the last.
+__global__ void strided_copy_kernel(const float* in, float* out) {
+  out[32 * threadIdx.x] = in[threadIdx.x];
+}
+
 __global__ void null_write_kernel(int* out) {
   out[threadIdx.x] = 1;
 }
@@ -39,6 +44,13 @@ void launch_column_read() {
   static float* out = nullptr;
   if (out == nullptr) GPU_CHECK(cudaMalloc(&out, 32 * sizeof(float)));
   column_read_kernel<<<1, 32>>>(out);
+  GPU_CHECK(cudaGetLastError());
+}
+
+void launch_strided_copy() {
+  static float* memory = nullptr;
+  if (memory == nullptr) GPU_CHECK(cudaMalloc(&memory, 33 * 32 * sizeof(float)));
+  strided_copy_kernel<<<1, 32>>>(memory, memory + 32);
   GPU_CHECK(cudaGetLastError());
 }
 

@@ -13,6 +13,10 @@ void launch_crashing_kernel();
 /// wavefront) and reads column 5 (32 wavefronts). Checks the launch, does not synchronise.
 void launch_column_read();
 
+/// Launches one warp that reads 32 consecutive floats (1 request, 4 sectors) and stores each
+/// 128 bytes from the last (1 request, 32 sectors). Checks the launch, does not synchronise.
+void launch_strided_copy();
+
 /// Launches a kernel that fills `n` ints at `out` with their index.
 void launch_iota(int* out, int n);
 
