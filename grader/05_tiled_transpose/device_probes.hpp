@@ -6,8 +6,4 @@ namespace ch05::probes {
 /// Launches your tiled_transpose_kernel with the contract's block and grid.
 void launch_yours(const float* in, float* out, int rows, int cols);
 
-/// The static shared memory your tiled_transpose_kernel declares, in bytes (the compiled
-/// kernel's attribute: a tile the kernel never uses is not there).
-int static_shared_bytes_of_yours();
-
 }  // namespace ch05::probes

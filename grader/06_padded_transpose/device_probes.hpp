@@ -8,8 +8,4 @@ namespace ch06::probes {
 /// Launches your padded_transpose_kernel with the contract's block and grid.
 void launch_yours(const float* in, float* out, int rows, int cols);
 
-/// The static shared memory your padded_transpose_kernel declares, in bytes (the compiled kernel's
-/// attributes: an array it never uses is not there).
-int static_shared_bytes_of_yours();
-
 }  // namespace ch06::probes

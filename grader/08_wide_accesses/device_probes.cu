@@ -15,10 +15,4 @@ void launch_yours(const float* in, float* out, int rows, int cols) {
               dim3(kBlockSide, kBlockSide), 0, in, out, rows, cols);
 }
 
-int static_shared_bytes_of_yours() {
-  cudaFuncAttributes attributes{};
-  GPU_CHECK(cudaFuncGetAttributes(&attributes, gpu::launched(wide_transpose_kernel)));
-  return static_cast<int>(attributes.sharedSizeBytes);
-}
-
 }  // namespace ch08::probes

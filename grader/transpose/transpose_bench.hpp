@@ -39,17 +39,14 @@ std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std
                                                  const std::vector<std::pair<int, int>>& shapes,
                                                  const Contract& contract = {});
 
-/// The feedback when a correct transpose `kernel` does not move its tile through shared memory:
-/// it declares fewer than `tile_bytes` of static shared memory (`shared_bytes`, its function
-/// attributes; `tile` is the contract's declaration), or the hardware counted more than twice
-/// the minimum of global sectors in its loads or its stores on a matrix of whole tiles
-/// (`contract.tile`), the cost of reading or writing columns (recorded in `file` as
-/// counted.global_load_sectors_over_minimum and ..._store_...). The grader's naive baseline is
-/// a correct transpose too; the exercise is the one through the tile. Nothing when it does, or
-/// when counters cannot be read (it says so).
+/// The feedback when a correct transpose `kernel` does not move its matrix through its tile:
+/// the hardware counted more than twice the minimum of global sectors in its loads or its stores
+/// on a matrix of whole tiles (`contract.tile`), the cost of reading or writing columns
+/// (recorded in `file` as counted.global_load_sectors_over_minimum and ..._store_...). The
+/// grader's naive baseline is a correct transpose too; the exercise is the one through the
+/// tile. Nothing when it does, or when counters cannot be read (it says so).
 std::optional<grader::Feedback> tile_not_staged(const Launch& launch, const std::string& kernel,
-                                                int shared_bytes, int tile_bytes,
-                                                const std::string& tile, const std::string& file,
+                                                const std::string& file,
                                                 const Contract& contract = {});
 
 /// The shared-memory counters of `launch` transposing one `side` x `side` tile (one block).
