@@ -41,7 +41,7 @@ const char* const kAsyncCopyMetrics[] = {
 const char* const kAsyncCopyWavefronts =
     "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 
-// Global loads and stores of the LSU pipe (ld.global and st.global; not cp.async, TMA or
+// Global loads and stores of the LSU pipe (ld.global, cp.async's reads and st.global; not TMA or
 // atomics) at the L1's tag stage: requests are warp-level instructions, sectors the 32-byte
 // pieces of memory they touch, counted whether they hit in a cache or not.
 const char* const kGlobalMetrics[] = {

@@ -73,7 +73,8 @@ std::vector<SmemCounters> measure_smem_counters_each(int launches,
                                                      const std::function<void(int)>& launch_kernel);
 
 /// What one kernel launch did in global memory through the load/store pipe (ld.global and
-/// st.global; cp.async, TMA and atomics are not counted), summed over the whole grid: requests
+/// st.global, and cp.async's reads of global memory, which counted exactly its bytes' sectors on
+/// an H100; TMA and atomics are not counted), summed over the whole grid: requests
 /// are warp-level instructions, sectors the 32-byte pieces of memory they touched, counted at
 /// the L1 whether they hit a cache or not. A warp reading 32 consecutive floats makes 1 request
 /// of 4 sectors; reading 32 floats 128 bytes apart, 1 request of 32 sectors.

@@ -238,7 +238,7 @@ std::optional<grader::Feedback> judge_speedup(const std::string& kernel,
 
 /// The feedback when a correct GEMM `kernel` does not stage its operands in shared memory: the
 /// hardware counted, in the one launch `launch_one_kernel` makes on an M x N x K problem, more
-/// than twice the global load sectors (ld.global; cp.async and TMA are not seen) that blocks of
+/// than twice the global load sectors (ld.global and cp.async; TMA is not seen) that blocks of
 /// `block_m` x `block_n` outputs need when each reads its panels of A and B once
 /// (`element_bytes` each). Records counted.global_load_sectors_over_minimum in `file`. Nothing
 /// when it stages them, or when counters cannot be read (it says so).
