@@ -14,7 +14,13 @@ constexpr int kTile = 32;                        ///< Tiles are kTile x kTile fl
 constexpr int kBlockRows = 8;                    ///< Blocks are dim3(kTile, kBlockRows).
 constexpr int kTileWords = kTile * (kTile + 4);  ///< Words of the tile: room to pad each row.
 
-/// Exercise 1. The word of the tile (0 .. kTileWords-1) that holds element (row, col),
+/// Exercise 1a. The smallest row pitch, in elements, of at least `columns` (1 .. 128), at which a
+/// warp loading one column of a tile of 32 rows (lane r reads row r) of `element_bytes`-byte
+/// elements (2, 4, 8 or 16) takes the fewest wavefronts a warp of such loads can: one per 128
+/// bytes it reads. Its rows are then padded by `padded_pitch(columns, element_bytes) - columns`.
+int padded_pitch(int columns, int element_bytes);
+
+/// Exercise 1b. The word of the tile (0 .. kTileWords-1) that holds element (row, col),
 /// 0 <= row, col < 32: distinct elements in distinct words, and both a warp storing one row
 /// (lanes over col) and a warp loading one column (lanes over row) conflict-free. Rows may be
 /// padded; kTileWords leaves room for up to four words of padding per row.

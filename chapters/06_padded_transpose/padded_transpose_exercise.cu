@@ -7,9 +7,17 @@
 
 namespace ch06 {
 
-// Exercise 1: the padded layout. As shipped it is unpadded: row-major with 32 words per row, so
+// Exercise 1a: the padding rule, for any tile of the contract. As shipped it never pads.
+// ---- your code: exercise 1a ----
+int padded_pitch(int columns, int element_bytes) {
+  (void)element_bytes;
+  return columns;  // TODO
+}
+// ---- end of your code ----
+
+// Exercise 1b: the padded layout. As shipped it is unpadded: row-major with 32 words per row, so
 // a column load is 32-way.
-// ---- your code: exercise 1 ----
+// ---- your code: exercise 1b ----
 __host__ __device__ int padded_tile_index(int row, int col) {
   return row * kTile + col;
 }

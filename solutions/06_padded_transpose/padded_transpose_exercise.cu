@@ -7,9 +7,57 @@
 
 namespace ch06 {
 
-// Exercise 1: the padded layout. As shipped it is unpadded: row-major with 32 words per row, so
+// Exercise 1a: the padding rule, for any tile of the contract. As shipped it never pads.
+// ---- your code: exercise 1a ----
+namespace {
+
+// The wavefronts of a warp reading one column of 32 rows `pitch` elements of `bytes` apart:
+// 2- and 4-byte loads are one group of 32 lanes, 8-byte ones two groups of 16, 16-byte ones four
+// of 8; a group costs the most distinct 4-byte words any bank holds (two halves of one word are
+// served together).
+int column_read_wavefronts(int pitch, int bytes) {
+  const int group = bytes <= 4 ? 32 : 128 / bytes;
+  const int words_per_lane = bytes < 4 ? 1 : bytes / 4;
+  int total = 0;
+  for (int first = 0; first < 32; first += group) {
+    long long words[32 * 4];  // the distinct words this group touches
+    int count = 0;
+    for (int row = first; row < first + group; ++row) {
+      for (int k = 0; k < words_per_lane; ++k) {
+        const long long word = static_cast<long long>(row) * pitch * bytes / 4 + k;
+        bool seen = false;
+        for (int i = 0; i < count && !seen; ++i) seen = words[i] == word;
+        if (!seen) words[count++] = word;
+      }
+    }
+    int in_bank[32] = {};
+    int busiest = 0;
+    for (int i = 0; i < count; ++i) {
+      const int n = ++in_bank[words[i] % 32];
+      busiest = n > busiest ? n : busiest;
+    }
+    total += busiest;
+  }
+  return total;
+}
+
+}  // namespace
+
+// The fewest a warp can take is one wavefront per 128 bytes; the first pitch from `columns` up
+// that reaches it. (Floats, doubles, float4: the first odd pitch. Halves: a row's element can
+// share a word with the next row's, and the first pitch that spreads the column is sometimes odd,
+// 33, sometimes two more than a multiple of 4: count.)
+int padded_pitch(int columns, int element_bytes) {
+  const int fewest = element_bytes <= 4 ? 1 : element_bytes / 4;
+  int pitch = columns;
+  while (column_read_wavefronts(pitch, element_bytes) > fewest) ++pitch;
+  return pitch;
+}
+// ---- end of your code ----
+
+// Exercise 1b: the padded layout. As shipped it is unpadded: row-major with 32 words per row, so
 // a column load is 32-way.
-// ---- your code: exercise 1 ----
+// ---- your code: exercise 1b ----
 // Rows of 33 words: a column is read at stride 33, odd, so the 32 rows land in 32 banks.
 __host__ __device__ int padded_tile_index(int row, int col) {
   return row * (kTile + 1) + col;
