@@ -53,9 +53,9 @@ WORKBOOK_CHECK(ex1) {
     if (yours == right) continue;
     const std::string call =
         "padded_pitch(" + std::to_string(columns) + ", " + std::to_string(bytes) + ")";
-    const std::string which =
-        i == 0 ? "the kernel's tile"
-               : "a fresh tile (right on the " + std::to_string(i) + " before it)";
+    const std::string which = i == 0 ? "the kernel's tile"
+                                     : "a fresh tile (right on the " + std::to_string(i) +
+                                           (i == 1 ? " tile" : " tiles") + " before it)";
     grader::Feedback f(call + " returned " + std::to_string(yours) + ", on " + which + ".");
     if (yours < columns) {
       f.line("A row of " + std::to_string(columns) + " " + type_of(bytes) +
