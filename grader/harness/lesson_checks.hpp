@@ -3,9 +3,12 @@
 /// and the chapter's identity and thresholds (chapter.hpp), with Catch2.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -20,9 +23,43 @@
 
 namespace lesson {
 
+/// `text` with the number after each <!--fig:NAME--> marker of a figure of `figures` that has a
+/// value replaced by that value, to as many decimals as the lesson printed.
+inline std::string renewed_figures(const Figures& figures, const std::string& text) {
+  static const std::regex marker(R"(<!--fig:([A-Za-z0-9_.]+)-->(-?[0-9]+(\.[0-9]+)?))");
+  std::string out;
+  std::size_t copied = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), marker);
+       it != std::sregex_iterator(); ++it) {
+    for (const Figure& f : figures.all()) {
+      if (f.name != (*it)[1] || std::isnan(f.value)) continue;
+      const std::string printed = (*it)[2];
+      const std::size_t point = printed.find('.');
+      const int decimals =
+          point == std::string::npos ? 0 : static_cast<int>(printed.size() - point - 1);
+      char number[64];
+      std::snprintf(number, sizeof number, "%.*f", decimals, f.value);
+      const std::size_t at = static_cast<std::size_t>(it->position(2));
+      out += text.substr(copied, at - copied) + number;
+      copied = at + printed.size();
+    }
+  }
+  return out + text.substr(copied);
+}
+
 /// Fails the running check once for every problem `figures` finds in the lesson `text`; in a
 /// chapter that awaits its first GPU run, a measured figure without its value is said, not failed.
-inline void check_figures(const Figures& figures, const std::string& text) {
+/// With WORKBOOK_RENEW_FIGURES=1 (tools/maintainer/run_gpu_suite.sh, after it commits a run's
+/// measurements) it first writes the lesson with its figures renewed (renewed_figures) and checks
+/// that: a renewed measurement renews the prose.
+inline void check_figures(const Figures& figures, std::string text) {
+  const char* renew = std::getenv("WORKBOOK_RENEW_FIGURES");
+  if (renew != nullptr && std::string(renew) == "1") {
+    // The file as it is now: another check of this lesson may have renewed its own figures.
+    const std::string path = std::string("chapters/") + grader::chapter::kFolder + "/README.md";
+    text = renewed_figures(figures, read_source_file(path));
+    std::ofstream(std::string(WORKBOOK_SOURCE_ROOT) + "/" + path, std::ios::binary) << text;
+  }
   const bool awaiting = awaits_first_gpu_run(grader::chapter::kMeasurementFile);
   for (const std::string& problem : figures.problems(text)) {
     if (awaiting && problem.find(" has no value: ") != std::string::npos) {

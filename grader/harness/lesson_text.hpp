@@ -135,6 +135,8 @@ class Figures {
   /// a declared figure the lesson never quotes, a number that is not its value rounded to the
   /// digits printed (0.86 for 0.860, never 0.87). Empty when every figure is right.
   std::vector<std::string> problems(const std::string& lesson_text) const;
+  /// The figures declared so far.
+  const std::vector<Figure>& all() const { return figures_; }
 
  private:
   std::vector<Figure> figures_;

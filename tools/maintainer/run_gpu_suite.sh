@@ -11,7 +11,8 @@
 # quote are recounted in the solution build (tools/maintainer/count_sass.py). Only then do the
 # checks that read committed measurements run (suite `measured`: the lesson checks, the
 # thresholds' headroom, the suite's time), so that they check this run's numbers, not the last
-# one's.
+# one's; before them the lessons' marked numbers are rewritten from this run's (suite lessons
+# with WORKBOOK_RENEW_FIGURES=1).
 #
 # Each chapter's GPU checks are also run both ways in turns, by the judge (which launches the
 # exercise's kernels itself, common/cuda/kernel_module.hpp) and in process by the GPU grader,
@@ -101,7 +102,11 @@ elif build build-gpu-solution solution; then
   python3 tools/maintainer/compare_gpu_judges.py build-gpu-solution "$out" "$name" \
     >"$out/judges-solution.log" 2>&1 || status=1
   tail -n 1 "$out/judges-solution.log"
-  # The lessons, thresholds and suite time against what this run just measured.
+  # The lessons' marked numbers rewritten from what this run just measured (the prose follows
+  # the files: docs/instructors/chapters.md), then the lessons, thresholds and suite time
+  # checked against it.
+  WORKBOOK_RENEW_FIGURES=1 meson test -C build-gpu-solution --suite lessons \
+    >"$out/renew-figures.log" 2>&1 || status=1
   meson test -C build-gpu-solution --print-errorlogs --suite measured \
     >"$out/test-measured.log" 2>&1 || status=1
   cp build-gpu-solution/meson-logs/testlog.txt "$out/testlog-measured.txt"
