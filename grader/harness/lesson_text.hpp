@@ -9,7 +9,9 @@
 /// Rewording the sentence around a figure then never breaks a check; changing the number does.
 #pragma once
 
+#include <algorithm>
 #include <functional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -142,5 +144,24 @@ class Figures {
   std::vector<Figure> figures_;
   std::vector<std::string> missing_;  // measured figures whose value could not be read
 };
+
+/// Every speed `text` quotes without a <!--fig:NAME--> marker right before it (a number followed
+/// by TFLOP/s, GB/s, "times as fast", "x as fast", "of copy", "of cuBLAS", ...), each as
+/// "line N: ...": a measured figure typed by hand, which no check renews or holds to its file.
+inline std::vector<std::string> unmarked_speeds(const std::string& text) {
+  static const std::regex speed(
+      R"((^|[^0-9A-Za-z_.>-])([0-9]+(\.[0-9]+)?)\s*(TFLOP/s|GFLOP/s|GB/s|TB/s|x as fast|x faster|)"
+      R"(times as (fast|long)|% (faster|slower)|of (the )?(device )?(copy|cuBLAS)))");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), speed);
+       it != std::sregex_iterator(); ++it) {
+    const auto at = static_cast<std::size_t>(it->position(2));
+    const std::size_t line =
+        1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+    out.push_back("line " + std::to_string(line) + ": " + (*it)[2].str() + " " + (*it)[4].str() +
+                  " is quoted without a <!--fig:NAME--> marker");
+  }
+  return out;
+}
 
 }  // namespace lesson

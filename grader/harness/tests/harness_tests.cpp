@@ -92,6 +92,18 @@ TEST_CASE("thresholds are looked up by name, and judged on their side", "[host][
       "no threshold named nothing in this chapter's manifest (grader/NN_slug/chapter.ini)");
 }
 
+TEST_CASE("lesson figures: a speed typed without a marker is found", "[host][harness]") {
+  const std::string text =
+      "about <!--fig:a.fraction_of_copy-->0.92 of the device copy, and\n"
+      "reaches 355 TFLOP/s, 2.5 times as fast, 0.98 of cuBLAS; 8 banks, 1.6% more memory.";
+  const std::vector<std::string> found = lesson::unmarked_speeds(text);
+  REQUIRE(found.size() == 3);
+  CHECK(found[0] == "line 2: 355 TFLOP/s is quoted without a <!--fig:NAME--> marker");
+  CHECK(found[1] == "line 2: 2.5 times as fast is quoted without a <!--fig:NAME--> marker");
+  CHECK(found[2] == "line 2: 0.98 of cuBLAS is quoted without a <!--fig:NAME--> marker");
+  CHECK(lesson::unmarked_speeds("<!--fig:x.tflops-->355 TFLOP/s").empty());
+}
+
 TEST_CASE("lesson figures: each marked number is held to its source", "[host][harness]") {
   lesson::Figures figures;
   figures.add("padded.fraction_of_copy", 0.918, "a measurement");
