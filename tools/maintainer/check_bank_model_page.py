@@ -471,6 +471,21 @@ def main():
                     checker.differ("example", value, f"the page's example {shown['command']!r} "
                                                      f"is not a command of docs/analyzer.md")
                 checker.compare("example", ran or [], shown)
+            # The address bar follows the form: the link it holds, opened anew, shows the same.
+            checker.fill("edge", form("(t/2)*8", width=8, active="0-15", shared="4096"))
+            try:  # written once typing pauses
+                page.wait_for("location.search.includes('active=0-15')", timeout=5)
+            except ChromiumError:
+                pass  # the link below says what it holds
+            link = page.evaluate("location.href")
+            again = browser.open(link)
+            again.wait_for("document.getElementById('request').dataset.ready === 'true'")
+            again.evaluate(READ_PAGE)
+            shown = again.evaluate("readPage()", await_promise=True)
+            checker.compare("edge", arguments(form("(t/2)*8", width=8, active="0-15",
+                                                   shared="4096")), shown)
+            if "width=8" not in link or "active=0-15" not in link:
+                checker.differ("link", link, "the address bar does not hold the form's request")
             # Offline: the page asks for nothing but itself and what it makes in memory.
             elsewhere = sorted({u for u in browser.requested
                                 if not u.startswith(("data:", "blob:"))

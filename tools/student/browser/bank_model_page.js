@@ -131,9 +131,35 @@
     }
   }
 
+  // The address bar follows the form (the names fillFromQuery reads), so that the link in it
+  // shows this request to whoever opens it; empty and default fields are left out. Written once
+  // typing pauses: browsers ignore an address rewritten hundreds of times a second.
+  let queryTimer = null;
+  function writeQuery() {
+    window.clearTimeout(queryTimer);
+    queryTimer = window.setTimeout(writeQueryNow, 250);
+  }
+  function writeQueryNow() {
+    const query = new URLSearchParams();
+    const typed = given() === "addresses" ? "addresses" : "expression";
+    query.set(typed, field(typed).value);
+    const op = field("op").value;
+    if (op !== "load") query.set("op", op);
+    if (!fixedWidth(op) && field("width").value !== "4") query.set("width", field("width").value);
+    for (const name of ["active", "shared-bytes"]) {
+      if (field(name).value !== "") query.set(name, field(name).value);
+    }
+    try {
+      window.history.replaceState(null, "", "?" + query.toString());
+    } catch (error) {
+      // A page opened from a file may not rewrite its address in every browser: the form works.
+    }
+  }
+
   function update(model) {
     const op = field("op").value;
     showWidth(op);
+    writeQuery();
     field("async-note").hidden = !op.startsWith("cp.async");
     const args = argumentsOfForm();
     field("command").textContent = ["analyze_smem_access"].concat(args.map(shellWord)).join(" ");
