@@ -21,6 +21,7 @@
 #include <string>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
 
 namespace grader::subject {
 
@@ -123,10 +124,19 @@ struct Answer {
   bool (*answer)(Frame& call, Frame& result);
 };
 
-/// A value as a message shows it: numbers as written, anything else by its size.
+/// Whether the interface's enum T has an enum_name(T) (the judge's calls, subject_calls.py).
+template <typename T, typename = void>
+struct has_enum_name : std::false_type {};
+template <typename T>
+struct has_enum_name<T, std::void_t<decltype(enum_name(std::declval<T>()))>> : std::true_type {};
+
+/// A value as a message shows it: an enumerator by its name where the interface's enum has one,
+/// numbers as written, anything else by its size.
 template <typename T>
 std::string describe(const T& value) {
-  if constexpr (std::is_enum_v<T>) {
+  if constexpr (std::is_enum_v<T> && has_enum_name<T>::value) {
+    return enum_name(value);
+  } else if constexpr (std::is_enum_v<T>) {
     return std::to_string(static_cast<long long>(value));
   } else if constexpr (std::is_integral_v<T>) {
     return std::to_string(value);

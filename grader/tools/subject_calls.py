@@ -217,18 +217,49 @@ def asserts(functions):
             f"and the subject as bytes\");" for t in sorted(types)]
 
 
-def judge_side(namespace, student, grader, header_include, gpu_grader, kernels=None):
+def enums(header):
+    """[(NAME, [(enumerator, value)])] for each `enum class NAME { ... }` of the interface."""
+    found = []
+    for m in re.finditer(r"\benum\s+class\s+(\w+)\s*(?::\s*[\w ]+)?\{([^}]*)\}",
+                         without_comments(header)):
+        items, value = [], -1
+        for item in (i.strip() for i in m.group(2).split(",")):
+            if not item:
+                continue
+            name, _, given = (p.strip() for p in item.partition("="))
+            value = int(given, 0) if given else value + 1
+            items.append((name, value))
+        found.append((m.group(1), items))
+    return found
+
+
+def enum_names(header):
+    """`enum_name(E)` for each enum of the interface, which a call's message shows its argument
+    by (subject_protocol.hpp's describe): Pattern::kStructMember, not 2."""
+    out = []
+    for name, items in enums(header):
+        out += [f"inline std::string enum_name({name} value) {{",
+                "  switch (static_cast<long long>(value)) {"]
+        out += [f'    case {v}: return "{name}::{e}";' for e, v in items]
+        out += ["  }",
+                f'  return "{name}(" + std::to_string(static_cast<long long>(value)) + ")";',
+                "}", ""]
+    return out
+
+
+def judge_side(namespace, student, grader, header_include, gpu_grader, kernels=None,
+               enum_lines=()):
     calls = [f for f in student if f.host]
     out = ["// Made by grader/tools/subject_calls.py (judge): the student's functions, called in the",
            "// subject; the grader's, answered for it. Do not edit.",
-           "#include <type_traits>", "", f'#include "{header_include}"',
+           "#include <string>", "#include <type_traits>", "", f'#include "{header_include}"',
            '#include "grader/harness/subject_link.hpp"', "",
            "// This grader is a judge: the reference checks are the GPU grader's (grader_main.cpp).",
            f'extern "C" const char* workbook_judge_gpu_grader() {{ return "{gpu_grader}"; }}', ""]
     if kernels:
         out += ["// It runs the GPU checks itself, on the exercise's kernels loaded from here.",
                 f'extern "C" const char* workbook_judge_kernels() {{ return "{kernels}"; }}', ""]
-    out += [f"namespace {namespace} {{", ""]
+    out += [f"namespace {namespace} {{", ""] + list(enum_lines)
     for number, f in enumerate(student):
         out.append(f.signature() + " {")
         args = "".join(f", {n}" for _, n in f.params)
@@ -267,7 +298,7 @@ def judge_side(namespace, student, grader, header_include, gpu_grader, kernels=N
 def subject_side(namespace, student, grader, header_include):
     out = ["// Made by grader/tools/subject_calls.py (subject): answers the judge's calls with the",
            "// student's functions, and calls back the grader's. Do not edit.",
-           "#include <type_traits>", "", f'#include "{header_include}"',
+           "#include <string>", "#include <type_traits>", "", f'#include "{header_include}"',
            '#include "grader/harness/subject_protocol.hpp"', "", f"namespace {namespace} {{", ""]
     host_grader = [f for f in grader if f.host]
     for k, f in enumerate(host_grader):
@@ -297,7 +328,9 @@ def main(argv):
         sys.exit(f"subject_calls.py: {header}: {e}")
     include = header[header.index("chapters/"):] if "chapters/" in header else header
     if side == "judge":
-        text = judge_side(namespace, student, grader, include, *argv[5:])
+        with open(header, encoding="utf-8") as f:
+            named = enum_names(f.read())
+        text = judge_side(namespace, student, grader, include, *argv[5:], enum_lines=named)
     else:
         text = subject_side(namespace, student, grader, include)
     with open(output, "w", encoding="utf-8") as f:
