@@ -7,7 +7,7 @@ EX1 = "ex1"
 EX2 = "ex2_correct"
 
 ITEMS = [
-    Function(EX1, "padded_pitch", ("padded_pitch", "smallest_pitch"),
+    Function(EX1, "padded_pitch", ("padded_pitch",),
              Plant("  (void)element_bytes;\n  return columns;  // TODO",
                    "  return {call}(columns, element_bytes);")),
     Function(EX1, "padded_tile_index", ("padded_tile_index", "padded_index", "padded_word"),
