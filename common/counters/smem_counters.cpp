@@ -9,6 +9,7 @@
 #include <cupti_target.h>
 
 #include <cstdint>
+#include <iostream>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -390,6 +391,15 @@ GlobalTraffic measure_global_traffic(const std::function<void()>& launch_one_ker
   t.store_sectors = values[2];
   t.store_requests = values[3];
   return t;
+}
+
+std::optional<GlobalTraffic> global_traffic_where_counted(
+    const std::function<void()>& launch_one_kernel, const std::string& unjudged) {
+  const CounterAvailability& counters = counters_available();
+  if (counters.available) return measure_global_traffic(launch_one_kernel);
+  std::cout << "Global traffic not counted (" << counters.reason << "); " << unjudged
+            << " is not judged.\n";
+  return std::nullopt;
 }
 
 }  // namespace gpu

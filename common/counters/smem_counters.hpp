@@ -11,6 +11,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -89,5 +90,10 @@ struct GlobalTraffic {
 /// launches (a profiler session of its own). Throws CountersUnavailable when counters cannot be
 /// read (counters_available() says why).
 GlobalTraffic measure_global_traffic(const std::function<void()>& launch_one_kernel);
+
+/// measure_global_traffic() where counters can be read; elsewhere nothing, after printing why
+/// and that `unjudged` (what the count would have judged) is not judged.
+std::optional<GlobalTraffic> global_traffic_where_counted(
+    const std::function<void()>& launch_one_kernel, const std::string& unjudged);
 
 }  // namespace gpu

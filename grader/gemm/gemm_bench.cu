@@ -1,7 +1,6 @@
 #include "grader/gemm/gemm_bench.hpp"
 
 #include <cstdio>
-#include <iostream>
 
 #include "common/counters/smem_counters.hpp"
 #include "grader/harness/measurements.hpp"
@@ -99,21 +98,17 @@ std::optional<grader::Feedback> operands_not_staged(const std::function<void()>&
                                                     const std::string& file) {
   // Staged operands: each block reads its panels of A (block_m x K) and B (K x block_n) once.
   // Read from global memory where they are multiplied, every element is read once per block
-  // row or column of C that uses it, many times over. At most kMostSectors times the minimum
-  // passes.
-  constexpr double kMostSectors = 2.0;
-  const gpu::CounterAvailability& counters = gpu::counters_available();
-  if (!counters.available) {
-    std::cout << "Global traffic not counted (" << counters.reason
-              << "); the staging of the operands is not judged.\n";
-    return std::nullopt;
-  }
-  const gpu::GlobalTraffic t = gpu::measure_global_traffic(launch_one_kernel);
+  // row or column of C that uses it, many times over (grader::kMostGlobalSectorsOverMinimum).
+  const double bar = grader::kMostGlobalSectorsOverMinimum;
+  const std::optional<gpu::GlobalTraffic> counted_traffic =
+      gpu::global_traffic_where_counted(launch_one_kernel, "the staging of the operands");
+  if (!counted_traffic) return std::nullopt;
+  const gpu::GlobalTraffic& t = *counted_traffic;
   const double blocks = static_cast<double>(M / block_m) * (N / block_n);
   const double minimum = blocks * (block_m + block_n) * K * element_bytes / 32.0;
   const double loads = t.load_sectors / minimum;
   grader::record_measurement(file, "counted.global_load_sectors_over_minimum", loads, "x");
-  if (loads <= kMostSectors) return std::nullopt;
+  if (loads <= bar) return std::nullopt;
   char counted[300];
   std::snprintf(counted, sizeof counted,
                 "On %d x %d x %d the GPU counted %.0f sectors of global loads in %.0f requests: "
@@ -122,8 +117,7 @@ std::optional<grader::Feedback> operands_not_staged(const std::function<void()>&
                 M, N, K, t.load_sectors, t.load_requests, loads, minimum, blocks, block_m, block_n);
   return grader::Feedback(kernel + " is correct, but it reads its operands from global memory " +
                           "where it multiplies them, not from the block's shared tiles (at most " +
-                          grader::fixed(kMostSectors, 0) +
-                          " times the minimum of 32-byte sectors passes).")
+                          grader::fixed(bar, 0) + " times the minimum of 32-byte sectors passes).")
       .line(counted)
       .hint(
           "each element of A and B is read from global memory once per block, into the "

@@ -54,4 +54,10 @@ inline double headroom_of(const Threshold& t, double measured) {
   return t.bound == Bound::kAtLeast ? measured / t.value : t.value / measured;
 }
 
+/// The technique guards' bar (chapters 05-10): a kernel that moves its data through shared
+/// memory touches each 32-byte global sector it needs once; one that reads or writes global
+/// memory where it should read its tile touches many times as many (a column of floats 8 times,
+/// a GEMM's operands per multiply-add far more). At most this many times the minimum passes.
+constexpr double kMostGlobalSectorsOverMinimum = 2.0;
+
 }  // namespace grader

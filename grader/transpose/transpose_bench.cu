@@ -144,27 +144,25 @@ std::optional<grader::Feedback> tile_not_staged(const Launch& launch, const std:
   // A declared tile proves nothing (a naive transpose can write one and ignore it): what the
   // hardware counted in global memory does. A staged transpose reads and writes each 32-byte
   // sector of the matrices once; reading or writing a column of global memory costs a sector per
-  // float, 8 times as many. At most kMostSectors times the minimum passes.
-  constexpr double kMostSectors = 2.0;
-  const gpu::CounterAvailability& counters = gpu::counters_available();
-  if (!counters.available) {
-    std::cout << "Global traffic not counted (" << counters.reason
-              << "); whether the kernel moves its tile is not judged.\n";
-    return std::nullopt;
-  }
+  // float, 8 times as many (grader::kMostGlobalSectorsOverMinimum).
+  const double bar = grader::kMostGlobalSectorsOverMinimum;
   const int rows = 8 * contract.tile, cols = 4 * contract.tile;
   gpu::DeviceBuffer<float> in(static_cast<size_t>(rows) * cols);
   gpu::DeviceBuffer<float> out(static_cast<size_t>(rows) * cols);
   in.fill_bytes(0x3f);
-  const gpu::GlobalTraffic t = gpu::measure_global_traffic([&] {
-    launch(in.get(), out.get(), rows, cols);
-    GPU_CHECK(cudaGetLastError());
-  });
+  const std::optional<gpu::GlobalTraffic> counted_traffic = gpu::global_traffic_where_counted(
+      [&] {
+        launch(in.get(), out.get(), rows, cols);
+        GPU_CHECK(cudaGetLastError());
+      },
+      "whether the kernel moves its tile");
+  if (!counted_traffic) return std::nullopt;
+  const gpu::GlobalTraffic& t = *counted_traffic;
   const double minimum = static_cast<double>(rows) * cols * sizeof(float) / 32;
   const double loads = t.load_sectors / minimum, stores = t.store_sectors / minimum;
   grader::record_measurement(file, "counted.global_load_sectors_over_minimum", loads, "x");
   grader::record_measurement(file, "counted.global_store_sectors_over_minimum", stores, "x");
-  if (loads <= kMostSectors && stores <= kMostSectors) return std::nullopt;
+  if (loads <= bar && stores <= bar) return std::nullopt;
   char counted[300];
   std::snprintf(counted, sizeof counted,
                 "On %d x %d floats the GPU counted %.0f sectors of global loads in %.0f requests "
@@ -172,9 +170,8 @@ std::optional<grader::Feedback> tile_not_staged(const Launch& launch, const std:
                 rows, cols, t.load_sectors, t.load_requests, t.store_sectors, t.store_requests,
                 loads, stores, minimum);
   return grader::Feedback(kernel + " is correct, but it does not move the matrix through its " +
-                          "tile: it " + (loads > kMostSectors ? "reads" : "writes") +
-                          " global memory a column at a time (at most " +
-                          grader::fixed(kMostSectors, 0) +
+                          "tile: it " + (loads > bar ? "reads" : "writes") +
+                          " global memory a column at a time (at most " + grader::fixed(bar, 0) +
                           " times the minimum of 32-byte sectors passes).")
       .line(counted)
       .hint(
