@@ -35,7 +35,7 @@ WORKBOOK_CHECK(ex1) {
   // own seed), so that a rule passes and a number does not.
   std::vector<std::pair<int, int>> cases = {{ch06::kTile, 4}};
   grader::variant::Draw d = grader::variant::fresh_draw("ch06");
-  // Halves twice as often: theirs is the rule that no parity gives.
+  // Halves twice as often: theirs is the rule that "the next odd pitch" does not give.
   for (const int bytes : {2, 4, 8, 16, 2, 4, 8, 16, 2, 2}) {
     cases.push_back({d.between(1, 128), bytes});
   }
