@@ -1,5 +1,6 @@
 /// @file smem_access_probe.hpp
-/// @brief Runs one warp request on the GPU and reads what the hardware counted.
+/// @brief Kernels whose shared-memory counts are known: one warp request run on the GPU and read
+/// back from the counters, and the probe that proves counters can be read.
 #pragma once
 
 #include <vector>
@@ -25,5 +26,10 @@ MeasuredAccess measure_warp_request(const smem::WarpRequest& request, int max_sh
 /// results in the order of `requests`.
 std::vector<MeasuredAccess> measure_warp_requests(const std::vector<smem::WarpRequest>& requests,
                                                   int max_shared_bytes);
+
+/// Launches one warp that stores one word per lane to shared memory and loads it back
+/// (conflict-free): exactly one shared store and one shared load instruction, one wavefront
+/// each. Checks the launch.
+void launch_counter_probe();
 
 }  // namespace gpu

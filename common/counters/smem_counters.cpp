@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "common/counters/smem_counters_probe.hpp"
+#include "common/counters/smem_access_probe.hpp"
 #include "common/cuda/cuda_check.hpp"
 
 namespace gpu {
@@ -400,6 +400,13 @@ std::optional<GlobalTraffic> global_traffic_where_counted(
   std::cout << "Global traffic not counted (" << counters.reason << "); " << unjudged
             << " is not judged.\n";
   return std::nullopt;
+}
+
+void counters_detail::check_cupti(int code, const char* call) {
+  gpu::check_cupti(static_cast<CUptiResult>(code), call);
+}
+void* counters_detail::current_context() {
+  return gpu::current_context();
 }
 
 }  // namespace gpu

@@ -96,4 +96,14 @@ GlobalTraffic measure_global_traffic(const std::function<void()>& launch_one_ker
 std::optional<GlobalTraffic> global_traffic_where_counted(
     const std::function<void()>& launch_one_kernel, const std::string& unjudged);
 
+/// @cond INTERNAL
+// What the counters' two sources (this session API and the SASS metrics, source_counters.hpp)
+// share: a failed CUPTI call (code: a CUptiResult) thrown as CountersUnavailable where it means
+// counters cannot be read here, and the current CUDA context (a CUcontext), created if none.
+namespace counters_detail {
+void check_cupti(int code, const char* call);
+void* current_context();
+}  // namespace counters_detail
+/// @endcond
+
 }  // namespace gpu

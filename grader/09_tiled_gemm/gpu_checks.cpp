@@ -12,6 +12,7 @@
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
+#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/09_tiled_gemm/classic_cases.hpp"
@@ -173,10 +174,11 @@ WORKBOOK_CHECK(ex2_counters) {
   std::mt19937_64 rng(grader::run_seed() + 11);
   const Problem p = random_problem(ch09::kBlockM, ch09::kBlockN, ch09::kBlockK * steps, rng);
   gpu::DeviceBuffer<float> a(p.A), b(p.B), c(static_cast<size_t>(p.M) * p.N);
-  const gpu::SmemCounters got = gpu::measure_smem_counters([&] {
+  const auto launch = [&] {
     ch09::probes::launch_yours(a.get(), b.get(), c.get(), p.M, p.N, p.K);
     GPU_CHECK(cudaGetLastError());
-  });
+  };
+  const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
   const ch09::spec::Promise want =
       ch09::spec::promise(ch09::as_offset, ch09::thread_row, ch09::thread_col, steps);
   grader::record_measurement(kMeasurementFile, "counted.load_wavefronts_per_request",
@@ -209,6 +211,7 @@ WORKBOOK_CHECK(ex2_counters) {
                        "than its accesses need.")
           .line(counted)
           .line(ideal)
+          .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
           .hint(want.load_wavefronts > want.load_ideal || want.store_wavefronts > want.store_ideal
                     ? "as_offset or the thread mapping conflicts: the host check shows "
                       "which access."

@@ -12,6 +12,7 @@
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
+#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
@@ -190,10 +191,11 @@ WORKBOOK_CHECK(ex3_counters) {
   const Problem p = random_problem(ch10::kTcBlock, ch10::kTcBlock, ch10::kTcKStep * steps, rng);
   gpu::DeviceBuffer<__half> a(p.A), b(p.B);
   gpu::DeviceBuffer<float> c(static_cast<size_t>(p.M) * p.N);
-  const gpu::SmemCounters got = gpu::measure_smem_counters([&] {
+  const auto launch = [&] {
     ch10::probes::launch_yours(a.get(), b.get(), c.get(), p.M, p.N, p.K);
     GPU_CHECK(cudaGetLastError());
-  });
+  };
+  const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
   // Per K-step: 4 warps x 32 ldmatrix.x4, one wavefront per matrix at best, and 4 warps x 16
   // cp.async, one wavefront per 128-byte line of A or B each reads (4) at best. Nsight
   // Compute's cp.async bank-conflict counter reads 0 whatever the layout: wavefronts it is.
@@ -225,12 +227,14 @@ WORKBOOK_CHECK(ex3_counters) {
                     (!copies_counted || got.async_copy_instructions == copies),
                 grader::Feedback("Your kernel's count of shared accesses is not the contract's.")
                     .line(counted)
+                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
                     .hint("per K-step each warp issues 16 cp.async (8 copies of A's tile, 8 of "
                           "B's) and 32 ldmatrix.x4, and no other shared access."));
   GRADER_EXPECT(got.load_wavefronts <= ideal_loads,
                 grader::Feedback("The GPU counted more shared-load wavefronts in your kernel than "
                                  "its ldmatrix.x4 need: they conflict.")
                     .line(counted)
+                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
                     .hint("the 8 rows of each matrix must sit in 8 different bank quads."));
   if (!copy_wavefronts_counted) {
     std::cout << "cp.async wavefronts not counted: this profiler does not offer "
@@ -241,6 +245,7 @@ WORKBOOK_CHECK(ex3_counters) {
                 grader::Feedback("The GPU counted more wavefronts in your kernel's cp.async than "
                                  "the lines they read need.")
                     .line(counted)
+                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
                     .hint("each group of 8 lanes copies one 128-byte line of A or B: keep its 8 "
                           "chunks in one 128-byte line of shared memory, permuted by an XOR (a "
                           "padded row is rotated, and crosses a line)."));

@@ -11,6 +11,7 @@
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
+#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/11_tma_layouts/answer_cases.hpp"
@@ -166,10 +167,11 @@ WORKBOOK_CHECK(ex3b_counters) {
   // One tile per block: while a warp reads a stage, no TMA load writes that block's shared
   // memory (the counter counts such a write's arbitration as wavefronts: 6.9 a read measured
   // with a block's four stages filling at once, against the ideal 4).
-  const gpu::SmemCounters got = gpu::measure_smem_counters([&] {
+  const auto launch = [&] {
     ch11::probes::launch_yours_on(in.get(), out.get(), rows, cols, tiles);
     GPU_CHECK(cudaGetLastError());
-  });
+  };
+  const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
   // Per tile, each warp: 4 float4 reads and 4 float4 writes, 4 wavefronts each at best.
   const double accesses = 4.0 * tiles * (ch11::kThreads / 32), ideal = 4 * accesses;
   char counted[400];
@@ -187,6 +189,7 @@ WORKBOOK_CHECK(ex3b_counters) {
   GRADER_EXPECT(got.load_instructions == accesses && got.store_instructions == accesses,
                 grader::Feedback("Your kernel's shared accesses are not the contract's.")
                     .line(counted)
+                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
                     .hint("each thread reads 4 float4 chunks of each tile and writes 4 float4 "
                           "chunks of the output tile; nothing else touches shared memory but "
                           "the TMA."));
@@ -194,6 +197,7 @@ WORKBOOK_CHECK(ex3b_counters) {
                 grader::Feedback("The GPU counted more shared-memory wavefronts in your kernel "
                                  "than its accesses need.")
                     .line(counted)
+                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
                     .hint("read the box through tma_smem_offset in a mode where each group of 8 "
                           "lanes finds its 8 chunks in 8 different bank quads."));
 }

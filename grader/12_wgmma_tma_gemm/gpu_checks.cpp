@@ -15,6 +15,7 @@
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
+#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
@@ -205,10 +206,11 @@ WORKBOOK_CHECK(ex3_counters) {
                                                      ch12::kBlockN, 8 * ch12::kKTile, rng);
   gpu::DeviceBuffer<__half> a(p.A), b(p.B);
   gpu::DeviceBuffer<float> c(static_cast<std::size_t>(p.M) * p.N);
-  const gpu::SmemCounters got = gpu::measure_smem_counters([&] {
+  const auto launch = [&] {
     ch12::probes::launch_yours(OperandLayout::k128B, a.get(), b.get(), c.get(), p.M, p.N, p.K);
     GPU_CHECK(cudaGetLastError());
-  });
+  };
+  const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
   const double stores = 2.0 * 4 * (ch12::kAccumulators / 2);      // 8 warps x 64 float2 stores
   const double loads = ch12::kBlockM * ch12::kBlockN / 4.0 / 32;  // float4 loads of the tile
   char counted[500];
@@ -239,6 +241,7 @@ WORKBOOK_CHECK(ex3_counters) {
                                  " shared stores where " + grader::fixed(stores, 0) +
                                  " 8-byte stores write the C tile.")
                     .line(counted)
+                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
                     .hint("step 3: every consumer thread stores its accumulators into the C tile "
                           "as float2, and the tile goes to C in coalesced 16-byte rows."));
   }
@@ -246,6 +249,7 @@ WORKBOOK_CHECK(ex3_counters) {
                 grader::Feedback("The GPU counted more wavefronts in your epilogue's shared "
                                  "stores than 8-byte stores need: they conflict.")
                     .line(counted)
+                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
                     .hint("exercise 2b: at which pitch do the 4 rows a half-warp stores to fall "
                           "in different banks? Store d[reg], d[reg + 1] as one float2."));
   // The loads are shown, not judged: the load wavefront counter also counts the mbarrier

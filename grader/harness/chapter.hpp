@@ -3,10 +3,10 @@
 ///
 /// The top-level meson.build compiles every file of `grader/NN_slug/` with the chapter's
 /// identity, taken from the folder name `NN_slug`: the id `chNN` (the meson suite), the
-/// measurement file `chNN_slug`, and the header `chNN_manifest.hpp` that grader/tools/manifest_views.py
-/// makes from the chapter's manifests (grader/NN_slug/chapter.ini, and
-/// solutions/NN_slug/chapter.ini where the tree has it): the thresholds, and the name and tags of
-/// each check.
+/// measurement file `chNN_slug`, and the header `chNN_manifest.hpp` that
+/// grader/tools/manifest_views.py makes from the chapter's manifests (grader/NN_slug/chapter.ini,
+/// and solutions/NN_slug/chapter.ini where the tree has it): the thresholds, and the name and tags
+/// of each check.
 #pragma once
 
 #if !defined(WORKBOOK_CHAPTER_ID) || !defined(WORKBOOK_CHAPTER_FOLDER) || \
@@ -15,6 +15,7 @@
     "grader/harness/chapter.hpp is for a chapter's checks: the build defines the chapter's identity"
 #endif
 
+#include "common/counters/source_counters.hpp"
 #include "grader/harness/threshold.hpp"
 
 namespace grader::chapter {
@@ -45,6 +46,13 @@ inline constexpr const char* kFolder = WORKBOOK_CHAPTER_FOLDER;
 /// measurements to, under `<build>/measurements/` (the H200's, committed, are the instructors':
 /// `solutions/NN_slug/measurements/h200.tsv`).
 inline constexpr const char* kMeasurementFile = WORKBOOK_CHAPTER_MEASUREMENTS;
+
+/// The chapter's kernels built for the device alone, with -lineinfo (`chNN_slug_kernels.fatbin`
+/// beside the grader, meson.build's kernels_name): where a failed counters check's
+/// line-by-line view (common/counters/source_counters.hpp) reads the kernel's source lines.
+inline std::string kernels_file() {
+  return gpu::beside_this_program(std::string(kMeasurementFile) + "_kernels.fatbin");
+}
 
 /// The chapter's threshold named `name`; throws std::out_of_range naming it when the chapter's
 /// manifest has none.

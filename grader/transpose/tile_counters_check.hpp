@@ -8,7 +8,9 @@
 #include <string>
 
 #include "common/counters/smem_counters.hpp"
+#include "common/counters/source_counters.hpp"
 #include "common/model/bank_model.hpp"
+#include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback_message.hpp"
 #include "grader/harness/measurements.hpp"
 #include "grader/transpose/transpose_bench.hpp"
@@ -63,12 +65,15 @@ inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int pr
   const std::string counted = "The GPU counted " + grader::fixed(store) +
                               " wavefronts per tile store and " + grader::fixed(load) +
                               " per tile load.";
+  // Which line of the kernel has them (its kernels file is the chapter's, beside the grader).
+  const std::string lines = lines_of_one_tile(launch, side, grader::chapter::kernels_file());
   if (expected == Expected::kLayoutPromise) {
     return {{},
             grader::Feedback("The GPU counted " + differs + " in your kernel than " + promised_by +
                              " promises (" + std::to_string(predicted_store) + " per store, " +
                              std::to_string(predicted_load) + " per load).")
                 .line(counted)
+                .picture(lines)
                 .hint(hint)};
   }
   return {{},
@@ -76,7 +81,8 @@ inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int pr
                            std::to_string(predicted_store) + " per store, " +
                            std::to_string(predicted_load) + " per load).")
               .hint(hint)
-              .reveal(counted)};
+              .reveal(counted)
+              .reveal(lines)};
 }
 
 /// The counters of `launch` against what the student's layout function `index(row, col)`

@@ -1,9 +1,15 @@
-// The shared-memory counters on a GPU: a kernel whose counts are known reads back exactly.
+// The shared-memory counters on a GPU: a kernel whose counts are known reads back exactly;
+// and the line-by-line view, whose lines and table are checked without a GPU.
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
+#include "common/counters/source_counters.hpp"
 #include "common/cuda/tests/test_kernels.hpp"
 #include "grader/harness/catch.hpp"
 #include "grader/harness/feedback.hpp"
@@ -76,4 +82,152 @@ TEST_CASE("shared-memory counters of many launches in one session, in order", "[
                                                         test_kernels::launch_column_read();
                                                     }),
                     GRADER_CONTAINS("expected 2 kernel launches to profile, saw 3"));
+}
+
+namespace {
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The mangled name of the test kernel that holds `part`, from the cubin's string table.
+std::string kernel_name(const std::string& cubin, const std::string& part) {
+  for (std::size_t at = cubin.find(part); at != std::string::npos; at = cubin.find(part, at + 1)) {
+    const std::size_t start = cubin.rfind('\0', at) + 1;
+    const std::string name = cubin.substr(start, cubin.find('\0', at) - start);
+    if (name.rfind("_Z", 0) == 0) return name;
+  }
+  return "";
+}
+
+// The 1-based number of the first line of `path` that holds `text`.
+int line_holding(const std::string& path, const std::string& text) {
+  std::ifstream in(path);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.find(text) != std::string::npos) return number;
+  }
+  return 0;
+}
+
+// The column read's two shared accesses, placed on the lines of test_kernels.cu.
+struct ColumnRead {
+  std::string file;
+  int store_line = 0;
+  int load_line = 0;
+};
+
+ColumnRead column_read_lines() {
+  const std::string cubin = file_bytes(WORKBOOK_TEST_KERNELS ".cubin");
+  REQUIRE(!cubin.empty());
+  const std::string name = kernel_name(cubin, "column_read_kernel");
+  REQUIRE(!name.empty());
+  ColumnRead read;
+  std::set<int> lines;
+  for (std::uint32_t pc = 0; pc < 4096; pc += 8) {
+    if (const auto place = gpu::source_place(cubin, name, pc)) {
+      read.file = place->file;
+      lines.insert(place->line);
+    }
+  }
+  REQUIRE(read.file.size() > 15);
+  CHECK(read.file.substr(read.file.size() - 15) == "test_kernels.cu");
+  read.store_line = line_holding(read.file, "st.volatile.shared.f32");
+  read.load_line = line_holding(read.file, "ld.volatile.shared.f32");
+  CHECK(lines.count(read.store_line) == 1);
+  CHECK(lines.count(read.load_line) == 1);
+  // Nothing is placed in a function the cubin does not hold, nor from no cubin.
+  CHECK_FALSE(gpu::source_place(cubin, "no_such_kernel", 0).has_value());
+  CHECK_FALSE(gpu::source_place("", name, 0).has_value());
+  return read;
+}
+
+gpu::InstructionCount counted(const std::string& op, double wavefronts, const std::string& file,
+                              int line, std::uint32_t pc) {
+  gpu::InstructionCount c;
+  c.function = "column_read_kernel";
+  c.op = op;
+  c.pc_offset = pc;
+  c.requests = 1;
+  c.wavefronts = wavefronts;
+  c.ideal_wavefronts = 1;
+  c.file = file;
+  c.line = line;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("line by line: a -lineinfo cubin places each shared access on its line",
+          "[host][counters]") {
+  const ColumnRead read = column_read_lines();
+  CHECK(read.load_line == read.store_line + 2);
+}
+
+TEST_CASE("line by line: the table puts the model's figure beside the measured one",
+          "[host][counters]") {
+  const ColumnRead read = column_read_lines();
+  const std::string agreed =
+      gpu::shared_lines_table({counted("store", 1, read.file, read.store_line, 16),
+                               counted("load", 32, read.file, read.load_line, 32)});
+  INFO(agreed);
+  CHECK_THAT(agreed, GRADER_CONTAINS("test_kernels.cu:" + std::to_string(read.load_line)));
+  CHECK_THAT(agreed, GRADER_CONTAINS("32.00x the ideal"));
+  CHECK_THAT(agreed, GRADER_CONTAINS("ld.volatile.shared.f32"));
+  CHECK_THAT(agreed, !GRADER_CONTAINS("the model says otherwise"));
+  // The model's figures (1 and 32) stand in the model column.
+  CHECK_THAT(agreed, GRADER_CONTAINS("1.00   1.00      1"));
+  CHECK_THAT(agreed, GRADER_CONTAINS("32.00   1.00     32"));
+  // A count the comment's request does not explain is marked; an instruction without a line
+  // is listed by its offset.
+  gpu::InstructionCount unplaced = counted("load", 2, "", 0, 48);
+  const std::string differs =
+      gpu::shared_lines_table({counted("load", 16, read.file, read.load_line, 32), unplaced});
+  INFO(differs);
+  CHECK_THAT(differs, GRADER_CONTAINS("the model says otherwise"));
+  CHECK_THAT(differs, GRADER_CONTAINS("(line unknown, offset 48)"));
+  CHECK_THAT(gpu::shared_lines_table({}), GRADER_CONTAINS("no shared-memory instruction"));
+}
+
+TEST_CASE("line by line: a bank model comment that is no request is named", "[host][counters]") {
+  const std::string path = "line_by_line_comment.cu";
+  {
+    std::ofstream out(path);
+    out << "tile[t] = v;  // bank model: --store 't*'\n"
+        << "// bank model: --width 3 't*4'\n"
+        << "v = tile[t];\n";
+  }
+  const std::string table =
+      gpu::shared_lines_table({counted("store", 1, path, 1, 0), counted("load", 1, path, 3, 16)});
+  std::remove(path.c_str());
+  INFO(table);
+  CHECK_THAT(table, GRADER_CONTAINS("line_by_line_comment.cu:1: its `bank model:` comment is not "
+                                    "a request"));
+  CHECK_THAT(table, GRADER_CONTAINS("line_by_line_comment.cu:3: its `bank model:` comment"));
+}
+
+TEST_CASE("line by line: a known kernel's instructions read back on their lines",
+          "[gpu][counters]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  if (!gpu::counters_available().available) GRADER_SKIP("counters not available");
+  const ColumnRead read = column_read_lines();
+  std::string why;
+  const std::vector<gpu::InstructionCount> counts = gpu::measure_instruction_counts(
+      test_kernels::launch_column_read, WORKBOOK_TEST_KERNELS ".fatbin", &why);
+  CHECK(why == "");
+  REQUIRE(counts.size() == 2);
+  CHECK(counts[0].op == "store");
+  CHECK(counts[0].requests == 1);
+  CHECK(counts[0].wavefronts == 1);
+  CHECK(counts[0].line == read.store_line);
+  CHECK(counts[1].op == "load");
+  CHECK(counts[1].requests == 1);
+  CHECK(counts[1].wavefronts == 32);
+  CHECK(counts[1].ideal_wavefronts == 1);
+  CHECK(counts[1].line == read.load_line);
+  const std::string table = gpu::shared_lines_table(counts);
+  INFO(table);
+  CHECK_THAT(table, !GRADER_CONTAINS("the model says otherwise"));
 }

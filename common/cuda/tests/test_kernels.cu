@@ -9,13 +9,17 @@ __global__ void iota_kernel(int* out, int n) {
   if (i < n) out[i] = i;
 }
 
+// One warp: a row of tile stored (1 wavefront), a column loaded (32). Its lines say so to the
+// bank model, for the line-by-line view's tests (common/counters/source_counters.hpp).
 __global__ void column_read_kernel(float* out) {
   __shared__ float tile[32][32];
   const unsigned lane = threadIdx.x;
   const unsigned row = static_cast<unsigned>(__cvta_generic_to_shared(&tile[0][lane]));
   const unsigned column = static_cast<unsigned>(__cvta_generic_to_shared(&tile[lane][5]));
   float value = static_cast<float>(lane);
+  // bank model: --store 't*4'
   asm volatile("st.volatile.shared.f32 [%0], %1;" ::"r"(row), "f"(value) : "memory");
+  // bank model: 't*128 + 20'
   asm volatile("ld.volatile.shared.f32 %0, [%1];" : "=f"(value) : "r"(column) : "memory");
   out[lane] = value;
 }

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
-#include "common/counters/smem_counters_probe.hpp"
 #include "common/cuda/event_timer.hpp"
 #include "common/cuda/gpu_info.hpp"
 

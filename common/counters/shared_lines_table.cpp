@@ -1,0 +1,183 @@
+// The line-by-line table of a kernel's shared-memory instructions (source_counters.hpp): host
+// code only, so that its rows, the comments it reads and the model's figures are tested without
+// a GPU.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/counters/source_counters.hpp"
+#include "common/model/access_arguments.hpp"
+#include "common/model/bank_model.hpp"
+#include "common/model/lane_expression.hpp"
+
+namespace gpu {
+
+namespace {
+
+constexpr const char* kMarker = "bank model:";
+
+// The words of `text` as a shell would split them: blanks separate, quotes group.
+std::vector<std::string> shell_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (const char ch : text) {
+    if (quote != 0) {
+      if (ch == quote) {
+        quote = 0;
+      } else {
+        word += ch;
+      }
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+      in_word = true;
+    } else if (ch == ' ' || ch == '\t') {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += ch;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+// A file's lines, read once per table.
+const std::vector<std::string>& lines_of(const std::string& path,
+                                         std::map<std::string, std::vector<std::string>>& files) {
+  const auto found = files.find(path);
+  if (found != files.end()) return found->second;
+  std::vector<std::string>& lines = files[path];
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string trimmed(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+// The `bank model:` comment of source line `line` (1-based): on the line itself, or on the line
+// above where that line is nothing but the comment. "" where there is none.
+std::string model_comment(const std::vector<std::string>& lines, int line) {
+  const auto comment_of = [&](int n, bool alone) -> std::string {
+    if (n < 1 || n > static_cast<int>(lines.size())) return "";
+    const std::string& text = lines[static_cast<std::size_t>(n - 1)];
+    const auto slashes = text.find("//");
+    if (slashes == std::string::npos) return "";
+    if (alone && !trimmed(text.substr(0, slashes)).empty()) return "";
+    const auto marker = text.find(kMarker, slashes);
+    return marker == std::string::npos ? ""
+                                       : trimmed(text.substr(marker + std::string(kMarker).size()));
+  };
+  const std::string own = comment_of(line, false);
+  return own.empty() ? comment_of(line - 1, true) : own;
+}
+
+struct Row {
+  std::string file;
+  int line = 0;
+  std::string op;
+  int instructions = 0;
+  double requests = 0, wavefronts = 0, ideal = 0;
+  bool ideal_known = true;
+  std::uint32_t first_pc = 0;
+};
+
+std::string fixed2(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+std::string padded(const std::string& s, std::size_t width, bool right) {
+  if (s.size() >= width) return s;
+  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+std::string shared_lines_table(const std::vector<InstructionCount>& counts) {
+  if (counts.empty()) return "  The kernel executed no shared-memory instruction.\n";
+  // One row per line and kind, in the order of the first instruction's address.
+  std::vector<Row> rows;
+  std::map<std::tuple<std::string, int, std::string>, std::size_t> row_of;
+  for (const InstructionCount& c : counts) {
+    const auto key = std::make_tuple(c.file, c.line, c.op);
+    auto found = row_of.find(key);
+    if (found == row_of.end() || c.file.empty()) {
+      found = row_of.insert_or_assign(key, rows.size()).first;
+      Row row;
+      row.file = c.file;
+      row.line = c.line;
+      row.op = c.op;
+      row.first_pc = c.pc_offset;
+      rows.push_back(row);
+    }
+    Row& row = rows[found->second];
+    row.instructions += 1;
+    row.requests += c.requests;
+    row.wavefronts += c.wavefronts;
+    row.ideal += c.ideal_wavefronts;
+    row.ideal_known = row.ideal_known && c.ideal_wavefronts >= 0;
+  }
+  std::map<std::string, std::vector<std::string>> files;
+  std::string out =
+      "  Shared memory line by line, as the GPU counted it (per request: wavefronts per warp "
+      "instruction; model: the bank model for the request of the line's `bank model:` "
+      "comment):\n";
+  std::string header = "    " + padded("line", 34, false) + padded("access", 10, false) +
+                       padded("instr", 6, true) + padded("requests", 11, true) +
+                       padded("per request", 13, true) + padded("ideal", 7, true) +
+                       padded("model", 7, true) + "\n";
+  out += header;
+  std::string notes;
+  for (const Row& row : rows) {
+    const std::string name =
+        row.file.empty()
+            ? "(line unknown, offset " + std::to_string(row.first_pc) + ")"
+            : row.file.substr(row.file.rfind('/') + 1) + ":" + std::to_string(row.line);
+    const double per_request = row.requests > 0 ? row.wavefronts / row.requests : 0;
+    const double ideal = row.requests > 0 ? row.ideal / row.requests : 0;
+    const std::vector<std::string>& text =
+        row.file.empty() ? std::vector<std::string>{} : lines_of(row.file, files);
+    std::string model = "-";
+    std::string mark;
+    const std::string comment = text.empty() ? "" : model_comment(text, row.line);
+    if (!comment.empty()) {
+      try {
+        const smem::AccessArguments parsed = smem::parse_access_arguments(shell_words(comment));
+        const int wavefronts = smem::analyze(parsed.request).wavefronts;
+        model = std::to_string(wavefronts);
+        if (std::fabs(per_request - wavefronts) > 0.005) mark = "  <- the model says otherwise";
+      } catch (const std::exception& e) {
+        model = "?";
+        notes += "    " + name + ": its `bank model:` comment is not a request: " + e.what() + "\n";
+      }
+    }
+    if (mark.empty() && row.ideal_known && per_request > ideal + 0.005) {
+      mark = "  <- " + fixed2(per_request / ideal) + "x the ideal";
+    }
+    out += "    " + padded(name, 34, false) + padded(row.op, 10, false) +
+           padded(std::to_string(row.instructions), 6, true) +
+           padded(fixed2(row.requests).substr(0, fixed2(row.requests).size() - 3), 11, true) +
+           padded(fixed2(per_request), 13, true) +
+           padded(row.ideal_known ? fixed2(ideal) : "-", 7, true) + padded(model, 7, true) + mark +
+           "\n";
+    if (row.line >= 1 && row.line <= static_cast<int>(text.size())) {
+      out += "      " + trimmed(text[static_cast<std::size_t>(row.line - 1)]) + "\n";
+    }
+  }
+  return out + notes;
+}
+
+}  // namespace gpu
