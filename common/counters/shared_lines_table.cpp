@@ -12,7 +12,6 @@
 #include "common/counters/source_counters.hpp"
 #include "common/model/access_arguments.hpp"
 #include "common/model/bank_model.hpp"
-#include "common/model/lane_expression.hpp"
 
 namespace gpu {
 
@@ -66,9 +65,9 @@ std::string trimmed(const std::string& s) {
   return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
 }
 
-// The `bank model:` comment of source line `line` (1-based): on the line itself, or on the line
-// above where that line is nothing but the comment. "" where there is none.
-std::string model_comment(const std::vector<std::string>& lines, int line) {
+}  // namespace
+
+std::string bank_model_comment(const std::vector<std::string>& lines, int line) {
   const auto comment_of = [&](int n, bool alone) -> std::string {
     if (n < 1 || n > static_cast<int>(lines.size())) return "";
     const std::string& text = lines[static_cast<std::size_t>(n - 1)];
@@ -82,6 +81,12 @@ std::string model_comment(const std::vector<std::string>& lines, int line) {
   const std::string own = comment_of(line, false);
   return own.empty() ? comment_of(line - 1, true) : own;
 }
+
+smem::WarpRequest commented_request(const std::string& comment) {
+  return smem::parse_access_arguments(shell_words(comment)).request;
+}
+
+namespace {
 
 struct Row {
   std::string file;
@@ -152,11 +157,10 @@ std::string shared_lines_table(const std::vector<InstructionCount>& counts) {
         row.file.empty() ? std::vector<std::string>{} : lines_of(row.file, files);
     std::string model = "-";
     std::string mark;
-    const std::string comment = text.empty() ? "" : model_comment(text, row.line);
+    const std::string comment = text.empty() ? "" : bank_model_comment(text, row.line);
     if (!comment.empty()) {
       try {
-        const smem::AccessArguments parsed = smem::parse_access_arguments(shell_words(comment));
-        const int wavefronts = smem::analyze(parsed.request).wavefronts;
+        const int wavefronts = smem::analyze(commented_request(comment)).wavefronts;
         model = std::to_string(wavefronts);
         if (std::fabs(per_request - wavefronts) > 0.005) mark = "  <- the model says otherwise";
       } catch (const std::exception& e) {

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "common/model/bank_model.hpp"
+
 namespace gpu {
 
 /// One shared-memory instruction of a kernel as the GPU executed it, summed over the grid.
@@ -69,6 +71,15 @@ std::vector<InstructionCount> measure_instruction_counts(
 /// ideal or differ from the model are marked. Source files are read from disk; a file that
 /// cannot be read shows its name and line alone. Ends with a line break.
 std::string shared_lines_table(const std::vector<InstructionCount>& counts);
+
+/// The `bank model:` comment of line `line` (1-based) of a source file read as `lines`: the
+/// text after the marker, on the line itself or on the line above where that line holds nothing
+/// but the comment. "" where there is none.
+std::string bank_model_comment(const std::vector<std::string>& lines, int line);
+
+/// The request a `bank model:` comment gives: its words, split as a shell would, read as the
+/// analyser's arguments. Throws what smem::parse_access_arguments throws.
+smem::WarpRequest commented_request(const std::string& comment);
 
 /// The chapter's kernels file beside the running program (`<program's folder>/NAME`).
 std::string beside_this_program(const std::string& name);

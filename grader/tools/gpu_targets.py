@@ -18,8 +18,9 @@ architectures such as 80 90, checked against what this nvcc builds.
 
 `assemble` runs NVCC_COMMAND (a chapter's exercise and device probes, compiled for the
 architectures the chapter also needs, with or without a GPU here) with ptxas's report, and writes
-to OUTPUT what ptxas made of the kernels of namespace chNN (registers, bytes spilled); a unit
-that does not compile fails with the compiler's message. `show` prints OUTPUT for the student:
+to OUTPUT what ptxas made of the kernels of namespace chNN (registers, bytes spilled), and the
+fatbin beside it (OUTPUT less its extension, .fatbin); a unit that does not compile fails with
+the compiler's message. `show` prints OUTPUT for the student:
 a build without an H100 or H200 still says whether the kernels assemble for one and fit.
 """
 import os
@@ -60,7 +61,10 @@ def one_architecture(supported: list) -> list:
 
 
 def assemble(output: str, namespace: str, command: list) -> int:
-    done = subprocess.run(command + ["-Xptxas", "-v", "--fatbin", "-o", os.devnull],
+    # The fatbin itself goes beside OUTPUT (NAME.fatbin for NAME.tsv): its cubins, built with
+    # -lineinfo, are where a maintainers' test finds the source lines of the references' kernels.
+    done = subprocess.run(command + ["-Xptxas", "-v", "--fatbin", "-o",
+                                     os.path.splitext(output)[0] + ".fatbin"],
                           capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
