@@ -2,7 +2,6 @@
 
 #include <cuda.h>
 #include <cuda_runtime.h>
-#include <cupti_callbacks.h>
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
 #include <cupti_result.h>
@@ -10,22 +9,16 @@
 #include <cupti_target.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <tuple>
-#include <utility>
 
 #include "common/counters/smem_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
-#include "common/model/access_arguments.hpp"
-#include "common/model/bank_model.hpp"
 
 namespace gpu {
 
@@ -73,51 +66,16 @@ void call(CUptiResult code, const char* what) {
 }
 #define SASS_CALL(expression) call((expression), #expression)
 
-template <typename F>
-F driver_function(const char* name) {
-  void* function = nullptr;
-  cudaDriverEntryPointQueryResult status{};
-  GPU_CHECK(cudaGetDriverEntryPointByVersion(name, &function, 12000, cudaEnableDefault, &status));
-  if (status != cudaDriverEntryPointSuccess || function == nullptr) {
-    throw std::runtime_error(std::string("the driver has no ") + name);
-  }
-  return reinterpret_cast<F>(function);
-}
-
-// The cubins the driver loads while a subscription is active (the resource callback).
-void CUPTIAPI keep_cubin(void* kept, CUpti_CallbackDomain domain, CUpti_CallbackId id,
-                         const void* data) {
-  if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_MODULE_LOADED) return;
-  const auto* resource = static_cast<const CUpti_ResourceData*>(data);
-  const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource->resourceDescriptor);
-  if (module != nullptr && module->pCubin != nullptr) {
-    static_cast<std::string*>(kept)->assign(module->pCubin, module->cubinSize);
-  }
-}
-
-// The cubin the driver picks for this GPU out of the fatbin at `path`, or why there is none.
-std::string cubin_for_this_gpu(const std::string& path, std::string& why) {
+std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = "the kernels file " + path + " cannot be read";
-    return {};
-  }
-  const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string cubin;
-  CUpti_SubscriberHandle subscriber = nullptr;
-  if (cuptiSubscribe(&subscriber, keep_cubin, &cubin) != CUPTI_SUCCESS) {
-    why = "another tool holds the profiler's callbacks (run without it to see lines)";
-    return {};
-  }
-  cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
-  CUmodule module = nullptr;
-  using Load = CUresult (*)(CUmodule*, const void*);
-  using Unload = CUresult (*)(CUmodule);
-  const CUresult loaded = driver_function<Load>("cuModuleLoadData")(&module, image.data());
-  if (loaded == CUDA_SUCCESS) driver_function<Unload>("cuModuleUnload")(module);
-  cuptiUnsubscribe(subscriber);
-  if (cubin.empty()) why = "the kernels file " + path + " holds no code for this GPU";
-  return cubin;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+template <typename T>
+T read_at(const std::string& bytes, std::size_t at) {
+  T value{};
+  if (at + sizeof(T) <= bytes.size()) std::memcpy(&value, bytes.data() + at, sizeof(T));
+  return value;
 }
 
 std::uint32_t cubin_crc(const std::string& cubin) {
@@ -185,6 +143,26 @@ std::optional<SourcePlace> source_place(const std::string& cubin, const std::str
   return place;
 }
 
+std::vector<std::string> cubins_in(const std::string& bytes) {
+  constexpr std::uint16_t kCudaMachine = 190;  // EM_CUDA
+  std::vector<std::string> cubins;
+  for (std::size_t at = bytes.find("\x7f"
+                                   "ELF");
+       at != std::string::npos; at = bytes.find("\x7f"
+                                                "ELF",
+                                                at + 4)) {
+    if (bytes[at + 4] != 2 || read_at<std::uint16_t>(bytes, at + 0x12) != kCudaMachine) continue;
+    // The section headers end the image: e_shoff + e_shnum e_shentsize.
+    const auto sections = read_at<std::uint64_t>(bytes, at + 0x28);
+    const auto entry = read_at<std::uint16_t>(bytes, at + 0x3a);
+    const auto count = read_at<std::uint16_t>(bytes, at + 0x3c);
+    const std::uint64_t size = sections + static_cast<std::uint64_t>(entry) * count;
+    if (size == 0 || at + size > bytes.size()) continue;
+    cubins.push_back(bytes.substr(at, size));
+  }
+  return cubins;
+}
+
 std::vector<InstructionCount> measure_instruction_counts(
     const std::function<void()>& launch_one_kernel, const std::string& kernels_file,
     std::string* no_lines_why) {
@@ -217,9 +195,13 @@ std::vector<InstructionCount> measure_instruction_counts(
     configs.push_back({property.metric.metricId,
                        static_cast<std::uint8_t>(CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU)});
   }
-  // The lines come from the kernels file's cubin, read before the kernel runs patched.
-  std::string why;
-  const std::string cubin = cubin_for_this_gpu(kernels_file, why);
+  // Where the lines come from: the cubins of the kernels file (a judge's kernels) and of this
+  // program (a grader that holds them), each instruction's from the one that ran.
+  std::vector<std::string> cubins = cubins_in(file_bytes(kernels_file));
+  const std::size_t from_file = cubins.size();
+  for (std::string& own : cubins_in(file_bytes("/proc/self/exe"))) cubins.push_back(std::move(own));
+  std::vector<std::uint32_t> crcs;
+  for (const std::string& cubin : cubins) crcs.push_back(cubin_crc(cubin));
 
   auto config =
       sass_params<CUpti_SassMetricsSetConfig_Params>(CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
@@ -269,7 +251,19 @@ std::vector<InstructionCount> measure_instruction_counts(
         v[it->second] += static_cast<double>(r.pInstanceValues[k].value);
     }
   }
-  const std::uint32_t crc = cubin.empty() ? 0 : cubin_crc(cubin);
+  // The cubin that ran: the one of the record's CRC; where CUPTI gives no CRC, the first that
+  // holds the function, the kernels file's before this program's.
+  const auto cubin_of = [&](const std::string& function, std::uint32_t crc) -> const std::string* {
+    for (std::size_t i = 0; i < cubins.size(); ++i) {
+      if (crc != 0 && crcs[i] == crc) return &cubins[i];
+    }
+    for (std::size_t i = 0; i < cubins.size(); ++i) {
+      if ((crc == 0 || crcs[i] == 0) && cubins[i].find(function) != std::string::npos) {
+        return &cubins[i];
+      }
+    }
+    return nullptr;
+  };
   std::vector<InstructionCount> out;
   bool placed = false;
   for (const auto& [where, v] : sums) {
@@ -288,9 +282,8 @@ std::vector<InstructionCount> measure_instruction_counts(
     const auto wavefronts = v.count(own) ? v.find(own) : v.find(kWavefronts);
     c.wavefronts = wavefronts == v.end() ? 0 : wavefronts->second;
     if (const auto ideal = v.find(kIdeal); ideal != v.end()) c.ideal_wavefronts = ideal->second;
-    // Lines only from the build that ran: the same cubin, where CUPTI can tell.
-    if (crc == 0 || crc == std::get<2>(where)) {
-      if (const auto place = source_place(cubin, c.function, c.pc_offset)) {
+    if (const std::string* cubin = cubin_of(c.function, std::get<2>(where))) {
+      if (const auto place = source_place(*cubin, c.function, c.pc_offset)) {
         c.file = place->file;
         c.line = place->line;
         placed = true;
@@ -298,10 +291,14 @@ std::vector<InstructionCount> measure_instruction_counts(
     }
     out.push_back(c);
   }
-  if (!placed && why.empty()) {
-    why = "the kernels file " + kernels_file + " is not the build that ran, or has no -lineinfo";
+  if (no_lines_why != nullptr) {
+    *no_lines_why = placed ? ""
+                    : from_file == 0
+                        ? "the kernels file " + kernels_file + " holds no cubin to read"
+                        : "neither " + kernels_file +
+                              " nor this program holds the build that ran with its "
+                              "lines (-lineinfo)";
   }
-  if (no_lines_why != nullptr) *no_lines_why = placed ? "" : why;
   return out;
 }
 

@@ -6,8 +6,8 @@
 /// The whole-kernel counters (smem_counters.hpp) say that a kernel has excess wavefronts; this
 /// says which line of it has them, as Nsight Compute's source view does, inside the grader. The
 /// counts come from CUPTI's SASS metrics (each instruction patched to count itself, one run of
-/// the kernel), the lines from the kernels' own build (`-lineinfo`), read from the cubin the
-/// driver picks for this GPU out of the chapter's kernels file.
+/// the kernel), the lines from the kernels' own build (`-lineinfo`), read from the cubin that
+/// ran.
 ///
 /// A line tells the model its request in a comment, on the line or alone on the line above it,
 /// with the analyser's arguments (docs/analyzer.md):
@@ -52,14 +52,18 @@ struct SourcePlace {
 std::optional<SourcePlace> source_place(const std::string& cubin, const std::string& function,
                                         std::uint32_t pc_offset);
 
+/// The CUDA ELF images (cubins) that `bytes` (a fatbin, or a program that embeds fatbins)
+/// holds uncompressed, found by their headers.
+std::vector<std::string> cubins_in(const std::string& bytes);
+
 /// Runs `launch_one_kernel` (one kernel launch) once with every instruction of the kernel
 /// counting itself (CUPTI SASS metrics) and returns its shared-memory instructions in the order
-/// of their addresses, each placed on its source line from `kernels_file` (the fatbin the
-/// kernel was built into, with -lineinfo). Throws CountersUnavailable (smem_counters.hpp) where
-/// the GPU, driver or permissions do not allow it, std::runtime_error when the callback
-/// launched no kernel. Instructions are left without a line where `kernels_file` cannot be
-/// read or is not the build that ran; `no_lines_why`, where given, then says why ("" when the
-/// lines are known).
+/// of their addresses, each placed on its source line by the cubin that ran (its CRC), found in
+/// `kernels_file` (the fatbin a judge loads its kernels from) or in this program (-lineinfo
+/// builds). Throws CountersUnavailable (smem_counters.hpp) where the GPU, driver or
+/// permissions do not allow it, std::runtime_error when the callback launched no kernel.
+/// Instructions are left without a line where neither holds the build that ran;
+/// `no_lines_why`, where given, then says why ("" when the lines are known).
 std::vector<InstructionCount> measure_instruction_counts(
     const std::function<void()>& launch_one_kernel, const std::string& kernels_file,
     std::string* no_lines_why = nullptr);

@@ -12,7 +12,6 @@
 // measured counts with these lines (issue of the H200 wave).
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <fstream>
 #include <iterator>
@@ -30,33 +29,6 @@ std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot be read");
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-template <typename T>
-T read_at(const std::string& bytes, std::size_t at) {
-  T value{};
-  if (at + sizeof(T) <= bytes.size()) std::memcpy(&value, bytes.data() + at, sizeof(T));
-  return value;
-}
-
-// The CUDA ELF images (cubins) a fatbin holds uncompressed, found by their headers.
-std::vector<std::string> cubins_of(const std::string& fatbin) {
-  constexpr std::uint16_t kCudaMachine = 190;  // EM_CUDA
-  std::vector<std::string> cubins;
-  for (std::size_t at = fatbin.find("\x7f"
-                                    "ELF");
-       at != std::string::npos; at = fatbin.find("\x7f"
-                                                 "ELF",
-                                                 at + 4)) {
-    if (fatbin[at + 4] != 2 || read_at<std::uint16_t>(fatbin, at + 0x12) != kCudaMachine) continue;
-    const auto sections = read_at<std::uint64_t>(fatbin, at + 0x28);
-    const auto entry = read_at<std::uint16_t>(fatbin, at + 0x3a);
-    const auto count = read_at<std::uint16_t>(fatbin, at + 0x3c);
-    const std::uint64_t size = sections + static_cast<std::uint64_t>(entry) * count;
-    if (size == 0 || at + size > fatbin.size()) continue;
-    cubins.push_back(fatbin.substr(at, size));
-  }
-  return cubins;
 }
 
 // The mangled names in a cubin's string tables of functions in namespace `space`.
@@ -94,7 +66,7 @@ int main(int argc, char** argv) {
     std::map<int, int> instructions;
     int cubins = 0;
     for (int f = 3; f < argc; ++f) {
-      for (const std::string& cubin : cubins_of(file_bytes(argv[f]))) {
+      for (const std::string& cubin : gpu::cubins_in(file_bytes(argv[f]))) {
         ++cubins;
         for (const std::string& function : functions_in(cubin, space)) {
           int misses = 0;
