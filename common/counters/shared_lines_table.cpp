@@ -19,7 +19,8 @@ namespace {
 
 constexpr const char* kMarker = "bank model:";
 
-// The words of `text` as a shell would split them: blanks separate, quotes group.
+// The words of `text` as a shell would split them: blanks separate, quotes group. Throws
+// smem::ArgumentError for a quote left open.
 std::vector<std::string> shell_words(const std::string& text) {
   std::vector<std::string> words;
   std::string word;
@@ -44,6 +45,7 @@ std::vector<std::string> shell_words(const std::string& text) {
       in_word = true;
     }
   }
+  if (quote != 0) throw smem::ArgumentError(std::string("a quote (") + quote + ") is not closed");
   if (in_word) words.push_back(word);
   return words;
 }

@@ -42,13 +42,15 @@ struct InstructionCount {
   int line = 0;                  ///< Its source line; 0 if unknown.
 };
 
-/// Where one instruction of `function` in `cubin` (an ELF image built with -lineinfo) came
-/// from: the file as the compiler saw it (joined to the compiler's directory when relative) and
-/// the line. Nothing when the cubin has no line information for it or no such function.
+/// A source line, as a -lineinfo build records it.
 struct SourcePlace {
-  std::string file;
-  int line = 0;
+  std::string file;  ///< The file as the compiler saw it, joined to its directory when relative.
+  int line = 0;      ///< The line, from 1.
 };
+
+/// Where the instruction at byte `pc_offset` of `function` (a mangled name) in `cubin` (an ELF
+/// image built with -lineinfo) came from. Nothing when the cubin has no line for it or no such
+/// function.
 std::optional<SourcePlace> source_place(const std::string& cubin, const std::string& function,
                                         std::uint32_t pc_offset);
 

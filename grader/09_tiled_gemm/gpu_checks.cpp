@@ -179,6 +179,8 @@ WORKBOOK_CHECK(ex2_counters) {
     GPU_CHECK(cudaGetLastError());
   };
   const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
+  grader::chapter::show_lines_if_asked(
+      [&] { return gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()); });
   const ch09::spec::Promise want =
       ch09::spec::promise(ch09::as_offset, ch09::thread_row, ch09::thread_col, steps);
   grader::record_measurement(kMeasurementFile, "counted.load_wavefronts_per_request",

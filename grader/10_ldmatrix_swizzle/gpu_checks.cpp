@@ -196,6 +196,8 @@ WORKBOOK_CHECK(ex3_counters) {
     GPU_CHECK(cudaGetLastError());
   };
   const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
+  grader::chapter::show_lines_if_asked(
+      [&] { return gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()); });
   // Per K-step: 4 warps x 32 ldmatrix.x4, one wavefront per matrix at best, and 4 warps x 16
   // cp.async, one wavefront per 128-byte line of A or B each reads (4) at best. Nsight
   // Compute's cp.async bank-conflict counter reads 0 whatever the layout: wavefronts it is.

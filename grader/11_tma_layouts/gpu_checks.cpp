@@ -172,6 +172,8 @@ WORKBOOK_CHECK(ex3b_counters) {
     GPU_CHECK(cudaGetLastError());
   };
   const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
+  grader::chapter::show_lines_if_asked(
+      [&] { return gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()); });
   // Per tile, each warp: 4 float4 reads and 4 float4 writes, 4 wavefronts each at best.
   const double accesses = 4.0 * tiles * (ch11::kThreads / 32), ideal = 4 * accesses;
   char counted[400];

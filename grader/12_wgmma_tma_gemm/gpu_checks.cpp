@@ -211,6 +211,8 @@ WORKBOOK_CHECK(ex3_counters) {
     GPU_CHECK(cudaGetLastError());
   };
   const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
+  grader::chapter::show_lines_if_asked(
+      [&] { return gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()); });
   const double stores = 2.0 * 4 * (ch12::kAccumulators / 2);      // 8 warps x 64 float2 stores
   const double loads = ch12::kBlockM * ch12::kBlockN / 4.0 / 32;  // float4 loads of the tile
   char counted[500];

@@ -15,7 +15,13 @@
     "grader/harness/chapter.hpp is for a chapter's checks: the build defines the chapter's identity"
 #endif
 
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+#include <string>
+
 #include "common/counters/source_counters.hpp"
+#include "grader/harness/feedback_message.hpp"
 #include "grader/harness/threshold.hpp"
 
 namespace grader::chapter {
@@ -52,6 +58,24 @@ inline constexpr const char* kMeasurementFile = WORKBOOK_CHAPTER_MEASUREMENTS;
 /// line-by-line view (common/counters/source_counters.hpp) reads the kernel's source lines.
 inline std::string kernels_file() {
   return gpu::beside_this_program(std::string(kMeasurementFile) + "_kernels.fatbin");
+}
+
+/// With WORKBOOK_LINES=1 in the environment, a counters check prints its kernel line by line even
+/// when it passes: the view a failure shows (`lines` renders it, gpu::shared_lines_or_why), on
+/// demand. Where the counts are the answers of graded predictions (`gives_answers`), only a
+/// reveal shows them; an exam never.
+inline void show_lines_if_asked(const std::function<std::string()>& lines,
+                                bool gives_answers = false) {
+  const char* asked = std::getenv("WORKBOOK_LINES");
+  if (asked == nullptr || *asked == '\0' || std::string(asked) == "0") return;
+  const FeedbackMode mode = feedback_mode();
+  if (mode == FeedbackMode::kExam) return;
+  if (gives_answers && mode != FeedbackMode::kReveal) {
+    std::cout << "(WORKBOOK_LINES: this check grades your predictions, so its counts are the "
+                 "answers: WORKBOOK_REVEAL=1 shows them.)\n";
+    return;
+  }
+  std::cout << lines();
 }
 
 /// The chapter's threshold named `name`; throws std::out_of_range naming it when the chapter's

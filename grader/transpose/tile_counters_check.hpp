@@ -53,7 +53,12 @@ inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int pr
   const double load = c.load_wavefronts / c.load_instructions;
   grader::record_measurement(file, "counted.store_wavefronts", store, "wavefronts");
   grader::record_measurement(file, "counted.load_wavefronts", load, "wavefronts");
-  if (store == predicted_store && load == predicted_load) return {};
+  if (store == predicted_store && load == predicted_load) {
+    grader::chapter::show_lines_if_asked(
+        [&] { return lines_of_one_tile(launch, side, grader::chapter::kernels_file()); },
+        expected == Expected::kPredicted);
+    return {};
+  }
   std::string differs;
   if (store != predicted_store) {
     differs = grader::more_or_fewer(store, predicted_store) + " wavefronts per tile store";

@@ -209,16 +209,20 @@ TEST_CASE("line by line: a bank model comment that is no request is named", "[ho
   {
     std::ofstream out(path);
     out << "tile[t] = v;  // bank model: --store 't*'\n"
+        << "w = tile[t];  // bank model: 't*4\n"
         << "// bank model: --width 3 't*4'\n"
         << "v = tile[t];\n";
   }
   const std::string table =
-      gpu::shared_lines_table({counted("store", 1, path, 1, 0), counted("load", 1, path, 3, 16)});
+      gpu::shared_lines_table({counted("store", 1, path, 1, 0), counted("load", 1, path, 2, 8),
+                               counted("load", 1, path, 4, 16)});
   std::remove(path.c_str());
   INFO(table);
   CHECK_THAT(table, GRADER_CONTAINS("line_by_line_comment.cu:1: its `bank model:` comment is not "
                                     "a request"));
-  CHECK_THAT(table, GRADER_CONTAINS("line_by_line_comment.cu:3: its `bank model:` comment"));
+  CHECK_THAT(table, GRADER_CONTAINS("line_by_line_comment.cu:2: its `bank model:` comment is not "
+                                    "a request: a quote (') is not closed"));
+  CHECK_THAT(table, GRADER_CONTAINS("line_by_line_comment.cu:4: its `bank model:` comment"));
 }
 
 TEST_CASE("line by line: a known kernel's instructions read back on their lines",
