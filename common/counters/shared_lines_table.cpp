@@ -1,6 +1,9 @@
 // The line-by-line table of a kernel's shared-memory instructions (source_counters.hpp): host
 // code only, so that its rows, the comments it reads and the model's figures are tested without
 // a GPU.
+#include <limits.h>
+#include <stdlib.h>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -50,13 +53,27 @@ std::vector<std::string> shell_words(const std::string& text) {
   return words;
 }
 
-// A file's lines, read once per table.
+// The real path of `path` ("" where it does not exist).
+std::string real_path(const std::string& path) {
+  char resolved[PATH_MAX];
+  return realpath(path.c_str(), resolved) != nullptr ? std::string(resolved) : "";
+}
+
+// A file's lines, read once per table; none for a file outside `readable` (real paths, each
+// ending in '/').
 const std::vector<std::string>& lines_of(const std::string& path,
+                                         const std::vector<std::string>& readable,
                                          std::map<std::string, std::vector<std::string>>& files) {
   const auto found = files.find(path);
   if (found != files.end()) return found->second;
   std::vector<std::string>& lines = files[path];
-  std::ifstream in(path);
+  const std::string real = real_path(path);
+  bool inside = false;
+  for (const std::string& folder : readable) {
+    inside = inside || (!real.empty() && real.compare(0, folder.size(), folder) == 0);
+  }
+  if (!inside) return lines;
+  std::ifstream in(real);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
 }
@@ -113,7 +130,13 @@ std::string padded(const std::string& s, std::size_t width, bool right) {
 
 }  // namespace
 
-std::string shared_lines_table(const std::vector<InstructionCount>& counts) {
+std::string shared_lines_table(const std::vector<InstructionCount>& counts,
+                               const std::vector<std::string>& readable_folders) {
+  std::vector<std::string> readable;
+  for (const std::string& folder : readable_folders) {
+    const std::string real = real_path(folder);
+    if (!real.empty()) readable.push_back(real.back() == '/' ? real : real + "/");
+  }
   if (counts.empty()) return "  The kernel executed no shared-memory instruction.\n";
   // One row per line and kind, in the order of the first instruction's address.
   std::vector<Row> rows;
@@ -156,7 +179,7 @@ std::string shared_lines_table(const std::vector<InstructionCount>& counts) {
     const double per_request = row.requests > 0 ? row.wavefronts / row.requests : 0;
     const double ideal = row.requests > 0 ? row.ideal / row.requests : 0;
     const std::vector<std::string>& text =
-        row.file.empty() ? std::vector<std::string>{} : lines_of(row.file, files);
+        row.file.empty() ? std::vector<std::string>{} : lines_of(row.file, readable, files);
     std::string model = "-";
     std::string mark;
     const std::string comment = text.empty() ? "" : bank_model_comment(text, row.line);

@@ -311,11 +311,13 @@ std::string beside_this_program(const std::string& name) {
 }
 
 std::string shared_lines_or_why(const std::function<void()>& launch_one_kernel,
-                                const std::string& kernels_file) {
+                                const std::string& kernels_file,
+                                const std::vector<std::string>& readable_folders) {
   try {
     std::string why;
     const auto counts = measure_instruction_counts(launch_one_kernel, kernels_file, &why);
-    return shared_lines_table(counts) + (why.empty() ? "" : "  (no source lines: " + why + ")\n");
+    return shared_lines_table(counts, readable_folders) +
+           (why.empty() ? "" : "  (no source lines: " + why + ")\n");
   } catch (const std::exception& e) {
     return "  (no line-by-line view: " + std::string(e.what()) + ")\n";
   }

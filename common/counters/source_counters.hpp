@@ -74,9 +74,12 @@ std::vector<InstructionCount> measure_instruction_counts(
 /// one line summed), with the instructions' count, requests, measured wavefronts per request,
 /// the ideal, and the model's figure where the line (or the comment line above it) carries a
 /// `bank model:` comment; then the line's text. Rows whose wavefronts per request exceed the
-/// ideal or differ from the model are marked. Source files are read from disk; a file that
-/// cannot be read shows its name and line alone. Ends with a line break.
-std::string shared_lines_table(const std::vector<InstructionCount>& counts);
+/// ideal or differ from the model are marked. Source files are read from disk, and only inside
+/// `readable_folders` (by their real paths): a `#line` directive can name any file, and the
+/// table must print none that the hand-out does not hold. A file outside them, or that cannot
+/// be read, shows its name and line alone. Ends with a line break.
+std::string shared_lines_table(const std::vector<InstructionCount>& counts,
+                               const std::vector<std::string>& readable_folders);
 
 /// The `bank model:` comment of line `line` (1-based) of a source file read as `lines`: the
 /// text after the marker, on the line itself or on the line above where that line holds nothing
@@ -93,6 +96,7 @@ std::string beside_this_program(const std::string& name);
 /// Measures `launch_one_kernel` and renders its table, or one line saying why there is none
 /// (no counters here, no kernels file): what a failed counters check shows under its message.
 std::string shared_lines_or_why(const std::function<void()>& launch_one_kernel,
-                                const std::string& kernels_file);
+                                const std::string& kernels_file,
+                                const std::vector<std::string>& readable_folders);
 
 }  // namespace gpu

@@ -179,8 +179,7 @@ WORKBOOK_CHECK(ex2_counters) {
     GPU_CHECK(cudaGetLastError());
   };
   const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
-  grader::chapter::show_lines_if_asked(
-      [&] { return gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()); });
+  grader::chapter::show_lines_if_asked([&] { return grader::chapter::lines_of(launch); });
   const ch09::spec::Promise want =
       ch09::spec::promise(ch09::as_offset, ch09::thread_row, ch09::thread_col, steps);
   grader::record_measurement(kMeasurementFile, "counted.load_wavefronts_per_request",
@@ -213,7 +212,7 @@ WORKBOOK_CHECK(ex2_counters) {
                        "than its accesses need.")
           .line(counted)
           .line(ideal)
-          .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
+          .picture(grader::chapter::lines_of(launch))
           .hint(want.load_wavefronts > want.load_ideal || want.store_wavefronts > want.store_ideal
                     ? "as_offset or the thread mapping conflicts: the host check shows "
                       "which access."

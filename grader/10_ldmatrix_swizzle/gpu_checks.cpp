@@ -196,8 +196,7 @@ WORKBOOK_CHECK(ex3_counters) {
     GPU_CHECK(cudaGetLastError());
   };
   const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
-  grader::chapter::show_lines_if_asked(
-      [&] { return gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()); });
+  grader::chapter::show_lines_if_asked([&] { return grader::chapter::lines_of(launch); });
   // Per K-step: 4 warps x 32 ldmatrix.x4, one wavefront per matrix at best, and 4 warps x 16
   // cp.async, one wavefront per 128-byte line of A or B each reads (4) at best. Nsight
   // Compute's cp.async bank-conflict counter reads 0 whatever the layout: wavefronts it is.
@@ -229,14 +228,14 @@ WORKBOOK_CHECK(ex3_counters) {
                     (!copies_counted || got.async_copy_instructions == copies),
                 grader::Feedback("Your kernel's count of shared accesses is not the contract's.")
                     .line(counted)
-                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
+                    .picture(grader::chapter::lines_of(launch))
                     .hint("per K-step each warp issues 16 cp.async (8 copies of A's tile, 8 of "
                           "B's) and 32 ldmatrix.x4, and no other shared access."));
   GRADER_EXPECT(got.load_wavefronts <= ideal_loads,
                 grader::Feedback("The GPU counted more shared-load wavefronts in your kernel than "
                                  "its ldmatrix.x4 need: they conflict.")
                     .line(counted)
-                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
+                    .picture(grader::chapter::lines_of(launch))
                     .hint("the 8 rows of each matrix must sit in 8 different bank quads."));
   if (!copy_wavefronts_counted) {
     std::cout << "cp.async wavefronts not counted: this profiler does not offer "
@@ -247,7 +246,7 @@ WORKBOOK_CHECK(ex3_counters) {
                 grader::Feedback("The GPU counted more wavefronts in your kernel's cp.async than "
                                  "the lines they read need.")
                     .line(counted)
-                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
+                    .picture(grader::chapter::lines_of(launch))
                     .hint("each group of 8 lanes copies one 128-byte line of A or B: keep its 8 "
                           "chunks in one 128-byte line of shared memory, permuted by an XOR (a "
                           "padded row is rotated, and crosses a line)."));

@@ -172,8 +172,7 @@ WORKBOOK_CHECK(ex3b_counters) {
     GPU_CHECK(cudaGetLastError());
   };
   const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
-  grader::chapter::show_lines_if_asked(
-      [&] { return gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()); });
+  grader::chapter::show_lines_if_asked([&] { return grader::chapter::lines_of(launch); });
   // Per tile, each warp: 4 float4 reads and 4 float4 writes, 4 wavefronts each at best.
   const double accesses = 4.0 * tiles * (ch11::kThreads / 32), ideal = 4 * accesses;
   char counted[400];
@@ -191,7 +190,7 @@ WORKBOOK_CHECK(ex3b_counters) {
   GRADER_EXPECT(got.load_instructions == accesses && got.store_instructions == accesses,
                 grader::Feedback("Your kernel's shared accesses are not the contract's.")
                     .line(counted)
-                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
+                    .picture(grader::chapter::lines_of(launch))
                     .hint("each thread reads 4 float4 chunks of each tile and writes 4 float4 "
                           "chunks of the output tile; nothing else touches shared memory but "
                           "the TMA."));
@@ -199,7 +198,7 @@ WORKBOOK_CHECK(ex3b_counters) {
                 grader::Feedback("The GPU counted more shared-memory wavefronts in your kernel "
                                  "than its accesses need.")
                     .line(counted)
-                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
+                    .picture(grader::chapter::lines_of(launch))
                     .hint("read the box through tma_smem_offset in a mode where each group of 8 "
                           "lanes finds its 8 chunks in 8 different bank quads."));
 }

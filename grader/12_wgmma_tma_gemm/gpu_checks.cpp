@@ -211,8 +211,7 @@ WORKBOOK_CHECK(ex3_counters) {
     GPU_CHECK(cudaGetLastError());
   };
   const gpu::SmemCounters got = gpu::measure_smem_counters(launch);
-  grader::chapter::show_lines_if_asked(
-      [&] { return gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()); });
+  grader::chapter::show_lines_if_asked([&] { return grader::chapter::lines_of(launch); });
   const double stores = 2.0 * 4 * (ch12::kAccumulators / 2);      // 8 warps x 64 float2 stores
   const double loads = ch12::kBlockM * ch12::kBlockN / 4.0 / 32;  // float4 loads of the tile
   char counted[500];
@@ -243,7 +242,7 @@ WORKBOOK_CHECK(ex3_counters) {
                                  " shared stores where " + grader::fixed(stores, 0) +
                                  " 8-byte stores write the C tile.")
                     .line(counted)
-                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
+                    .picture(grader::chapter::lines_of(launch))
                     .hint("step 3: every consumer thread stores its accumulators into the C tile "
                           "as float2, and the tile goes to C in coalesced 16-byte rows."));
   }
@@ -251,7 +250,7 @@ WORKBOOK_CHECK(ex3_counters) {
                 grader::Feedback("The GPU counted more wavefronts in your epilogue's shared "
                                  "stores than 8-byte stores need: they conflict.")
                     .line(counted)
-                    .picture(gpu::shared_lines_or_why(launch, grader::chapter::kernels_file()))
+                    .picture(grader::chapter::lines_of(launch))
                     .hint("exercise 2b: at which pitch do the 4 rows a half-warp stores to fall "
                           "in different banks? Store d[reg], d[reg + 1] as one float2."));
   // The loads are shown, not judged: the load wavefront counter also counts the mbarrier

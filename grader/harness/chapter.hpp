@@ -19,6 +19,7 @@
 #include <functional>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "common/counters/source_counters.hpp"
 #include "grader/harness/feedback_message.hpp"
@@ -58,6 +59,19 @@ inline constexpr const char* kMeasurementFile = WORKBOOK_CHAPTER_MEASUREMENTS;
 /// line-by-line view (common/counters/source_counters.hpp) reads the kernel's source lines.
 inline std::string kernels_file() {
   return gpu::beside_this_program(std::string(kMeasurementFile) + "_kernels.fatbin");
+}
+
+/// The folders whose files a line-by-line view may print: the hand-out's chapters, grader and
+/// common code in the tree the grader was built from (a student's `#line` may name any file).
+inline std::vector<std::string> readable_sources() {
+  const std::string root = WORKBOOK_SOURCE_ROOT;
+  return {root + "/chapters", root + "/grader", root + "/common"};
+}
+
+/// `launch` (one kernel launch) line by line, or why not (gpu::shared_lines_or_why): what a
+/// counters check shows.
+inline std::string lines_of(const std::function<void()>& launch) {
+  return gpu::shared_lines_or_why(launch, kernels_file(), readable_sources());
 }
 
 /// With WORKBOOK_LINES=1 in the environment, a counters check prints its kernel line by line even

@@ -55,7 +55,7 @@ inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int pr
   grader::record_measurement(file, "counted.load_wavefronts", load, "wavefronts");
   if (store == predicted_store && load == predicted_load) {
     grader::chapter::show_lines_if_asked(
-        [&] { return lines_of_one_tile(launch, side, grader::chapter::kernels_file()); },
+        [&] { return lines_of_one_tile(launch, side, grader::chapter::lines_of); },
         expected == Expected::kPredicted);
     return {};
   }
@@ -71,7 +71,7 @@ inline CounterVerdict judge_tile_counters(const Launch& launch, int side, int pr
                               " wavefronts per tile store and " + grader::fixed(load) +
                               " per tile load.";
   // Which line of the kernel has them (its kernels file is the chapter's, beside the grader).
-  const std::string lines = lines_of_one_tile(launch, side, grader::chapter::kernels_file());
+  const std::string lines = lines_of_one_tile(launch, side, grader::chapter::lines_of);
   if (expected == Expected::kLayoutPromise) {
     return {{},
             grader::Feedback("The GPU counted " + differs + " in your kernel than " + promised_by +

@@ -9,7 +9,6 @@
 #include <tuple>
 #include <vector>
 
-#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "common/cuda/random_fill.hpp"
@@ -190,16 +189,16 @@ gpu::SmemCounters count_one_tile(const Launch& launch, int side) {
   });
 }
 
-std::string lines_of_one_tile(const Launch& launch, int side, const std::string& kernels_file) {
+std::string lines_of_one_tile(
+    const Launch& launch, int side,
+    const std::function<std::string(const std::function<void()>&)>& render) {
   gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
   gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
   in.fill_bytes(0x3f);
-  return gpu::shared_lines_or_why(
-      [&] {
-        launch(in.get(), out.get(), side, side);
-        GPU_CHECK(cudaGetLastError());
-      },
-      kernels_file);
+  return render([&] {
+    launch(in.get(), out.get(), side, side);
+    GPU_CHECK(cudaGetLastError());
+  });
 }
 
 Times time_transpose(const Launch& launch, const std::string& kernel, int n) {

@@ -52,9 +52,11 @@ std::optional<grader::Feedback> tile_not_staged(const Launch& launch, const std:
 /// The shared-memory counters of `launch` transposing one `side` x `side` tile (one block).
 gpu::SmemCounters count_one_tile(const Launch& launch, int side);
 
-/// The same launch's shared memory line by line (gpu::shared_lines_or_why), its lines read from
-/// `kernels_file`.
-std::string lines_of_one_tile(const Launch& launch, int side, const std::string& kernels_file);
+/// The same launch, for `render` (a chapter's grader::chapter::lines_of): the shared memory of
+/// one tile line by line.
+std::string lines_of_one_tile(
+    const Launch& launch, int side,
+    const std::function<std::string(const std::function<void()>&)>& render);
 
 /// Median times (31 launches) of the device copy, the naive transpose and `launch` on an
 /// n x n float matrix, in the same run.

@@ -101,6 +101,10 @@ std::string kernel_name(const std::string& cubin, const std::string& part) {
   return "";
 }
 
+std::string folder_of(const std::string& path) {
+  return path.substr(0, path.rfind('/'));
+}
+
 // The 1-based number of the first line of `path` that holds `text`.
 int line_holding(const std::string& path, const std::string& text) {
   std::ifstream in(path);
@@ -184,7 +188,8 @@ TEST_CASE("line by line: the table puts the model's figure beside the measured o
   const ColumnRead read = column_read_lines();
   const std::string agreed =
       gpu::shared_lines_table({counted("store", 1, read.file, read.store_line, 16),
-                               counted("load", 32, read.file, read.load_line, 32)});
+                               counted("load", 32, read.file, read.load_line, 32)},
+                              {folder_of(read.file)});
   INFO(agreed);
   CHECK_THAT(agreed, GRADER_CONTAINS("test_kernels.cu:" + std::to_string(read.load_line)));
   CHECK_THAT(agreed, GRADER_CONTAINS("32.00x the ideal"));
@@ -196,12 +201,20 @@ TEST_CASE("line by line: the table puts the model's figure beside the measured o
   // A count the comment's request does not explain is marked; an instruction without a line
   // is listed by its offset.
   gpu::InstructionCount unplaced = counted("load", 2, "", 0, 48);
-  const std::string differs =
-      gpu::shared_lines_table({counted("load", 16, read.file, read.load_line, 32), unplaced});
+  const std::string differs = gpu::shared_lines_table(
+      {counted("load", 16, read.file, read.load_line, 32), unplaced}, {folder_of(read.file)});
   INFO(differs);
   CHECK_THAT(differs, GRADER_CONTAINS("the model says otherwise"));
   CHECK_THAT(differs, GRADER_CONTAINS("(line unknown, offset 48)"));
-  CHECK_THAT(gpu::shared_lines_table({}), GRADER_CONTAINS("no shared-memory instruction"));
+  CHECK_THAT(gpu::shared_lines_table({}, {}), GRADER_CONTAINS("no shared-memory instruction"));
+  // A file outside the readable folders (a #line may name any file) is neither printed nor
+  // read for its comments: the line is named alone.
+  const std::string unread = gpu::shared_lines_table(
+      {counted("load", 32, read.file, read.load_line, 32)}, {"/nonexistent"});
+  INFO(unread);
+  CHECK_THAT(unread, GRADER_CONTAINS("test_kernels.cu:" + std::to_string(read.load_line)));
+  CHECK_THAT(unread, !GRADER_CONTAINS("ld.volatile.shared.f32"));
+  CHECK_THAT(unread, GRADER_CONTAINS("32.00   1.00      -"));
 }
 
 TEST_CASE("line by line: a bank model comment that is no request is named", "[host][counters]") {
@@ -215,7 +228,8 @@ TEST_CASE("line by line: a bank model comment that is no request is named", "[ho
   }
   const std::string table =
       gpu::shared_lines_table({counted("store", 1, path, 1, 0), counted("load", 1, path, 2, 8),
-                               counted("load", 1, path, 4, 16)});
+                               counted("load", 1, path, 4, 16)},
+                              {"."});
   std::remove(path.c_str());
   INFO(table);
   CHECK_THAT(table, GRADER_CONTAINS("line_by_line_comment.cu:1: its `bank model:` comment is not "
@@ -244,7 +258,7 @@ TEST_CASE("line by line: a known kernel's instructions read back on their lines"
   CHECK(counts[1].wavefronts == 32);
   CHECK(counts[1].ideal_wavefronts == 1);
   CHECK(counts[1].line == read.load_line);
-  const std::string table = gpu::shared_lines_table(counts);
+  const std::string table = gpu::shared_lines_table(counts, {folder_of(read.file)});
   INFO(table);
   CHECK_THAT(table, !GRADER_CONTAINS("the model says otherwise"));
 }
