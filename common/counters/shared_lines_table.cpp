@@ -22,37 +22,6 @@ namespace {
 
 constexpr const char* kMarker = "bank model:";
 
-// The words of `text` as a shell would split them: blanks separate, quotes group. Throws
-// smem::ArgumentError for a quote left open.
-std::vector<std::string> shell_words(const std::string& text) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (const char ch : text) {
-    if (quote != 0) {
-      if (ch == quote) {
-        quote = 0;
-      } else {
-        word += ch;
-      }
-    } else if (ch == '\'' || ch == '"') {
-      quote = ch;
-      in_word = true;
-    } else if (ch == ' ' || ch == '\t') {
-      if (in_word) words.push_back(word);
-      word.clear();
-      in_word = false;
-    } else {
-      word += ch;
-      in_word = true;
-    }
-  }
-  if (quote != 0) throw smem::ArgumentError(std::string("a quote (") + quote + ") is not closed");
-  if (in_word) words.push_back(word);
-  return words;
-}
-
 // The real path of `path` ("" where it does not exist).
 std::string real_path(const std::string& path) {
   char resolved[PATH_MAX];
@@ -102,7 +71,7 @@ std::string bank_model_comment(const std::vector<std::string>& lines, int line) 
 }
 
 smem::WarpRequest commented_request(const std::string& comment) {
-  return smem::parse_access_arguments(shell_words(comment)).request;
+  return smem::parse_access_arguments(smem::shell_words(comment)).request;
 }
 
 namespace {

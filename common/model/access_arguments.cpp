@@ -86,6 +86,35 @@ std::string nearest_option(const std::string& arg) {
 
 }  // namespace
 
+std::vector<std::string> shell_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (const char ch : text) {
+    if (quote != 0) {
+      if (ch == quote) {
+        quote = 0;
+      } else {
+        word += ch;
+      }
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+      in_word = true;
+    } else if (ch == ' ' || ch == '\t') {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += ch;
+      in_word = true;
+    }
+  }
+  if (quote != 0) throw ArgumentError(std::string("a quote (") + quote + ") is not closed");
+  if (in_word) words.push_back(word);
+  return words;
+}
+
 std::uint32_t parse_active_lanes(const std::string& text) {
   if (text.find_first_not_of(" \t") == std::string::npos) {
     throw ArgumentError(

@@ -44,6 +44,11 @@ struct AccessArguments {
 /// served.
 AccessArguments parse_access_arguments(const std::vector<std::string>& args);
 
+/// The words of a command line as a POSIX shell splits them: blanks separate, single or double
+/// quotes group (what a lesson's example or a `bank model:` comment holds). Throws
+/// ArgumentError for a quote left open.
+std::vector<std::string> shell_words(const std::string& text);
+
 /// "0xffff" or "0-15,20,24-31": the lane mask --active takes. Throws ArgumentError.
 std::uint32_t parse_active_lanes(const std::string& text);
 

@@ -75,45 +75,13 @@ std::string without_spaces(const std::string& text) {
   }
   return out;
 }
-}  // namespace
-
-namespace {
-
-// Shell words of `text`: whitespace separates them, single or double quotes group them.
-std::vector<std::string> shell_words(const std::string& text) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (const char c : text) {
-    if (quote) {
-      if (c == quote) {
-        quote = 0;
-      } else {
-        word += c;
-      }
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      in_word = true;
-    } else if (c == ' ' || c == '\t') {
-      if (in_word) words.push_back(word);
-      word.clear();
-      in_word = false;
-    } else {
-      word += c;
-      in_word = true;
-    }
-  }
-  if (in_word) words.push_back(word);
-  return words;
-}
 
 AnalyserExample draw_example(const std::string& where, const std::string& command) {
   AnalyserExample e;
   e.where = where;
   e.command = command;
   try {
-    const smem::AccessArguments a = smem::parse_access_arguments(shell_words(command));
+    const smem::AccessArguments a = smem::parse_access_arguments(smem::shell_words(command));
     if (a.help || !a.batch_path.empty()) {
       e.error = "it draws no request";
       return e;
