@@ -12,7 +12,6 @@
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
-#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/09_tiled_gemm/classic_cases.hpp"

@@ -12,7 +12,6 @@
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
-#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/10_ldmatrix_swizzle/answer_cases.hpp"

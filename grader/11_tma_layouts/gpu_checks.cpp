@@ -11,7 +11,6 @@
 #include "chapters/11_tma_layouts/tma_layouts.cuh"
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
-#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/11_tma_layouts/answer_cases.hpp"

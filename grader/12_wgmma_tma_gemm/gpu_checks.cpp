@@ -15,7 +15,6 @@
 #include "chapters/12_wgmma_tma_gemm/wgmma_tma_gemm.cuh"
 #include "common/counters/smem_access_probe.hpp"
 #include "common/counters/smem_counters.hpp"
-#include "common/counters/source_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/12_wgmma_tma_gemm/answer_cases.hpp"

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "common/counters/smem_counters.hpp"
-#include "common/counters/source_counters.hpp"
 #include "common/model/bank_model.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback_message.hpp"
