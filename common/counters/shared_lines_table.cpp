@@ -134,11 +134,9 @@ std::string shared_lines_table(const std::vector<InstructionCount>& counts,
       "  Shared memory line by line, as the GPU counted it (per request: wavefronts per warp "
       "instruction; model: the bank model for the request of the line's `bank model:` "
       "comment):\n";
-  std::string header = "    " + padded("line", 34, false) + padded("access", 10, false) +
-                       padded("instr", 6, true) + padded("requests", 11, true) +
-                       padded("per request", 13, true) + padded("ideal", 7, true) +
-                       padded("model", 7, true) + "\n";
-  out += header;
+  out += "    " + padded("line", 34, false) + padded("access", 10, false) +
+         padded("instr", 6, true) + padded("requests", 11, true) + padded("per request", 13, true) +
+         padded("ideal", 7, true) + padded("model", 7, true) + "\n";
   std::string notes;
   for (const Row& row : rows) {
     const std::string name =
@@ -167,7 +165,7 @@ std::string shared_lines_table(const std::vector<InstructionCount>& counts,
     }
     out += "    " + padded(name, 34, false) + padded(row.op, 10, false) +
            padded(std::to_string(row.instructions), 6, true) +
-           padded(fixed2(row.requests).substr(0, fixed2(row.requests).size() - 3), 11, true) +
+           padded(std::to_string(std::llround(row.requests)), 11, true) +
            padded(fixed2(per_request), 13, true) +
            padded(row.ideal_known ? fixed2(ideal) : "-", 7, true) + padded(model, 7, true) + mark +
            "\n";

@@ -8,8 +8,7 @@
 // Prints the table; exits 1 when the file has no such comment, a comment is no request, a
 // commented line holds no instruction of any of the namespace's kernels in any cubin (the
 // comment sits on a line the kernels do not run), or a request takes more wavefronts than its
-// ideal (the references are conflict-free by their contracts). The GPU run compares the
-// measured counts with these lines (issue of the H200 wave).
+// ideal (the references are conflict-free by their contracts).
 #include <cstdint>
 #include <cstdio>
 #include <exception>
