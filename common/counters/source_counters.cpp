@@ -9,9 +9,12 @@
 #include <cupti_target.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <stdexcept>
@@ -152,11 +155,16 @@ std::vector<std::string> cubins_in(const std::string& bytes) {
                                                 "ELF",
                                                 at + 4)) {
     if (bytes[at + 4] != 2 || read_at<std::uint16_t>(bytes, at + 0x12) != kCudaMachine) continue;
-    // The section headers end the image: e_shoff + e_shnum e_shentsize.
-    const auto sections = read_at<std::uint64_t>(bytes, at + 0x28);
-    const auto entry = read_at<std::uint16_t>(bytes, at + 0x3a);
-    const auto count = read_at<std::uint16_t>(bytes, at + 0x3c);
-    const std::uint64_t size = sections + static_cast<std::uint64_t>(entry) * count;
+    // The image ends with its last header table: the section headers (e_shoff + e_shnum
+    // e_shentsize) or, where nvcc puts them after those, the program headers (e_phoff + e_phnum
+    // e_phentsize). Cut shorter, the image still places instructions on lines, but its CRC is
+    // not the one CUPTI gives the cubin that ran.
+    const auto table_end = [&](std::size_t offset, std::size_t entry_size, std::size_t count) {
+      return read_at<std::uint64_t>(bytes, at + offset) +
+             static_cast<std::uint64_t>(read_at<std::uint16_t>(bytes, at + entry_size)) *
+                 read_at<std::uint16_t>(bytes, at + count);
+    };
+    const std::uint64_t size = std::max(table_end(0x28, 0x3a, 0x3c), table_end(0x20, 0x36, 0x38));
     if (size == 0 || at + size > bytes.size()) continue;
     cubins.push_back(bytes.substr(at, size));
   }
@@ -166,6 +174,12 @@ std::vector<std::string> cubins_in(const std::string& bytes) {
 std::vector<InstructionCount> measure_instruction_counts(
     const std::function<void()>& launch_one_kernel, const std::string& kernels_file,
     std::string* no_lines_why) {
+  if (counters_detail::launch_only()) {
+    launch_one_kernel();
+    GPU_CHECK(cudaDeviceSynchronize());
+    if (no_lines_why != nullptr) *no_lines_why = "nothing counted (WORKBOOK_COUNTERS=launch-only)";
+    return {};
+  }
   auto init =
       sass_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   SASS_CALL(cuptiProfilerInitialize(&init));
@@ -302,6 +316,30 @@ std::vector<InstructionCount> measure_instruction_counts(
   return out;
 }
 
+namespace {
+// With WORKBOOK_LINES_TSV=FILE, each measured kernel's instructions are appended to FILE, one
+// row each after a header, numbered by measurement: what the maintainers' comparison with
+// Nsight Compute's source view reads (tools/maintainer/compare_lines_with_ncu.py).
+void append_to_lines_file(const std::vector<InstructionCount>& counts) {
+  const char* path = std::getenv("WORKBOOK_LINES_TSV");
+  if (path == nullptr || *path == '\0') return;
+  static int measurement = 0;
+  ++measurement;
+  std::ifstream existing(path);
+  const bool fresh = !existing || existing.peek() == std::ifstream::traits_type::eof();
+  std::ofstream out(path, std::ios::app);
+  out << std::fixed << std::setprecision(0);  // counts, whole numbers
+  if (fresh)
+    out << "measurement\tfunction\tpc_offset\top\trequests\twavefronts\tideal\tfile\tline\n";
+  for (const InstructionCount& c : counts) {
+    out << getpid() << '.' << measurement << '\t' << c.function << '\t' << c.pc_offset << '\t'
+        << c.op << '\t' << c.requests << '\t' << c.wavefronts << '\t' << c.ideal_wavefronts << '\t'
+        << c.file << '\t' << c.line << '\n';
+  }
+  if (!out) std::cerr << "WORKBOOK_LINES_TSV: could not write " << path << "\n";
+}
+}  // namespace
+
 std::string beside_this_program(const std::string& name) {
   char self[4096];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -316,6 +354,7 @@ std::string shared_lines_or_why(const std::function<void()>& launch_one_kernel,
   try {
     std::string why;
     const auto counts = measure_instruction_counts(launch_one_kernel, kernels_file, &why);
+    append_to_lines_file(counts);
     return shared_lines_table(counts, readable_folders) +
            (why.empty() ? "" : "  (no source lines: " + why + ")\n");
   } catch (const std::exception& e) {

@@ -28,6 +28,7 @@ namespace gpu {
 namespace kernel_module_detail {
 struct Loaded {
   cudaLibrary_t library = nullptr;
+  std::string path;                            // the file it was loaded from
   std::map<const void*, const void*> kernels;  // this program's kernel -> the module's
 };
 inline Loaded& loaded() {
@@ -52,11 +53,17 @@ inline void load_kernel_module(const std::string& path) {
     throw std::runtime_error("the kernels of the exercise (" + path +
                              ") could not be loaded on this GPU: " + error_text(e));
   }
+  loaded().path = path;
 }
 
 /// True once load_kernel_module() has loaded a module.
 inline bool kernel_module_loaded() {
   return kernel_module_detail::loaded().library != nullptr;
+}
+
+/// The file load_kernel_module() loaded the module from; "" before it has.
+inline const std::string& kernel_module_path() {
+  return kernel_module_detail::loaded().path;
 }
 
 /// The kernel to launch for `kernel`, one of this program's __global__ functions: itself, or the

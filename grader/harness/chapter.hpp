@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/counters/source_counters.hpp"
+#include "common/cuda/kernel_module.hpp"
 #include "grader/harness/feedback_message.hpp"
 #include "grader/harness/threshold.hpp"
 
@@ -54,10 +55,12 @@ inline constexpr const char* kFolder = WORKBOOK_CHAPTER_FOLDER;
 /// `solutions/NN_slug/measurements/h200.tsv`).
 inline constexpr const char* kMeasurementFile = WORKBOOK_CHAPTER_MEASUREMENTS;
 
-/// The chapter's kernels built for the device alone, with -lineinfo (`chNN_slug_kernels.fatbin`
-/// beside the grader, meson.build's kernels_name): where a failed counters check's
-/// line-by-line view (common/counters/source_counters.hpp) reads the kernel's source lines.
+/// The chapter's kernels built for the device alone, with -lineinfo: the file the judge loaded
+/// them from (the submission's, in official grading), else `chNN_slug_kernels.fatbin` beside
+/// the grader (meson.build's kernels_name). A counters check's line-by-line view
+/// (common/counters/source_counters.hpp) reads the kernel's source lines from it.
 inline std::string kernels_file() {
+  if (!gpu::kernel_module_path().empty()) return gpu::kernel_module_path();
   return gpu::beside_this_program(std::string(kMeasurementFile) + "_kernels.fatbin");
 }
 

@@ -8,8 +8,9 @@ A chapter has one manifest per audience, both named chapter.ini:
 - grader/NN_slug/chapter.ini, handed out: what the chapter's build needs ([chapter]), its
   thresholds ([threshold.NAME]) and the checks a student's run has ([check.ID]);
 - solutions/NN_slug/chapter.ini, the instructors': the hidden checks of official grading
-  ([check.ID] with ids starting hidden_), the typical wrong answers ([wrong.NAME]) and the
-  maintainers' ablations ([ablation.NAME]).
+  ([check.ID] with ids starting hidden_), the typical wrong answers ([wrong.NAME]), the
+  maintainers' ablations ([ablation.NAME]) and the counters checks whose line-by-line view the
+  GPU machine holds to Nsight Compute's ([lines.CHECK_ID]).
 
 The keys of each kind of section are in KEYS below, with what they mean; an unknown key, a
 missing one, or a value of the wrong shape is an error that names the file, the section and the
@@ -60,6 +61,10 @@ KEYS = {
         "expect_not": (False, "a text nothing may print (an answer it would give away)"),
         "variant": (False, "the variant it is graded on: 0 (the default), lowest, highest or a "
                            "class variant's number"),
+    },
+    "lines": {
+        "on": (True, "reference, or the wrong answer whose kernels the counters check runs"),
+        "why": (True, "what the kernel shows: where its conflicts are, or that it has none"),
     },
     "ablation": {
         "why": (True, "the design choice it undoes, and which measurement records it"),
@@ -139,6 +144,7 @@ class Chapter:
     checks: list = field(default_factory=list)
     wrong_answers: list = field(default_factory=list)
     ablations: list = field(default_factory=list)
+    compared_lines: list = field(default_factory=list)  # [(check id, "reference" or answer, why)]
 
     @property
     def id(self):
@@ -298,9 +304,13 @@ def _instructors_part(chapter, path):
             chapter.ablations.append(Ablation(
                 key, values["why"], _edits(values, where, [("replace", "with"),
                                                             ("replace2", "with2")])))
+        elif kind == "lines" and key:
+            values, where = _values(path, parser[name], "lines")
+            chapter.compared_lines.append((key, values["on"], values["why"]))
         else:
             raise ManifestError(f"{path}: [{name}] is no section of the instructors' manifest: "
-                                f"say [check.hidden_ID], [wrong.NAME] or [ablation.NAME]")
+                                f"say [check.hidden_ID], [wrong.NAME], [ablation.NAME] or "
+                                f"[lines.CHECK_ID]")
 
 
 def _consistent(chapter, paths):
@@ -338,6 +348,13 @@ def _consistent(chapter, paths):
             raise ManifestError(f"{where}: [wrong.{w.name}]: its fails and passes checks must be "
                                 f"of one mode (host or gpu), not {sorted(modes)}")
         chapter.wrong_answers[i] = WrongAnswer(**{**w.__dict__, "mode": modes.pop()})
+    gpu_answers = {w.name for w in chapter.wrong_answers if w.mode == "gpu"}
+    for check_id, on, _ in chapter.compared_lines:
+        if check_id not in by_id or by_id[check_id].mode != "gpu":
+            raise ManifestError(f"{where}: [lines.{check_id}] names no GPU check")
+        if on != "reference" and on not in gpu_answers:
+            raise ManifestError(f"{where}: [lines.{check_id}]: on = {on!r}; say reference or "
+                                f"a GPU wrong answer of this chapter")
 
 
 def load(root, folder, instructors=True):

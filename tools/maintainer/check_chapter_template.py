@@ -101,6 +101,7 @@ def main():
                 print(f"  solution mode: {t.name}: {t.result}")
             if t.result not in passing or (t.in_suite("host") and t.result != "OK"):
                 problems.append(f"solution mode: {t.name} is {t.result}")
+                print("    " + t.stdout[-2000:].replace("\n", "\n    "))  # why, as it said
         print(f"  solution mode, the whole suite: {len(tests)} tests, "
               f"{sum(t.result == 'OK' for t in tests)} passed, "
               f"{sum(t.result == 'SKIP' for t in tests)} skipped")

@@ -17,13 +17,14 @@
 # Each chapter's GPU checks are also run both ways in turns, by the judge (which launches the
 # exercise's kernels itself, common/cuda/kernel_module.hpp) and in process by the GPU grader,
 # and compared (compare_gpu_judges.py). Part `slices` runs the solution build's suites on 25%
-# and 10% of the SMs (run_gpu_slices.sh); part `class` grades the class of three
+# and 10% of the SMs (run_gpu_slices.sh); part `lines` compares the counters checks' line-by-line
+# view with Nsight Compute's source view (compare_lines_with_ncu.py); part `class` grades the class of three
 # (tools/instructor/run_gpu_grading.py) and the hostile class's GPU cases
 # (run_gpu_hostile_class.py).
 #
 #   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
 #       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
-#   (PARTS, of "solution slices student class", in several calls where a call's time is limited;
+#   (PARTS, of "solution lines slices student class", in several calls where a call's time is limited;
 #   CHAPTERS, a comma list of chapter folders (NN_slug,MM_slug), builds and runs only those:
 #   the other chapters' measurements stay as committed, and so do their GPU-suite times)
 set -u
@@ -67,7 +68,8 @@ copy_measurements() {  # copy_measurements BUILD
   # What a wrong answer measured before it was rejected
   # (<build>/measurements/wrong_answers/chNN_answer/chNN_slug.tsv), where a lesson quotes it: the
   # files committed in solutions/NN_slug/measurements/wrong_answers/ are renewed, no others (add
-  # one by hand when a lesson starts quoting it).
+  # one by hand when a lesson starts quoting it), and only by a run on the GPU the lessons quote.
+  [ "$name" = h200 ] || return 0
   for file in "$1"/measurements/wrong_answers/*/ch[0-9][0-9]_*.tsv; do
     [ -f "$file" ] || continue
     test=$(basename "$(dirname "$file")")   # chNN_answer
@@ -113,6 +115,14 @@ elif build build-gpu-solution solution; then
   tail -n 8 "$out/test-measured.log"
 else
   echo "solution build failed"; tail -n 40 "$out/build-solution.log" "$out/setup-solution.log"; status=1
+fi
+
+if [[ "$parts" == *" lines "* ]]; then
+  # The grader's line-by-line view against Nsight Compute's source view, instruction by
+  # instruction, on the chapters' counters checks (the solution build's).
+  python3 tools/maintainer/compare_lines_with_ncu.py run build-gpu-solution "$out/lines" "$name" \
+    >"$out/lines.log" 2>&1 || status=1
+  tail -n 1 "$out/lines.log"
 fi
 
 if [[ "$parts" == *" slices "* ]]; then

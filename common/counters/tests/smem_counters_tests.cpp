@@ -181,6 +181,12 @@ TEST_CASE("line by line: a -lineinfo cubin places each shared access on its line
   }
   CHECK(found);
   CHECK(gpu::cubins_in("no ELF here").empty());
+  // Each image whole, its last header table too (the program headers, after the section
+  // headers): the CRC by which the cubin that ran is found covers every byte of it.
+  const std::string whole = file_bytes(WORKBOOK_TEST_KERNELS ".cubin");
+  const std::vector<std::string> in_fatbin =
+      gpu::cubins_in(file_bytes(WORKBOOK_TEST_KERNELS ".fatbin"));
+  CHECK(std::count(in_fatbin.begin(), in_fatbin.end(), whole) == 1);
 }
 
 TEST_CASE("line by line: the table puts the model's figure beside the measured one",

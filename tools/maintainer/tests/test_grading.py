@@ -126,6 +126,10 @@ with = c
 fails = first
 passes = guard
 expect = text
+
+[lines.second]
+on = reference
+why = w
 """
 with tempfile.TemporaryDirectory() as d:
     os.makedirs(os.path.join(d, "grader", "99_x"))
@@ -152,6 +156,8 @@ with tempfile.TemporaryDirectory() as d:
     wrong = scoring.manifest.load(d, "99_x").wrong_answers
     expect(len(wrong) == 1 and wrong[0].edits == (("a\nb", "c"),) and wrong[0].mode == "host"
            and wrong[0].fails == ("first",), f"a wrong answer read: {wrong}")
+    lines = scoring.manifest.load(d, "99_x").compared_lines
+    expect(lines == [("second", "reference", "w")], f"a line-by-line comparison read: {lines}")
     hidden_only = scoring.manifest.hidden_part(HIDDEN_INI)
     expect("[check.hidden_one]" in hidden_only and "wrong" not in hidden_only,
            f"official grading's copy holds the hidden checks only: {hidden_only}")
@@ -180,7 +186,9 @@ with tempfile.TemporaryDirectory() as d:
         f.write(GRADER_INI)
     for bad, says in ((("fails = first", "fails = nothing"), "names check 'nothing'"),
                       (("fails = first", "fails = second"), "of one mode"),
-                      (("[check.hidden_one]", "[check.one]"), "start with hidden_")):
+                      (("[check.hidden_one]", "[check.one]"), "start with hidden_"),
+                      (("[lines.second]", "[lines.first]"), "names no GPU check"),
+                      (("on = reference", "on = slip"), "say reference or a GPU wrong answer")):
         with open(hidden_path, "w") as f:
             f.write(HIDDEN_INI.replace(*bad))
         try:
