@@ -1,24 +1,21 @@
 #!/usr/bin/env python3
-"""The grader's line-by-line view against Nsight Compute's source view, instruction by
-instruction, in a solution build on a GPU machine. Each chapter's [lines.CHECK_ID] (its
-instructors' manifest: a counters check, on the reference or on a wrong answer's kernels) runs
-twice: as graded, with WORKBOOK_LINES=1, WORKBOOK_REVEAL=1 and WORKBOOK_LINES_TSV (the grader
-appends each shared-memory instruction it measured, source_counters.cpp); then under
-`ncu --section SourceCounters` with WORKBOOK_COUNTERS=launch-only (the grader counts nothing
-itself, and each launch it would measure runs once as it is). Each measured kernel is matched to
-the captured launch that executed its instructions as often; each instruction's wavefronts and
-ideal must then equal Nsight Compute's, and no instruction with shared wavefronts there may be
-missing from the grader's view.
+"""The grader's line-by-line view held to Nsight Compute's source view, instruction by
+instruction. Each chapter's [lines.CHECK_ID] (its instructors' manifest) runs twice in a solution
+build on a GPU machine: as graded, the grader appending what it measured to WORKBOOK_LINES_TSV
+(common/counters/source_counters.cpp); then under ncu's SourceCounters section with
+WORKBOOK_COUNTERS=launch-only (the grader counts nothing, each launch it would measure runs once).
+Each measured kernel is matched to the launch that executed its instructions as often; each
+instruction's wavefronts and ideal must equal Nsight Compute's, and none with shared wavefronts
+there may be missing from the grader's view.
 
     compare_lines_with_ncu.py run BUILD OUT [NAME]   # on the GPU machine
     compare_lines_with_ncu.py compare OUT [NAME]     # again from OUT's files, anywhere
 
-Writes OUT/lines-vs-ncu.tsv (with NAME, also tools/maintainer/measurements/NAME/), side by side.
-Exit 1 where the two differ, 2 where a case could not run.
+Writes OUT/lines-vs-ncu.tsv (with NAME, also tools/maintainer/measurements/NAME/). Exit 1 where
+the two differ, 2 where a case could not run.
 """
 import csv
 import datetime
-import glob
 import json
 import os
 import re
@@ -32,18 +29,13 @@ sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
 import manifest  # noqa: E402
 
 FILE = "lines-vs-ncu.tsv"
-NCU_SOURCE = ["--page", "source", "--print-source", "sass", "--csv"]
 
 
 def cases():
-    """[(case, suite, wrong answer or None, check name)] of every chapter's [lines.CHECK_ID]."""
-    found = []
-    for folder in manifest.chapters(ROOT):
-        chapter = manifest.load(ROOT, folder)
-        for check_id, on, _ in chapter.compared_lines:
-            found.append((f"{chapter.id}_{on}", chapter.id, None if on == "reference" else on,
-                          chapter.check(check_id).name))
-    return found
+    """[(case, its test's key in commands(), check name)] of every chapter's [lines.CHECK_ID]."""
+    return [(f"{c.id}_{on}", c.id if on == "reference" else (c.id, on), c.check(check).name)
+            for c in (manifest.load(ROOT, folder) for folder in manifest.chapters(ROOT))
+            for check, on, _ in c.compared_lines]
 
 
 def commands(build):
@@ -67,18 +59,16 @@ def run_case(build, out, case, key, check, found):
     """Both runs of one case, into OUT/CASE-grader.tsv and OUT/CASE-ncu.csv (and their logs)."""
     if key not in found:
         return f"the build has no test for {' rejects '.join(key) if type(key) is tuple else key}"
-    command, env = found[key]
-    command, env = command + [check], dict(os.environ, **env)
+    command, env = found[key][0] + [check], dict(os.environ, **found[key][1])
     ours, report = os.path.join(out, case + "-grader.tsv"), os.path.join(out, case)
-    if os.path.exists(ours):
-        os.remove(ours)
-    with open(report + "-grader.log", "w") as log:
+    with open(ours, "w"), open(report + "-grader.log", "w") as log:  # ours: empty until measured
         subprocess.run(command, env=dict(env, WORKBOOK_LINES="1", WORKBOOK_REVEAL="1",
                                          WORKBOOK_LINES_TSV=ours, WORKBOOK_FEEDBACK="full"),
                        stdout=log, stderr=subprocess.STDOUT, timeout=300, cwd=build)
-    if not os.path.exists(ours):
+    if os.path.getsize(ours) == 0:
         return f"the check measured no kernel line by line (see {case}-grader.log)"
-    kernels = sorted({row["function"] for row in read_tsv(ours)})
+    with open(ours, encoding="utf-8") as f:
+        kernels = sorted({row["function"] for row in csv.DictReader(f, delimiter="\t")})
     with open(report + "-ncu.log", "w") as log:
         subprocess.run(["ncu", "--clock-control", "none", "--section", "SourceCounters",
                         "--kernel-name-base", "mangled", "--kernel-name",
@@ -86,25 +76,18 @@ def run_case(build, out, case, key, check, found):
                         "--launch-count", "12", "-f", "-o", report] + command,
                        env=dict(env, WORKBOOK_COUNTERS="launch-only", WORKBOOK_GPU_TIMEOUT="600"),
                        stdout=log, stderr=subprocess.STDOUT, timeout=600, cwd=build)
-        for options in (NCU_SOURCE, NCU_SOURCE[:2] + ["--csv"]):  # an ncu without --print-source
-            shown = subprocess.run(["ncu", "--import", report + ".ncu-rep"] + options,
-                                   capture_output=True, text=True, timeout=300)
-            log.write(shown.stderr)
-            if shown.returncode == 0:
-                break
+        shown = subprocess.run(["ncu", "--import", report + ".ncu-rep", "--page", "source",
+                                "--print-source", "sass", "--csv"],
+                               capture_output=True, text=True, timeout=300)
+        log.write(shown.stderr)
     with open(report + "-ncu.csv", "w") as f:
         f.write(shown.stdout)
     return None if shown.returncode == 0 else f"ncu --import failed (see {case}-ncu.log)"
 
 
-def read_tsv(path):
-    with open(path, encoding="utf-8") as f:
-        return list(csv.DictReader(f, delimiter="\t"))
-
-
 def number(text):
     try:
-        return float((text or "").replace(",", ""))
+        return float(text.replace(",", ""))
     except ValueError:
         return None
 
@@ -122,9 +105,8 @@ def ncu_launches(path):
                 continue
             if columns is None or len(cells) < len(columns):
                 continue
-            address = cells[columns["Address"]].strip()
             try:
-                at = int(address) if address.isdigit() else int(address, 16)
+                at = int(cells[columns["Address"]].strip(), 0)  # 0x..., as ncu writes it
             except ValueError:
                 continue
             value = {k: number(cells[columns[c]]) if c in columns else None for k, c in (
@@ -149,8 +131,9 @@ def compare_case(out, case):
     if missing:
         return [], [f"{case}: no {missing[0]}"]
     pages, measured = ncu_launches(paths[1]), {}
-    for row in read_tsv(paths[0]):
-        measured.setdefault((row["measurement"], row["function"]), []).append(row)
+    with open(paths[0], encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            measured.setdefault((row["measurement"], row["function"]), []).append(row)
     rows, problems = [], [] if pages else [f"{case}: Nsight Compute's output holds no source page"]
     root = os.path.realpath(ROOT) + os.sep
     for (_, function), ours in sorted(measured.items()):
@@ -185,20 +168,17 @@ def compare_case(out, case):
 
 def compare(out, name, gpu):
     rows, problems = [], []
-    for case, _, _, _ in cases():
+    for case, _, _ in cases():
         more_rows, more_problems = compare_case(out, case)
         rows, problems = rows + more_rows, problems + more_problems
-    header = ["case", "kernel", "offset", "sass", "op", "line", "grader.requests",
-              "grader.wavefronts", "grader.wavefronts_per_request", "grader.ideal",
-              "ncu.instructions_executed", "ncu.wavefronts_shared", "ncu.wavefronts_shared_ideal",
-              "same"]
+    header = ("case kernel offset sass op line grader.requests grader.wavefronts "
+              "grader.wavefronts_per_request grader.ideal ncu.instructions_executed "
+              "ncu.wavefronts_shared ncu.wavefronts_shared_ideal same").split()
     written = (f"# Written by tools/maintainer/compare_lines_with_ncu.py; do not edit by hand.\n"
                f"# GPU: {gpu}\n# date: {datetime.date.today().isoformat()}\n"
                f"# problems: {len(problems)}\n" + "".join("\t".join(r) + "\n"
                                                          for r in [header] + rows))
-    targets = [out] + ([os.path.join(ROOT, "tools", "maintainer", "measurements", name)]
-                       if name else [])
-    for folder in targets:
+    for folder in [out] + ([os.path.join(HERE, "measurements", name)] if name else []):
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, FILE), "w", encoding="utf-8") as f:
             f.write(written)
@@ -217,23 +197,18 @@ def main(step=None, *paths):
         print(__doc__.split("\n\n")[1].rstrip(), file=sys.stderr)
         return 2
     build, out = (os.path.abspath(p) for p in paths[:2])
-    if shutil.which("ncu") is None:  # where NVIDIA's installers put it, if not on PATH
-        found = sorted(glob.glob("/usr/local/cuda/bin/ncu") +
-                       glob.glob("/opt/nvidia/nsight-compute/*/ncu"))
-        if not found:
-            print("ncu (Nsight Compute's command line) is not on PATH")
-            return 2
-        os.environ["PATH"] = os.path.dirname(found[-1]) + os.pathsep + os.environ["PATH"]
+    if shutil.which("ncu") is None:
+        print("ncu (Nsight Compute's command line, in the CUDA Toolkit's bin/) is not on PATH")
+        return 2
     os.makedirs(out, exist_ok=True)
     found, failed = commands(build), False
-    for case, suite, wrong, check in cases():
-        why = run_case(build, out, case, (suite, wrong) if wrong else suite, check, found)
-        if why:
-            print(f"{case}: {why}")
-            failed = True
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                         capture_output=True, text=True).stdout.strip().splitlines()
-    gpu = gpu[0] if gpu else "unknown GPU"
+    for case, key, check in cases():
+        why = run_case(build, out, case, key, check, found)
+        print(f"{case}: {why}" if why else f"{case}: run")
+        failed = failed or bool(why)
+    gpu = (subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                          capture_output=True, text=True).stdout.strip().splitlines() or
+           ["unknown GPU"])[0]
     with open(os.path.join(out, "lines-gpu.txt"), "w") as f:
         f.write(gpu)
     status = compare(out, paths[2] if len(paths) == 3 else None, gpu)

@@ -14,17 +14,15 @@
 # one's; before them the lessons' marked numbers are rewritten from this run's (suite lessons
 # with WORKBOOK_RENEW_FIGURES=1).
 #
-# Each chapter's GPU checks are also run both ways in turns, by the judge (which launches the
-# exercise's kernels itself, common/cuda/kernel_module.hpp) and in process by the GPU grader,
-# and compared (compare_gpu_judges.py). Part `slices` runs the solution build's suites on 25%
-# and 10% of the SMs (run_gpu_slices.sh); part `lines` compares the counters checks' line-by-line
-# view with Nsight Compute's source view (compare_lines_with_ncu.py); part `class` grades the class of three
+# Part `lines` holds the counters checks' line-by-line view to Nsight Compute's source view
+# (compare_lines_with_ncu.py); part `slices` runs the solution build's suites on 25% and 10% of
+# the SMs (run_gpu_slices.sh); part `class` grades the class of three
 # (tools/instructor/run_gpu_grading.py) and the hostile class's GPU cases
 # (run_gpu_hostile_class.py).
 #
 #   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
 #       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
-#   (PARTS, of "solution lines slices student class", in several calls where a call's time is limited;
+#   (PARTS, of "solution lines slices student class", in several calls where time is limited;
 #   CHAPTERS, a comma list of chapter folders (NN_slug,MM_slug), builds and runs only those:
 #   the other chapters' measurements stay as committed, and so do their GPU-suite times)
 set -u
@@ -101,9 +99,6 @@ elif build build-gpu-solution solution; then
   python3 tools/maintainer/count_sass.py write build-gpu-solution . >"$out/count-sass.log" 2>&1 ||
     status=1
   tail -n 12 "$out/test-solution.log"
-  python3 tools/maintainer/compare_gpu_judges.py build-gpu-solution "$out" "$name" \
-    >"$out/judges-solution.log" 2>&1 || status=1
-  tail -n 1 "$out/judges-solution.log"
   # The lessons' marked numbers rewritten from what this run just measured (the prose follows
   # the files: docs/instructors/chapters.md), then the lessons, thresholds and suite time
   # checked against it.
