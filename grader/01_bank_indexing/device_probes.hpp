@@ -28,8 +28,8 @@ double pattern_load_cycles(const PatternCase& c, int iterations, int launches);
 
 /// Wavefronts per request of one warp loading each case once (one instruction, at each lane's
 /// pattern_address()), read from the hardware counters, in the order of `cases`: one launch per
-/// case, all in one profiler session (each session has a setup of its own, whatever it counts,
-/// which a session per launch would repeat). Throws gpu::CountersUnavailable when counters cannot be read here.
+/// case, all in one profiler session (whose setup, whatever it counts, is paid once). Throws
+/// gpu::CountersUnavailable when counters cannot be read here.
 std::vector<double> pattern_wavefronts_counted(const std::vector<PatternCase>& cases);
 
 }  // namespace ch01::probes

@@ -18,8 +18,7 @@ struct ProbeRun {
 ProbeRun run_stride_probe(int stride, int iterations, int launches);
 
 /// The hardware counters of one launch of stride_probe_kernel at each stride, in the order of
-/// `strides`, all in one profiler session (each session has a setup of its own, whatever it
-/// counts, which a session per launch would repeat).
+/// `strides`, all in one profiler session (whose setup, whatever it counts, is paid once).
 std::vector<gpu::SmemCounters> count_stride_probes(const std::vector<int>& strides, int iterations);
 
 /// Output of owner_sums_kernel with the given layout on `in` (32 floats per owner).
