@@ -8,7 +8,6 @@
 #include <cupti_result.h>
 #include <cupti_target.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -365,8 +364,7 @@ std::vector<SmemCounters> measure_smem_counters_each(
     int launches, const std::function<void(int)>& launch_kernel) {
   if (counters_detail::launch_only()) {
     for (int i = 0; i < launches; ++i) launch_kernel(i);
-    GPU_CHECK(cudaDeviceSynchronize());
-    return std::vector<SmemCounters>(static_cast<std::size_t>(std::max(launches, 0)));
+    counters_detail::launched_only();
   }
   Session& s = smem_session();
   std::vector<SmemCounters> out;
@@ -396,8 +394,7 @@ SmemCounters measure_smem_counters(const std::function<void()>& launch_one_kerne
 GlobalTraffic measure_global_traffic(const std::function<void()>& launch_one_kernel) {
   if (counters_detail::launch_only()) {
     launch_one_kernel();
-    GPU_CHECK(cudaDeviceSynchronize());
-    return {};
+    counters_detail::launched_only();
   }
   const std::vector<double> values =
       measure_each(global_session(), 1, [&](int) { launch_one_kernel(); }).front();
@@ -430,6 +427,10 @@ bool counters_detail::launch_only() {
     return v != nullptr && std::string(v) == "launch-only";
   }();
   return on;
+}
+void counters_detail::launched_only() {
+  GPU_CHECK(cudaDeviceSynchronize());
+  throw CountersUnavailable("WORKBOOK_COUNTERS=launch-only: the kernel ran once, uncounted");
 }
 
 }  // namespace gpu

@@ -58,8 +58,9 @@ struct CounterAvailability {
 /// the answer.
 ///
 /// Maintainers running a grader under another profiler (Nsight Compute, which cannot share the
-/// GPU's counters with this one) set WORKBOOK_COUNTERS=launch-only: then no counter is read,
-/// every measured launch runs once as it is (so the profiler sees it) and counts nothing.
+/// GPU's counters with this one) set WORKBOOK_COUNTERS=launch-only: then counters are said to be
+/// available, and every measurement runs its launches once, as they are (so the profiler sees
+/// them), and throws CountersUnavailable: no check that counts can pass.
 const CounterAvailability& counters_available();
 
 /// Runs `launch_one_kernel`, which must launch exactly one kernel, under the Range Profiler and
@@ -110,6 +111,7 @@ void check_cupti(int code, const char* call);
 void* current_context();
 // WORKBOOK_COUNTERS=launch-only (counters_available()): launches run, nothing is counted.
 bool launch_only();
+[[noreturn]] void launched_only();  // after those launches: waits for them, then throws
 }  // namespace counters_detail
 /// @endcond
 

@@ -3,7 +3,7 @@
 instruction. Each chapter's [lines.CHECK_ID] (its instructors' manifest) runs twice in a solution
 build on a GPU machine: as graded, the grader appending what it measured to WORKBOOK_LINES_TSV
 (common/counters/source_counters.cpp); then under ncu's SourceCounters section with
-WORKBOOK_COUNTERS=launch-only (the grader counts nothing, each launch it would measure runs once).
+WORKBOOK_COUNTERS=launch-only (the grader counts nothing: its first measurement runs once, then fails).
 Each measured kernel is matched to the launch that executed its instructions as often; each
 instruction's wavefronts and ideal must equal Nsight Compute's, and none with shared wavefronts
 there may be missing from the grader's view.
