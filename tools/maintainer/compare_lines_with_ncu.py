@@ -3,7 +3,7 @@
 instruction. Each chapter's [lines.CHECK_ID] (its instructors' manifest) runs twice in a solution
 build on a GPU machine: as graded, the grader appending what it measured to WORKBOOK_LINES_TSV
 (common/counters/source_counters.cpp); then under ncu's SourceCounters section with
-WORKBOOK_COUNTERS=launch-only (the grader counts nothing: its first measurement runs once, then fails).
+WORKBOOK_COUNTERS=launch-only (the grader counts nothing: a measurement runs once, then fails).
 Each measured kernel is matched to the launch that executed its instructions as often; each
 instruction's wavefronts and ideal must equal Nsight Compute's, and none with shared wavefronts
 there may be missing from the grader's view.
@@ -206,8 +206,8 @@ def main(step=None, *paths):
         why = run_case(build, out, case, key, check, found)
         print(f"{case}: {why}" if why else f"{case}: run")
         failed = failed or bool(why)
-    gpu = (subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                          capture_output=True, text=True).stdout.strip().splitlines() or
+    gpu = (subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,"
+                           "noheader"], capture_output=True, text=True).stdout.splitlines() or
            ["unknown GPU"])[0]
     with open(os.path.join(out, "lines-gpu.txt"), "w") as f:
         f.write(gpu)
