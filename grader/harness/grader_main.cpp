@@ -274,6 +274,9 @@ int hand_gpu_modes_over(char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(WORKBOOK_FEEDBACK_EXAM)
+  unsetenv("WORKBOOK_LINES_TSV");  // an exam shows no counted figure, in a report or in a file
+#endif
   const bool judge = workbook_judge_gpu_grader != nullptr;
   const bool runs_kernels = workbook_judge_kernels != nullptr;
   if (judge && argc >= 2 &&

@@ -141,8 +141,7 @@ def compare_case(out, case):
             same(p.get(int(r["pc_offset"]), {}).get("executed"), float(r["requests"]))
             for r in ours)), None)
         if page is None:
-            problems.append(f"{case}: no launch Nsight Compute captured executed {function}'s "
-                            "shared-memory instructions as often as the grader measured")
+            problems.append(f"{case}: no captured launch ran {function} as the grader measured")
             continue
         for at, theirs in sorted(page.items()):
             r = next((r for r in ours if int(r["pc_offset"]) == at), None)
@@ -169,8 +168,7 @@ def compare_case(out, case):
 def compare(out, name, gpu):
     rows, problems = [], []
     for case, _, _ in cases():
-        more_rows, more_problems = compare_case(out, case)
-        rows, problems = rows + more_rows, problems + more_problems
+        rows, problems = (a + b for a, b in zip((rows, problems), compare_case(out, case)))
     header = ("case kernel offset sass op line grader.requests grader.wavefronts "
               "grader.wavefronts_per_request grader.ideal ncu.instructions_executed "
               "ncu.wavefronts_shared ncu.wavefronts_shared_ideal same").split()
