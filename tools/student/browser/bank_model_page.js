@@ -22,6 +22,17 @@
     ["the same rows, chunks swizzled", "ldmatrix.x4", 16, "(t%8)*128 + ((t/8 ^ t%8) & 7)*16"],
   ];
 
+  // Before and after, drawn side by side: [what, op, width, first address, its tile row,
+  // compared address, its tile row].
+  const BEFORE_AFTER = [
+    ["padding: column 5 of float tile[32][32], then of tile[32][33]", "load", 4,
+     "t*32*4 + 5*4", 128, "t*33*4 + 5*4", 132],
+    ["XOR swizzle: the same column, word (5 ^ row) of each 32-word row", "load", 4,
+     "t*32*4 + 5*4", 128, "t*32*4 + ((5 ^ t) & 31)*4", 128],
+    ["ldmatrix.x4 of eight 128-byte rows, then chunks swizzled", "ldmatrix.x4", 16,
+     "(t%8)*128 + (t/8)*16", 128, "(t%8)*128 + ((t/8 ^ t%8) & 7)*16", 128],
+  ];
+
   // The H200 cases: [{name, width, op, wavefronts, conflicts, addresses}], and the same keyed by
   // the request (width, op and the 32 addresses, -1 for an inactive lane).
   const counted = JSON.parse(field("counted-cases").textContent);
@@ -35,7 +46,7 @@
   // The analyser's arguments for what the form says, in the order the page's command shows
   // them. Empty fields are left out (all lanes active, the default shared-memory size); what is
   // typed goes to the analyser as typed, so that it judges it as the terminal would.
-  function argumentsOfForm() {
+  function argumentsOfForm(compared) {
     const args = [];
     const op = field("op").value;
     if (op !== "load") args.push("--op", op);
@@ -44,7 +55,9 @@
     if (field("shared-bytes").value !== "") {
       args.push("--shared-bytes", field("shared-bytes").value);
     }
-    if (given() === "addresses") {
+    if (compared !== undefined) {
+      args.push(compared);
+    } else if (given() === "addresses") {
       args.push("--addresses", field("addresses").value);
     } else {
       args.push(field("expression").value);
@@ -146,7 +159,7 @@
     const op = field("op").value;
     if (op !== "load") query.set("op", op);
     if (!fixedWidth(op) && field("width").value !== "4") query.set("width", field("width").value);
-    for (const name of ["active", "shared-bytes"]) {
+    for (const name of ["active", "shared-bytes", "pitch", "compare", "compare-pitch"]) {
       if (field(name).value !== "") query.set(name, field(name).value);
     }
     try {
@@ -185,6 +198,44 @@
     showPicture(field("picture"), printed.picture);
     showSvg(printed.svg);
     showCounted(data);
+    showTiles(model, data);
+  }
+
+  // The request on its tile and, where an address to compare is given, that one beside it.
+  let chosenBank = null;
+  function showTiles(model, data) {
+    const compared = field("compare").value.trim();
+    const pitch = BankTile.rowBytes(field("pitch").value, 128);
+    BankTile.draw(field("tile-first"), data, pitch, compared === "" ? "the request" : "before");
+    field("tile-second").hidden = compared === "";
+    if (compared !== "") {
+      const other = analyse(model, argumentsOfForm(compared));
+      if (other.status === 0) {
+        const row = BankTile.rowBytes(field("compare-pitch").value, pitch);
+        BankTile.draw(field("tile-second"), JSON.parse(other.json), row, `after: ${compared}`);
+      } else {
+        const p = document.createElement("p");
+        p.className = "tile-problem";
+        p.textContent = `The address to compare with: ${other.error.split("\n")[0]}`;
+        field("tile-second").replaceChildren(p);
+      }
+    }
+    showBank();
+  }
+
+  // The cells of the chosen bank marked in each tile, and the lanes they hold told.
+  function showBank() {
+    const told = [];
+    for (const id of ["tile-first", "tile-second"]) {
+      const lanes = BankTile.selectBank(field(id), chosenBank);
+      if (chosenBank !== null && !field(id).hidden) {
+        const caption = field(id).querySelector("figcaption");
+        const where = caption ? caption.textContent.split(":")[0] : id;
+        told.push(`${where}: ${lanes.length ? "lanes " + lanes.join(", ") : "no lane"}`);
+      }
+    }
+    field("tile-info").textContent = chosenBank === null ? "Point at a cell."
+      : `Bank ${chosenBank} is marked; ${told.join("; ")}.`;
   }
 
   // ldmatrix and cp.async move 16 bytes per lane whatever the width says: the field shows 16,
@@ -211,6 +262,9 @@
     field("shared-bytes").value = values.sharedBytes || "";
     if (values.addresses !== undefined) field("addresses").value = values.addresses;
     if (values.expression !== undefined) field("expression").value = values.expression;
+    field("pitch").value = values.pitch || "";
+    field("compare").value = values.compare || "";
+    field("compare-pitch").value = values.comparePitch || "";
     showGiven();
   }
 
@@ -225,6 +279,9 @@
     WORKED_EXAMPLES.forEach(([what, op, width, expression], i) => {
       const option = new Option(`${what}: ${expression}`, String(i));
       worked.appendChild(option);
+    });
+    BEFORE_AFTER.forEach(([what], i) => {
+      field("before-after-examples").appendChild(new Option(what, `before-after ${i}`));
     });
     // The measured cases by operation (in the order of the operation menu) and width, in the
     // file's order within each group.
@@ -262,6 +319,9 @@
       width: query.get("width") ?? undefined,
       active: query.get("active") ?? undefined,
       sharedBytes: query.get("shared-bytes") ?? undefined,
+      pitch: query.get("pitch") ?? undefined,
+      compare: query.get("compare") ?? undefined,
+      comparePitch: query.get("compare-pitch") ?? undefined,
     });
   }
 
@@ -276,8 +336,14 @@
     });
     field("example").addEventListener("change", (event) => {
       event.stopPropagation();
-      const chosen = WORKED_EXAMPLES[Number(event.target.value)];
+      const pair = /^before-after (\d+)$/.exec(event.target.value);
+      const chosen = pair ? null : WORKED_EXAMPLES[Number(event.target.value)];
       if (chosen) fill({ op: chosen[1], width: chosen[2], expression: chosen[3] });
+      if (pair) {
+        const [, op, width, expression, pitch, compare, comparePitch] = BEFORE_AFTER[pair[1]];
+        fill({ op, width, expression, pitch: String(pitch), compare,
+               comparePitch: String(comparePitch) });
+      }
       event.target.value = "";
       again();
     });
@@ -287,6 +353,29 @@
       if (c) fill({ op: c.op, width: c.width, addresses: c.addresses.join(" ") });
       event.target.value = "";
       again();
+    });
+    // A cell read where it is pointed at or reached by the keyboard; a click marks its bank.
+    const cellOf = (event) => event.target.closest && event.target.closest(".tile-cell");
+    const read = (event) => {
+      const cell = cellOf(event);
+      if (cell) field("tile-info").textContent = cell.title;
+    };
+    field("tiles").addEventListener("mouseover", read);
+    field("tiles").addEventListener("focusin", read);
+    field("tiles").addEventListener("click", (event) => {
+      const cell = cellOf(event);
+      if (!cell) return;
+      const bank = Number(cell.dataset.bank);
+      chosenBank = chosenBank === bank ? null : bank;
+      showBank();
+    });
+    field("copy-link").addEventListener("click", () => {
+      writeQueryNow();
+      const link = field("link");
+      link.value = window.location.href;
+      link.hidden = false;
+      link.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => {});
     });
     field("status").textContent = "";
     field("status").hidden = true;

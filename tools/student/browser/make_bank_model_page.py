@@ -4,7 +4,9 @@ its style, the WebAssembly build of the analyser (emscripten's JavaScript, the W
 it) and the page's script inlined, and the H200 cases it holds as JSON. The file works offline,
 opened from disk. tools/meson.build runs it:
 
-    make_bank_model_page.py PAGE.html STYLE.css PAGE.js MODEL.js COUNTED.tsv OUTPUT.html
+    make_bank_model_page.py PAGE.html STYLE.css PAGE.js TILE.js MODEL.js COUNTED.tsv OUTPUT.html
+
+TILE.js (the tile view) goes into the page before PAGE.js, which uses it.
 
 COUNTED.tsv is a case file (common/model/case_file.hpp) whose every line has its counts.
 """
@@ -53,9 +55,9 @@ def inline_script(text, what):
 
 
 def main():
-    if len(sys.argv) != 7:
+    if len(sys.argv) != 8:
         sys.exit(__doc__)
-    page, style, page_script, model_script, counted_path, output = sys.argv[1:]
+    page, style, page_script, tile_script, model_script, counted_path, output = sys.argv[1:]
     cases = counted_cases(counted_path)
     # The file's name as the workbook has it, for the page's text.
     counted_name = "tools/student/browser/" + os.path.basename(counted_path)
@@ -66,7 +68,8 @@ def main():
         "@COUNTED_COUNT@": f"{len(cases):,}",
         "@COUNTED_FILE@": counted_name,
         "@MODEL_SCRIPT@": inline_script(read(model_script), model_script),
-        "@PAGE_SCRIPT@": inline_script(read(page_script), page_script),
+        "@PAGE_SCRIPT@": inline_script(read(tile_script), tile_script) + "\n" +
+                         inline_script(read(page_script), page_script),
     }
     text = read(page)
     for key, value in fields.items():
