@@ -1,25 +1,56 @@
 #!/usr/bin/env python3
-"""Proves the README's install path for distributions whose Meson is too old (Ubuntu 22.04,
-Colab): its venv command, run as written but with Meson pinned to the oldest version the build
-accepts (meson.build's meson_version), then the README's student commands on a fresh
-self-study hand-out with that Meson first on the PATH. The untouched chapter must build and
+"""Proves the install paths for systems where what the workbook needs is missing.
+
+The students' (the default): the README's install path for distributions whose Meson is too old
+(Ubuntu 22.04, Colab): its venv command, run as written but with Meson pinned to the oldest
+version the build accepts (meson.build's meson_version), then the README's student commands on a
+fresh self-study hand-out with that Meson first on the PATH. The untouched chapter must build and
 fail, saying why, under that Meson.
 
-    tools/maintainer/check_install_path.py [--keep DIR]
+The instructors' (--gradescope-image WORK): the Gradescope image's steps on a clean Ubuntu 22.04,
+the system Gradescope's images run: what tools/instructor/gradescope/Dockerfile does, done in a
+root of Ubuntu's minimal base (debootstrap) with the sources an Ubuntu container has, so that
+setup.sh's installing is tested where nothing is installed:
 
-Exit 0 when it holds, 1 when not, 77 (a skip) when PyPI cannot be reached from here.
+- the Dockerfile's `COPY --from=cuda DIR DIR` puts this machine's CUDA toolkit at DIR (NVIDIA's
+  image would put its own there: the one thing not taken from Ubuntu), its `COPY . DIR` the
+  unpacked package of the first two chapters (a roster and a course secret), and its one `RUN`
+  runs as written, as root, in the root (bubblewrap: its own /proc, /dev and /tmp; the network);
+  setup.sh must install Python, the compiler, Ninja, Catch2, pkg-config and Meson (from PyPI:
+  22.04's is older than 1.0.1), link /usr/local/cuda, and build the pristine workbook;
+- then /autograder/run_autograder grades the reference solutions of a student on the roster,
+  as Gradescope runs it: full host marks.
+
+Any other instruction in the Dockerfile fails it (it would not be tried here). The bootstrap
+trusts Ubuntu's mirror over HTTP (Debian ships no Ubuntu keyring); apt in the root then checks
+every package against the keyring the bootstrap installed.
+
+    tools/maintainer/check_install_path.py [--keep DIR]
+    tools/maintainer/check_install_path.py --gradescope-image WORK
+
+Exit 0 when it holds, 1 when not, 77 (a skip) when PyPI cannot be reached from here, or, for the
+image, without root, debootstrap, bubblewrap, nvcc or Ubuntu's mirror.
 """
 import argparse
+import base64
+import json
 import os
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
+import time
+import urllib.request
 
 from scratch_handout import fresh_folder, unpacked_handout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+MIRROR = "http://archive.ubuntu.com/ubuntu"
+RELEASE = "jammy"
+# What an Ubuntu container's /etc/apt/sources.list holds (debootstrap writes main only).
+SOURCES = "".join(f"deb {MIRROR} {RELEASE}{pocket} main restricted universe multiverse\n"
+                  for pocket in ("", "-updates", "-security"))
 
 
 def fenced_block_after(text, marker):
@@ -29,10 +60,7 @@ def fenced_block_after(text, marker):
     return block.group(1).strip().splitlines()
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keep")
-    args = parser.parse_args()
+def students_path(args):
     work = fresh_folder(args.keep, "install-path-")
     readme = (ROOT / "README.md").read_text()
     oldest = re.search(r"meson_version:\s*'>=\s*([0-9.]+)'", (ROOT / "meson.build").read_text())[1]
@@ -74,6 +102,139 @@ def main():
     if not args.keep and not problems:
         shutil.rmtree(work, ignore_errors=True)
     return 1 if problems else 0
+
+
+def gradescope_image(work):
+    """The Gradescope image's steps on a clean Ubuntu 22.04 (see the top of this file)."""
+    root = str(ROOT)
+    sys.path.insert(0, os.path.join(root, "tools", "instructor"))
+    from grading import gradescope, scoring
+
+    def skip(why):
+        print(f"SKIP: {why}")
+        return 77
+
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    if os.geteuid() != 0:
+        return skip("the root is made and entered as root")
+    for tool, package in (("debootstrap", "debootstrap"), ("bwrap", "bubblewrap")):
+        if shutil.which(tool) is None:
+            return skip(f"no {tool} (Debian: apt-get install {package})")
+    if not os.path.exists(nvcc):
+        return skip("no CUDA toolkit to put where NVIDIA's image would put its own")
+    try:
+        urllib.request.urlopen(f"{MIRROR}/dists/{RELEASE}/Release", timeout=20).close()
+    except OSError as e:
+        return skip(f"Ubuntu's mirror {MIRROR} cannot be reached: {e}")
+
+    steps = []
+    for line in re.sub(r"\\\n", " ", open(os.path.join(root, "tools", "instructor", "gradescope",
+                                                       "Dockerfile")).read()).splitlines():
+        if line.strip() and not line.startswith(("#", "ARG ", "FROM ")):
+            steps.append(line.split(None, 1))
+    problems = [f"the Dockerfile's {s[0]} {s[1]!r} is not a step this test runs" for s in steps
+                if not (s[0] == "RUN" or re.fullmatch(r"(--from=cuda \S+ \S+|\. \S+)", s[1]))]
+    if problems or [s[0] for s in steps] != ["COPY", "COPY", "RUN"]:
+        sys.exit("\n".join(problems) or f"the Dockerfile's steps are not COPY, COPY, RUN: {steps}")
+    (_, cuda_copy), (_, package_copy), (_, run) = steps
+    cuda_in_image = cuda_copy.split()[2]
+    source = package_copy.split()[1]
+
+    shutil.rmtree(work, ignore_errors=True)
+    system = os.path.join(work, "ubuntu")
+    os.makedirs(work)
+    started = time.monotonic()
+    bootstrap = subprocess.run(["debootstrap", "--variant=minbase", "--no-check-gpg", RELEASE,
+                                system, MIRROR], capture_output=True, text=True)
+    if bootstrap.returncode != 0:
+        sys.exit(f"debootstrap failed: {bootstrap.stdout[-1500:]}{bootstrap.stderr[-1500:]}")
+    with open(os.path.join(system, "etc", "apt", "sources.list"), "w") as f:
+        f.write(SOURCES)
+    shutil.copy("/etc/resolv.conf", os.path.join(system, "etc", "resolv.conf"))
+    os.makedirs(system + cuda_in_image)
+
+    # The package (COPY . SOURCE).
+    chapters = ["01_bank_indexing", "02_strides"]
+    with open(os.path.join(work, "secret"), "w") as f:
+        f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
+    with open(os.path.join(work, "roster.csv"), "w") as f:
+        f.write("student,name\nada,Ada L.\n")
+    package = os.path.join(work, "autograder.zip")
+    made = subprocess.run([sys.executable, os.path.join(root, "tools", "instructor", "grade"),
+                           "--gradescope-autograder", package, "--chapters", ",".join(chapters),
+                           "--roster", os.path.join(work, "roster.csv"), "--secret-file",
+                           os.path.join(work, "secret")], capture_output=True, text=True)
+    if made.returncode != 0:
+        sys.exit(f"the package: {made.stderr[-1500:]}")
+    gradescope.unpack(package, system + source)
+
+    # The root entered as a container would be: this machine's trust store for the way out (its
+    # proxy, where it has one), and only the variables a container starts with.
+    ca = "/etc/ssl/certs/ca-certificates.crt"
+    enter = ["env", "-i", "bwrap", "--bind", system, "/", "--proc", "/proc", "--dev", "/dev",
+             "--perms", "1777", "--tmpfs", "/tmp",
+             "--ro-bind", os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), cuda_in_image,
+             "--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+             "--setenv", "HOME", "/root"]
+    if os.path.exists(ca):
+        inside = "/etc/workbook-ci-ca.crt"
+        enter += ["--ro-bind", ca, inside, "--setenv", "PIP_CERT", inside,
+                  "--setenv", "SSL_CERT_FILE", inside]
+    built = subprocess.run(enter + ["bash", "-c", run], capture_output=True, text=True,
+                           timeout=1500)
+    said = built.stdout + built.stderr
+    print(said[-2500:], flush=True)
+    if built.returncode != 0:
+        problems.append(f"the Dockerfile's RUN failed ({built.returncode})")
+    for wanted in ("installing python3 g++ ninja-build catch2 pkg-config", "Meson from PyPI",
+                   "linking /usr/local/cuda", "the pristine workbook is built"):
+        if wanted not in said:
+            problems.append(f"setup.sh did not say {wanted!r}")
+    setup_seconds = time.monotonic() - started
+
+    # run_autograder on ada's reference solutions, as Gradescope runs it.
+    submission = os.path.join(system, "autograder", "submission", "workbook")
+    for chapter in chapters:
+        folder = os.path.join(submission, "chapters", chapter)
+        os.makedirs(folder)
+        name = f"{chapter[3:]}_exercise.cu"
+        shutil.copy(os.path.join(root, "solutions", chapter, name), os.path.join(folder, name))
+    os.makedirs(os.path.join(system, "autograder", "results"), exist_ok=True)
+    with open(os.path.join(system, "autograder", "submission_metadata.json"), "w") as f:
+        json.dump({"id": 1, "created_at": "2026-01-01T00:00:00+00:00", "assignment": {"id": 1},
+                   "submission_method": "upload", "previous_submissions": [],
+                   "users": [{"email": "ada@example.edu", "id": 1, "name": "Ada",
+                              "sid": "ada"}]}, f)
+    graded = subprocess.run(enter + ["/autograder/run_autograder"], capture_output=True, text=True,
+                            timeout=900)
+    try:
+        with open(os.path.join(system, "autograder", "results", "results.json")) as f:
+            results = json.load(f)
+    except (OSError, ValueError) as e:
+        results = {}
+        problems.append(f"run_autograder wrote no results.json ({e}): {graded.stdout[-1500:]}"
+                        f"{graded.stderr[-1500:]}")
+    host = sum(p.points for c in chapters for p in scoring.load_points(root, c) if p.mode == "host")
+    if results and results.get("score") != host:
+        problems.append(f"the reference scored {results.get('score')} of {host}: "
+                        f"{results.get('output', '')[:800]}")
+    for p in problems:
+        print(f"PROBLEM: {p}")
+    print(f"Gradescope image on a clean Ubuntu 22.04: the Dockerfile's steps ran in "
+          f"{setup_seconds:.0f} s (debootstrap, setup.sh's installs and the pristine build), the "
+          f"reference scored {results.get('score')} of {host}; "
+          + ("every step as it must" if not problems else f"{len(problems)} problems"))
+    return 1 if problems else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep")
+    parser.add_argument("--gradescope-image", metavar="WORK")
+    args = parser.parse_args()
+    if args.gradescope_image:
+        return gradescope_image(os.path.abspath(args.gradescope_image))
+    return students_path(args)
 
 
 if __name__ == "__main__":

@@ -26,12 +26,14 @@ apt_install() {
   apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-# The distribution's packages: Python, a C++ compiler, Ninja, Catch2, util-linux's sandbox tools.
+# The distribution's packages: Python, a C++ compiler, Ninja, Catch2 and pkg-config (Meson finds
+# Catch2 through it), util-linux's sandbox tools.
 missing=()
 [ -x /usr/bin/python3 ] || missing+=(python3)
 command -v c++ >/dev/null || missing+=(g++)
 command -v ninja >/dev/null || missing+=(ninja-build)
 [ -e /usr/include/catch2 ] || missing+=(catch2)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
 for tool in unshare setpriv prlimit choom; do
   command -v "$tool" >/dev/null || { missing+=(util-linux); break; }
 done
@@ -74,6 +76,13 @@ print(" ".join(json.load(open(sys.argv[1])).get("cuda_libraries", ["cublas"])))'
   apt_install "cuda-nvcc-$v" "cuda-cudart-dev-$v" "cuda-driver-dev-$v" "cuda-cccl-$v" \
     "cuda-cupti-dev-$v" $(case " $libraries " in *" cublas"*) echo "libcublas-dev-$v" ;; esac)
   command -v nvcc >/dev/null || { say "nvcc is still missing after installing CUDA $cuda_version"; exit 1; }
+fi
+# Meson finds the toolkit at /usr/local/cuda (or CUDA_PATH): NVIDIA's packages of one version
+# install to /usr/local/cuda-X.Y, and not every set of them makes that link.
+cuda_home="$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")"
+if [ ! -e /usr/local/cuda ] && [ -z "${CUDA_PATH:-}" ] && [ "$cuda_home" != /usr ]; then
+  say "linking /usr/local/cuda to $cuda_home, where Meson looks for the CUDA toolkit"
+  ln -s "$cuda_home" /usr/local/cuda
 fi
 say "toolchain: $(nvcc --version | tail -n 1), meson $(meson --version), ninja $(ninja --version), $(/usr/bin/python3 --version)"
 

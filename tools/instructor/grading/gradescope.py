@@ -35,6 +35,7 @@ SANDBOXES = ("auto", "fallback")
 ID_FIELDS = ("sid", "email")
 CONFIG, SECRET, ROSTER = "autograder.json", "course-secret", "roster.csv"
 SCRIPTS = ("setup.sh", "run_autograder")
+IMAGE = "Dockerfile"  # the package as a Docker image (docs/instructors/grading.md, Gradescope)
 TOOL_FILES = ("tools/instructor/gradescope_autograder", "grader/tools/manifest.py",
               "grader/tools/read_variant.py", "grader/tools/record.py")
 FORMAT = 1
@@ -126,11 +127,11 @@ def make_package(zip_path, options, source_root, id_field="sid", sandbox_choice=
                   "cuda_libraries": sorted({m for c in workbook.chapters for m in scoring.manifest
                                             .load(workbook.tree, c).cuda_modules})}
         entries = []  # (name in the zip, bytes, mode)
-        for script in SCRIPTS:
+        for script in SCRIPTS + (IMAGE,):
             data = runner.committed_file(source_root, f"tools/instructor/gradescope/{script}")
             if data is None:
                 sys.exit(f"grade: tools/instructor/gradescope/{script} is not committed")
-            entries.append((script, data, 0o755))
+            entries.append((script, data, 0o644 if script == IMAGE else 0o755))
         tool = [f"tools/instructor/grading/{n}" for n in
                 runner.committed_names(source_root, "tools/instructor/grading")
                 if n.endswith(".py")] + list(TOOL_FILES)
