@@ -115,6 +115,14 @@ const BankTile = (() => {
     grid.setAttribute("role", "grid");
     grid.setAttribute("aria-label", `${title}: rows of ${pitch} bytes, ${tile.columns} ` +
                                     `columns of ${tile.element}-byte elements`);
+    // The columns' numbers (every fourth where they are many), over an empty corner.
+    grid.appendChild(document.createElement("span"));
+    for (let column = 0; column < tile.columns; ++column) {
+      const label = document.createElement("span");
+      label.className = "tile-column";
+      if (tile.columns <= 16 || column % 4 === 0) label.textContent = column;
+      grid.appendChild(label);
+    }
     for (const row of tile.rows) {
       const label = document.createElement("span");
       label.className = "tile-row";
