@@ -188,6 +188,13 @@ def main():
     sample = readme.split("On an untouched chapter 01:\n\n```\n", 1)[-1].split("```", 1)[0]
     unsaid = [s for s in sample.splitlines() if s not in ("", "  ...") and s not in out]
     check(chapter[:2] != "01" or not unsaid, f"the README sample is the grader's report: {unsaid}")
+    # A suite that is no chapter's (one past the last, and the first without its leading zero)
+    # fails and names the chapters, where Meson alone would run nothing and exit 0.
+    last = sorted(d for d in os.listdir(os.path.join(handout, "chapters")) if d[:2].isdigit())[-1]
+    for typo in (f"ch{int(last[:2]) + 1:02d}", "ch" + chapter[:2].lstrip("0")):
+        wrong = run(["meson", "test", "-C", "build", "--suite", typo], handout)
+        check(wrong.returncode != 0 and "names no chapter" in wrong.stdout and suite in
+              wrong.stdout, f"meson test --suite {typo} fails, naming the chapters")
     gpu_shown = "SKIP: GPU checks not run:" in out or "GPU checks on " in out
     check(gpu_shown, "meson shows why the GPU checks were skipped (or that they ran)")
     for text in GIVEAWAYS:
