@@ -240,6 +240,22 @@ def main():
             for case, pitch, compare, compare_pitch in cases:
                 shown = checker.check(case, pitch, compare, compare_pitch)
                 checker.point_and_click(" ".join(arguments(case)), shown)
+            # The menu's before/after examples: each drawn as the analyser counts it, the after
+            # taking fewer wavefronts than the before.
+            pairs = page.evaluate("[...document.querySelectorAll('#before-after-examples option')]"
+                                  ".map((o) => o.value)")
+            for value in pairs:
+                page.evaluate(f"(() => {{ const m = document.getElementById('example');"
+                              f" m.value = {json.dumps(value)};"
+                              " m.dispatchEvent(new Event('change', {bubbles: true})); })()")
+                f = page.evaluate("Object.fromEntries(['expression', 'op', 'width', 'pitch', "
+                                  "'compare', 'compare-pitch'].map((id) => "
+                                  "[id, document.getElementById(id).value]))")
+                case = form(f["expression"], op=f["op"], width=int(f["width"]))
+                shown = checker.check(case, f["pitch"], f["compare"], f["compare-pitch"])
+                waves = [int(t["caption"].split(": ")[-1].split()[0]) for t in shown if t]
+                if len(waves) != 2 or waves[1] >= waves[0]:
+                    checker.differ(f"example {value}", f"before and after take {waves} wavefronts")
             # The link the button copies draws the same tiles, opened anew; and on a phone the
             # page does not scroll sideways.
             shown = checker.check(form("t*33*4 + 5*4"), "132", "t*32*4 + 5*4", "128")
@@ -256,8 +272,9 @@ def main():
     except ChromiumError as e:
         sys.exit(f"check_bank_model_tile.py: {e}")
     counts = checker.counts
-    print(f"tile view: {counts['cases']} cases, {counts['cells']} cells held to the analyser's "
-          f"JSON, {counts['points']} cells pointed at, {counts['clicks']} clicks; "
+    print(f"tile view: {counts['cases']} cases ({len(pairs)} before/after examples), "
+          f"{counts['cells']} cells held to the analyser's JSON, {counts['points']} cells "
+          f"pointed at, {counts['clicks']} clicks; "
           + ("every tile is the analyser's" if not checker.differences
              else f"{len(checker.differences)} differences"))
     return 1 if checker.differences else 0
