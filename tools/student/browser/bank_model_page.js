@@ -23,14 +23,15 @@
   ];
 
   // Before and after, drawn side by side: [what, op, width, first address, its tile row,
-  // compared address, its tile row].
+  // compared address, its tile row]. The lessons' own figures, no exercise's tile.
   const BEFORE_AFTER = [
-    ["padding: column 5 of float tile[32][32], then of tile[32][33]", "load", 4,
-     "t*32*4 + 5*4", 128, "t*33*4 + 5*4", 132],
-    ["XOR swizzle: the same column, word (5 ^ row) of each 32-word row", "load", 4,
-     "t*32*4 + 5*4", 128, "t*32*4 + ((5 ^ t) & 31)*4", 128],
-    ["ldmatrix.x4 of eight 128-byte rows, then chunks swizzled", "ldmatrix.x4", 16,
-     "(t%8)*128 + (t/8)*16", 128, "(t%8)*128 + ((t/8 ^ t%8) & 7)*16", 128],
+    ["padding (chapter 06): column 3 of float tile[64][64], then of tile[64][65]", "load", 4,
+     "t*64*4 + 3*4", 256, "t*65*4 + 3*4", 260],
+    ["XOR swizzle (chapter 07): column 3 of a 16-word-wide tile, col ^ (row % 16), then " +
+     "col ^ ((row / 2) % 16)", "load", 4, "t*64 + (3 ^ (t%16))*4", 64,
+     "t*64 + (3 ^ ((t/2)%16))*4", 64],
+    ["ldmatrix.x1 (chapter 10): rows 0-7 of 256-byte rows at chunk 0, then Swizzle<3, 4, 4>",
+     "ldmatrix.x1", 16, "(t%8)*256", 256, "(t%8)*256 + (t%8)*16", 256],
   ];
 
   // The H200 cases: [{name, width, op, wavefronts, conflicts, addresses}], and the same keyed by
