@@ -1,28 +1,17 @@
 #!/usr/bin/env python3
 """Drives the bank model's tile view (build/tools/bank_model.html) in headless Chromium, as a
-student would, and holds every cell it draws to what analyze_smem_access --json prints for the
-same request.
+student would, and holds every cell it draws to what analyze_smem_access --json prints.
 
     check_bank_model_tile.py PAGE.html ANALYZER [--random N] [--seed S]
 
-For each case (a request, the tile's row in bytes, and an address to compare with) the script
-fills in the page's form, reads every cell of each tile drawn (row, column, address, banks,
-lanes, wavefronts, framed or not) and works them out again from the analyser's JSON:
-
-- the rows drawn are the tile rows a lane touches, each of row/element cells;
-- a cell's banks are its 4-byte words' banks; its lanes, those whose access it is; its
-  wavefronts, the passes its words take through their banks after the earlier groups' (none for
-  cp.async, whose words move by a rule of their own); it is framed exactly when one of them is
-  not its group's first pass;
-- and, across the tile, the last wavefront of a touched cell is the request's wavefronts, and a
-  cell is framed only where the request takes more wavefronts than its ideal.
-
-Then it points at cells (the info line tells the cell's row, column, address, lanes and
-wavefront), clicks them (exactly the cells of that bank marked, in both tiles, and marked no
-more after a second click), copies the link (opened anew, it draws the same tiles) and opens the
-page 390 px wide (no sideways scrolling). Rows that are not whole elements, or other bad rows,
-are refused in words. Prints one line per difference and a last line with the counts; exit 1
-when anything differs, 77 (skipped) where there is no Chromium.
+For each case (a request, its tile row in bytes, an address compared) it reads every cell of each
+tile (row, column, address, banks, lanes, wavefronts, frame) and works them out again from the
+analyser's JSON: the rows a lane touches; a cell's words' banks; the lanes whose access it is;
+the passes its words take through their banks after the earlier groups' (none for cp.async); a
+frame exactly where one is not its group's first pass. It points at cells and clicks them (that
+bank's cells marked in both tiles, none after a second click), picks the menu's before/after
+examples, opens the copied link anew, and opens the page 390 px wide (no sideways scrolling).
+Exit 1 when anything differs, 77 (skipped) where there is no Chromium.
 """
 import argparse
 import json
@@ -38,7 +27,7 @@ from headless_chromium import Chromium, ChromiumError, find_chromium  # noqa: E4
 
 MOST_COLUMNS = 256
 
-CASES = [  # (form, tile row, address compared, its tile row)
+CASES = [  # (form, tile row, address compared, its tile row); the last four refused in words
     (form("t*32*4 + 5*4"), "128", "t*33*4 + 5*4", "132"),
     (form("t*32*4 + 5*4"), "", "t*32*4 + ((5 ^ t) & 31)*4", ""),
     (form("(t%8)*128 + (t/8)*16", op="ldmatrix.x4"), "128",
@@ -50,7 +39,6 @@ CASES = [  # (form, tile row, address compared, its tile row)
     (form("t", width=1), "32", "t*128", "4096"), (form("t*64", width=2), "64", "", ""),
     (form("t*128", active="0-15"), "128", "", ""), (form("28"), "", "", ""),
     (form("t*8", op="store"), "64", "", ""), (form("t*4"), "4096", "", ""),
-    # Refused in words: not whole elements, too many, not a number; a bad address compared.
     (form("t*8", width=8), "132", "", ""), (form("t"), "1024", "", ""),
     (form("t*4"), "12x", "", ""), (form("t*4"), "128", "t*", ""),
 ]
@@ -111,8 +99,7 @@ def expected_tile(data, pitch):
 
 
 def row_bytes(text, otherwise):
-    text = text.strip()
-    return otherwise if text == "" else int(text) if text.isdigit() else None
+    return otherwise if not text.strip() else int(text) if text.strip().isdigit() else None
 
 
 class Checker:
@@ -145,14 +132,11 @@ class Checker:
             other = self.analyse(dict(case, text=compare, given="expression"))
             wanted.append((other, row_bytes(compare_pitch, first_row)))
         if (shown[1] is None) != (not compare):
-            self.differ(what, "the second tile is shown where no address is compared, or not "
-                              "shown where one is")
-            return shown
+            return self.differ(what, "a second tile only where an address is compared") or shown
         for tile, (d, row) in zip(shown, wanted):
             if d is None:
                 if "The address to compare with" not in tile["problem"]:
-                    self.differ(what, f"a bad address compared, and the page says "
-                                      f"{tile['problem']!r}")
+                    self.differ(what, f"a bad address compared: the page says {tile['problem']!r}")
                 continue
             expected = expected_tile(d, row)
             if expected is None:
@@ -164,18 +148,15 @@ class Checker:
             if tile["cells"] != expected:
                 wrong = next((c, e) for c, e in zip(tile["cells"] + [None] * len(expected),
                                                     expected) if c != e)
-                self.differ(what, f"{len(tile['cells'])} cells drawn for {len(expected)}; first "
-                                  f"wrong {wrong[0]}, not {wrong[1]}")
-            touched = [c for c in expected if c[4]]
-            waves = [int(w) for c in touched for w in c[5].split()]
+                self.differ(what, f"{len(tile['cells'])} cells for {len(expected)}: {wrong}")
+            waves = [int(w) for c in expected if c[4] for w in c[5].split()]
             if waves and max(waves) != d["wavefronts"]:
                 self.differ(what, f"the cells' last wavefront {max(waves)} is not the "
                                   f"request's {d['wavefronts']}")
             if any(c[6] for c in expected) and d["wavefronts"] == d["ideal"]:
                 self.differ(what, "a cell is framed in a request that takes its ideal")
             if f"{d['wavefronts']} wavefront" not in tile["caption"]:
-                self.differ(what, f"the caption {tile['caption']!r} does not give "
-                                  f"{d['wavefronts']} wavefronts")
+                self.differ(what, f"the caption {tile['caption']!r} is not {d['wavefronts']}")
         return shown
 
     def point_and_click(self, what, shown):
@@ -203,11 +184,10 @@ class Checker:
             self.counts["clicks"] += 1
             marked = self.page.evaluate(READ_TILES)
             for tile in (t for t in marked if t and t["cells"]):
-                wrong = [c[:4] for c in tile["cells"] if c[7] != (click == 1 and bank in
-                                                                  c[3].split())]
+                wrong = [c[:4] for c in tile["cells"]
+                         if c[7] != (click == 1 and bank in c[3].split())]
                 if wrong:
-                    self.differ(what, f"click {click} on bank {bank}: {len(wrong)} cells marked "
-                                      f"wrongly, first {wrong[0]}")
+                    self.differ(what, f"click {click} on bank {bank} marks {wrong[:3]} wrongly")
             info = self.page.evaluate("document.getElementById('tile-info').textContent")
             if click == 1 and not info.startswith(f"Bank {bank} is marked"):
                 self.differ(what, f"clicking a cell of bank {bank} says {info!r}")
@@ -230,10 +210,9 @@ def main():
     rng = random.Random(args.seed)
     cases = CASES + [(c, rng.choice(["", "32", "64", "132", "144", "256", "1024"]),
                       "", "") for c in random_cases(rng, args.random)]
-    uri = pathlib.Path(os.path.abspath(args.page)).as_uri()
     try:
         with Chromium() as browser:
-            page = browser.open(uri)
+            page = browser.open(pathlib.Path(os.path.abspath(args.page)).as_uri())
             page.wait_for("document.getElementById('request').dataset.ready === 'true'")
             page.evaluate(READ_PAGE)
             checker = Checker(page, args.analyzer)

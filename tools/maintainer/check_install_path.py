@@ -21,9 +21,8 @@ setup.sh's installing is tested where nothing is installed:
 - then /autograder/run_autograder grades the reference solutions of a student on the roster,
   as Gradescope runs it: full host marks.
 
-Any other instruction in the Dockerfile fails it (it would not be tried here). The bootstrap
-trusts Ubuntu's mirror over HTTP (Debian ships no Ubuntu keyring); apt in the root then checks
-every package against the keyring the bootstrap installed.
+Any other instruction in the Dockerfile fails it. The bootstrap trusts Ubuntu's mirror (Debian
+ships no Ubuntu keyring); apt in the root then checks what it installs against Ubuntu's keyring.
 
     tools/maintainer/check_install_path.py [--keep DIR]
     tools/maintainer/check_install_path.py --gradescope-image WORK
