@@ -135,10 +135,10 @@ def gradescope_image(work):
                 if not (s[0] == "RUN" or re.fullmatch(r"(--from=cuda \S+ \S+|\. \S+)", s[1]))]
     if problems or [s[0] for s in steps] != ["COPY", "COPY", "RUN"]:
         sys.exit("\n".join(problems) or f"the Dockerfile's steps are not COPY, COPY, RUN: {steps}")
-    (_, cuda_copy), (_, package_copy), (_, run) = steps
-    cuda_in_image = cuda_copy.split()[2]
-    source = package_copy.split()[1]
+    cuda_in_image, source, run = steps[0][1].split()[2], steps[1][1].split()[1], steps[2][1]
 
+    if os.path.isdir(work) and os.listdir(work) and not os.path.isdir(os.path.join(work, "ubuntu")):
+        sys.exit(f"{work} holds files but no earlier run's root: give an empty or a new folder")
     shutil.rmtree(work, ignore_errors=True)
     system = os.path.join(work, "ubuntu")
     os.makedirs(work)
@@ -202,9 +202,8 @@ def gradescope_image(work):
     os.makedirs(os.path.join(system, "autograder", "results"), exist_ok=True)
     with open(os.path.join(system, "autograder", "submission_metadata.json"), "w") as f:
         json.dump({"id": 1, "created_at": "2026-01-01T00:00:00+00:00", "assignment": {"id": 1},
-                   "submission_method": "upload", "previous_submissions": [],
-                   "users": [{"email": "ada@example.edu", "id": 1, "name": "Ada",
-                              "sid": "ada"}]}, f)
+                   "submission_method": "upload", "previous_submissions": [], "users": [
+                       {"email": "ada@example.edu", "id": 1, "name": "Ada", "sid": "ada"}]}, f)
     graded = subprocess.run(enter + ["/autograder/run_autograder"], capture_output=True, text=True,
                             timeout=900)
     try:

@@ -91,7 +91,7 @@ const BankTile = (() => {
   }
 
   // Draws the tile of `data` (the analyser's --json output) with rows of `pitch` bytes into
-  // `target`, under `title`; returns what a test or the page may ask of it.
+  // `target`, under `title`; a tile that cannot be drawn says why instead.
   function draw(target, data, pitch, title) {
     target.replaceChildren();
     const caption = document.createElement("figcaption");
@@ -112,7 +112,7 @@ const BankTile = (() => {
     const grid = document.createElement("div");
     grid.className = "tile-grid";
     grid.style.gridTemplateColumns = `auto repeat(${tile.columns}, minmax(0.85rem, 1fr))`;
-    grid.setAttribute("role", "grid");
+    grid.setAttribute("role", "group");
     grid.setAttribute("aria-label", `${title}: rows of ${pitch} bytes, ${tile.columns} ` +
                                     `columns of ${tile.element}-byte elements`);
     // The columns' numbers (every fourth where they are many), over an empty corner.
@@ -167,9 +167,8 @@ const BankTile = (() => {
     return false;
   }
 
-  // The cells whose first bank is `bank` (the same cells as hold it: elements are aligned) under
-  // `root` marked (or every mark taken off, for
-  // null); returns the lanes those cells hold, in order.
+  // Marks the cells under `root` whose first bank is `bank` (the cells that hold it: elements
+  // are aligned), or unmarks all for null; returns the lanes those cells hold, in order.
   function selectBank(root, bank) {
     const lanes = new Set();
     for (const cell of root.querySelectorAll(".tile-cell")) {
