@@ -4,6 +4,7 @@
 
 #include "common/counters/smem_counters.hpp"
 #include "grader/harness/measurements.hpp"
+#include "grader/harness/speed.hpp"
 
 namespace gemm {
 
@@ -71,20 +72,39 @@ std::string speed_line(const std::string& name, double ms, double flops, double 
   return line + suffix + "\n";
 }
 
-void record_speed(const std::string& file, const std::string& baseline, double flops,
-                  double cublas_ms, double baseline_ms, double yours_ms) {
+AgainstCeiling record_speed(const std::string& file, const std::string& baseline, double flops,
+                            double cublas_ms, double baseline_ms, double yours_ms,
+                            bool tensor_cores) {
   grader::record_measurement(file, "gemm.cublas_tflops", flops / cublas_ms / 1e9, "TFLOP/s");
   grader::record_measurement(file, "gemm.fraction_of_cublas", cublas_ms / yours_ms, "");
   grader::record_measurement(file, "gemm." + baseline + "_fraction_of_cublas",
                              cublas_ms / baseline_ms, "");
   grader::record_measurement(file, "gemm.speedup_over_" + baseline, baseline_ms / yours_ms, "x");
+  const gpu::Ceilings c = grader::hardware_ceilings();
+  const double peak = tensor_cores ? c.fp16_tensor_flops : c.fp32_flops;
+  if (peak <= 0) return {};
+  const std::string name = tensor_cores ? "the fp16 tensor-core peak" : "the fp32 FMA peak";
+  const double yours = flops / (yours_ms * 1e-3) / peak, cublas = flops / (cublas_ms * 1e-3) / peak;
+  grader::record_measurement(file, "gemm.fraction_of_peak", yours, "");
+  grader::record_measurement(file, "gemm.cublas_fraction_of_peak", cublas, "");
+  char line[300];
+  std::snprintf(line, sizeof line,
+                "  ceiling: %s, %.1f TFLOP/s at the SM clock measured now (%.0f MHz): yours %.2f "
+                "of it, cuBLAS %.2f\n",
+                name.c_str(), peak / 1e12, c.sm_clock_hz / 1e6, yours, cublas);
+  return {line, grader::yardstick_too_slow("cuBLAS", flops / (cublas_ms * 1e-3), peak, name)};
 }
 
 std::optional<grader::Feedback> judge_speedup(const std::string& kernel,
                                               const std::string& baseline, double speedup,
                                               const grader::Threshold& bar,
-                                              const std::string& table, const std::string& hint) {
-  if (grader::passes(bar, speedup)) return std::nullopt;
+                                              const std::string& table, const std::string& hint,
+                                              const std::optional<grader::Feedback>& refused) {
+  if (grader::passes(bar, speedup)) {
+    if (!refused) return std::nullopt;
+    grader::Feedback slow_yardstick = *refused;
+    return slow_yardstick.line(table);
+  }
   char headline[300];
   std::snprintf(headline, sizeof headline,
                 "%s is %.2fx as fast as %s, timed in the same run; it must reach %.2fx.",

@@ -224,17 +224,27 @@ grader::Feedback cublas_inaccurate(const Mismatch& m, const std::string& where =
 std::string speed_line(const std::string& name, double ms, double flops, double cublas_ms,
                        int width = 28, const std::string& suffix = "");
 
+/// What a GEMM's timing says beside its in-run ratios: how near the hardware's ceiling it ran.
+struct AgainstCeiling {
+  std::string line;  ///< "  ceiling: ..." and a line break; empty where the peak is not known.
+  std::optional<grader::Feedback> refused;  ///< cuBLAS below half of the ceiling in this run.
+};
+
 /// Records in `file` gemm.cublas_tflops, gemm.fraction_of_cublas (yours),
-/// gemm.<baseline>_fraction_of_cublas and gemm.speedup_over_<baseline>.
-void record_speed(const std::string& file, const std::string& baseline, double flops,
-                  double cublas_ms, double baseline_ms, double yours_ms);
+/// gemm.<baseline>_fraction_of_cublas, gemm.speedup_over_<baseline>, and where the peak is known
+/// gemm.fraction_of_peak and gemm.cublas_fraction_of_peak: the fp16 tensor-core peak when
+/// `tensor_cores`, else the fp32 FMA peak, at the SM clock measured now.
+AgainstCeiling record_speed(const std::string& file, const std::string& baseline, double flops,
+                            double cublas_ms, double baseline_ms, double yours_ms,
+                            bool tensor_cores);
 
 /// The verdict on `kernel`'s speedup over `baseline` (words: "the classic kernel"), timed in
-/// the same run, against `bar`, with the table and the hint; nothing when it passes.
-std::optional<grader::Feedback> judge_speedup(const std::string& kernel,
-                                              const std::string& baseline, double speedup,
-                                              const grader::Threshold& bar,
-                                              const std::string& table, const std::string& hint);
+/// the same run, against `bar`, with the table and the hint; when it passes, `refused` (a slow
+/// yardstick, AgainstCeiling) where there is one; nothing else.
+std::optional<grader::Feedback> judge_speedup(
+    const std::string& kernel, const std::string& baseline, double speedup,
+    const grader::Threshold& bar, const std::string& table, const std::string& hint,
+    const std::optional<grader::Feedback>& refused = std::nullopt);
 
 /// The feedback when a correct GEMM `kernel` does not stage its operands in shared memory: the
 /// hardware counted, in the one launch `launch_one_kernel` makes on an M x N x K problem, more

@@ -40,21 +40,46 @@ SpeedRow time_copy(double bytes) {
   return SpeedRow{"device copy (cudaMemcpy)", copy.timing.median_ms, bytes};
 }
 
-std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference_row) {
+std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference_row,
+                        double memory_peak) {
   std::ostringstream out;
   char line[200];
-  std::snprintf(line, sizeof line, "  %-34s %10s %10s %9s %9s\n", "kernel", "median ms", "GB/s",
-                "of copy", "speed");
+  const bool peak = memory_peak > 0;
+  std::snprintf(line, sizeof line, "  %-34s %10s %10s %9s%s %9s\n", "kernel", "median ms", "GB/s",
+                "of copy", peak ? "   of peak" : "", "speed");
   out << line;
   const double copy_gbps = rows.empty() ? 0 : rows.front().gigabytes_per_second();
   for (const SpeedRow& row : rows) {
     const double gbps = row.gigabytes_per_second();
     const double speed = rows[reference_row].median_ms / row.median_ms;
-    std::snprintf(line, sizeof line, "  %-34s %10.4f %10.0f %9.2f %8.2fx\n", row.name.c_str(),
-                  row.median_ms, gbps, copy_gbps > 0 ? gbps / copy_gbps : 0.0, speed);
+    char of_peak[16] = "";
+    if (peak) std::snprintf(of_peak, sizeof of_peak, " %9.2f", gbps * 1e9 / memory_peak);
+    std::snprintf(line, sizeof line, "  %-34s %10.4f %10.0f %9.2f%s %8.2fx\n", row.name.c_str(),
+                  row.median_ms, gbps, copy_gbps > 0 ? gbps / copy_gbps : 0.0, of_peak, speed);
+    out << line;
+  }
+  if (peak) {
+    std::snprintf(line, sizeof line,
+                  "  (peak: %.0f GB/s, two transfers per memory clock over the bus, from the "
+                  "GPU's properties)\n",
+                  memory_peak / 1e9);
     out << line;
   }
   return out.str();
+}
+
+gpu::Ceilings hardware_ceilings() {
+  return gpu::ceilings(gpu::detect_gpu(), gpu::measure_sm_clock_hz());
+}
+
+std::optional<Feedback> yardstick_too_slow(const std::string& yardstick, double per_second,
+                                           double ceiling, const std::string& ceiling_name) {
+  if (ceiling <= 0 || per_second >= ceiling / 2) return std::nullopt;
+  return Feedback("Not judged fast: in this run " + yardstick + ", the yardstick, reached only " +
+                  fixed(per_second / ceiling) + " of " + ceiling_name +
+                  " (at least 0.50 when the GPU is not shared or throttled), so a ratio to it "
+                  "would flatter your kernel.")
+      .hint("run the GPU checks again on an idle GPU (nvidia-smi shows what else runs on it).");
 }
 
 std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, double baseline_ms,
@@ -65,10 +90,15 @@ std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, do
   record_measurement(check.file, check.kernel + ".fraction_of_copy", copy_ms / yours_ms, "");
   record_measurement(check.file, check.kernel + "." + check.baseline_key + "_fraction_of_copy",
                      copy_ms / baseline_ms, "");
+  const double peak = hardware_ceilings().memory_bytes_per_second;
+  if (peak > 0) {
+    record_measurement(check.file, check.kernel + ".fraction_of_memory_peak",
+                       bytes / (yours_ms * 1e-3) / peak, "");
+  }
   const std::string table = speed_table({{"device copy (cudaMemcpy)", copy_ms, bytes},
                                          {check.baseline_label, baseline_ms, bytes},
                                          {check.yours_label, yours_ms, bytes}},
-                                        1);
+                                        1, peak);
   std::cout << check.title << "\n" << table;
   const Threshold& need = check.threshold;
   if (passes(need, speedup)) return std::nullopt;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cuda/gpu_info.hpp"
 #include "grader/harness/feedback_message.hpp"
 #include "grader/harness/threshold.hpp"
 
@@ -42,9 +43,21 @@ std::vector<SpeedRow> time_kernels_in_turns(const std::vector<TimedKernel>& kern
 /// The device-to-device copy of `bytes` bytes (read once, written once) as a row: the yardstick.
 SpeedRow time_copy(double bytes);
 
-/// A table of rows: median time, GB/s, fraction of the first row's GB/s (when it is a copy), and
-/// speed relative to `reference_row` (time of reference / time of row).
-std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference_row);
+/// A table of rows: median time, GB/s, fraction of the first row's GB/s (when it is a copy),
+/// fraction of the memory's peak `memory_peak` (bytes per second; the column and a last line
+/// naming it only when > 0), and speed relative to `reference_row` (its time / the row's).
+std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference_row,
+                        double memory_peak = 0);
+
+/// The hardware ceilings of the GPU the checks run on (gpu::ceilings), at the SM clock measured
+/// now: what every speed check prints beside its in-run ratio.
+gpu::Ceilings hardware_ceilings();
+
+/// The guard on a run's yardstick (the copy, cuBLAS): a feedback refusing to judge a kernel fast
+/// when the yardstick reached less than half of `ceiling` (`per_second` against it, both in one
+/// unit) in this run, a busy or throttled GPU; nothing when it reached half or the ceiling is 0.
+std::optional<Feedback> yardstick_too_slow(const std::string& yardstick, double per_second,
+                                           double ceiling, const std::string& ceiling_name);
 
 /// A kernel timed against a baseline the grader ships, with the copy bandwidth for scale.
 struct SpeedCheck {

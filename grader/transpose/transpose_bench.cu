@@ -224,10 +224,15 @@ std::string report(const Times& t, const std::string& yours_label, const std::st
   grader::record_measurement(file, "transpose.fraction_of_copy", t.copy_ms / t.yours_ms, "");
   grader::record_measurement(file, "transpose.naive_fraction_of_copy", t.copy_ms / t.naive_ms, "");
   grader::record_measurement(file, "transpose.speedup_over_naive", t.naive_ms / t.yours_ms, "x");
+  const double peak = grader::hardware_ceilings().memory_bytes_per_second;
+  if (peak > 0) {
+    grader::record_measurement(file, "transpose.fraction_of_memory_peak",
+                               t.bytes / (t.yours_ms * 1e-3) / peak, "");
+  }
   const std::string table = grader::speed_table({{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
                                                  {"naive transpose", t.naive_ms, t.bytes},
                                                  {yours_label, t.yours_ms, t.bytes}},
-                                                1);
+                                                1, peak);
   std::cout << "transpose of " << t.n << " x " << t.n << " floats (median of 31 launches):\n"
             << table;
   return table;

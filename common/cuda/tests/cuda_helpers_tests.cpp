@@ -56,3 +56,38 @@ TEST_CASE("timer and copy bandwidth give plausible medians", "[gpu][cuda_helpers
   CHECK(copy.gigabytes_per_second < 100000);
   CHECK_THROWS_AS(gpu::measure_copy_bandwidth(0), std::invalid_argument);
 }
+
+// The ceilings' arithmetic against NVIDIA's published peaks (no GPU needed).
+TEST_CASE("hardware ceilings follow the published peaks", "[host][cuda_helpers]") {
+  gpu::GpuInfo h100;  // H100 SXM5: 132 SMs, HBM3 at 2619 MHz over 5120 bits
+  h100.major = 9;
+  h100.multiprocessors = 132;
+  h100.sm_clock_khz = 1980000;
+  h100.memory_clock_khz = 2619000;
+  h100.memory_bus_bits = 5120;
+  const gpu::Ceilings at_1830 = gpu::ceilings(h100, 1.83e9);
+  CHECK(at_1830.fp16_tensor_flops / 1e12 == Approx(989.4).epsilon(0.001));  // the datasheet's
+  CHECK(at_1830.memory_bytes_per_second / 1e12 == Approx(3.35).epsilon(0.001));
+  CHECK(at_1830.fp32_flops / 1e12 == Approx(61.8).epsilon(0.01));
+  CHECK(at_1830.shared_bytes_per_second == Approx(132 * 128 * 1.83e9));
+  const gpu::Ceilings at_peak_clock = gpu::ceilings(h100);  // the property's clock
+  CHECK(at_peak_clock.sm_clock_hz == Approx(1.98e9));
+  CHECK(at_peak_clock.fp16_tensor_flops > at_1830.fp16_tensor_flops);
+  gpu::GpuInfo slice = h100;  // an MPS slice sees fewer SMs: compute ceilings shrink, memory not
+  slice.multiprocessors = 13;
+  CHECK(gpu::ceilings(slice, 1.83e9).fp16_tensor_flops ==
+        Approx(at_1830.fp16_tensor_flops * 13 / 132));
+  CHECK(gpu::ceilings(slice, 1.83e9).memory_bytes_per_second ==
+        Approx(at_1830.memory_bytes_per_second));
+  gpu::GpuInfo a100 = h100;  // A100 SXM: 108 SMs at 1410 MHz, 312 TFLOP/s fp16, 19.5 fp32
+  a100.major = 8;
+  a100.multiprocessors = 108;
+  CHECK(gpu::ceilings(a100, 1.41e9).fp16_tensor_flops / 1e12 == Approx(312).epsilon(0.001));
+  CHECK(gpu::ceilings(a100, 1.41e9).fp32_flops / 1e12 == Approx(19.5).epsilon(0.001));
+  gpu::GpuInfo unknown = h100;  // an architecture the table does not hold: no tensor ceiling
+  unknown.major = 8;
+  unknown.minor = 9;
+  CHECK(gpu::ceilings(unknown, 1.83e9).fp16_tensor_flops == 0);
+  CHECK(gpu::ceilings(unknown, 1.83e9).fp32_flops > 0);
+  CHECK(gpu::ceilings(gpu::GpuInfo{}, 1.83e9).memory_bytes_per_second == 0);
+}

@@ -18,6 +18,7 @@
 #include "grader/harness/parallel_rows.hpp"
 #include "grader/harness/prediction_check.hpp"
 #include "grader/harness/random_values.hpp"
+#include "grader/harness/speed.hpp"
 #include "grader/harness/threshold.hpp"
 #include "grader/harness/variant.hpp"
 
@@ -90,6 +91,23 @@ TEST_CASE("thresholds are looked up by name, and judged on their side", "[host][
   CHECK_THROWS_WITH(
       grader::find_threshold(table, "nothing"),
       "no threshold named nothing in this chapter's manifest (grader/NN_slug/chapter.ini)");
+}
+
+TEST_CASE("speed tables show the memory's peak, and a slow yardstick refuses a fast verdict",
+          "[host][harness]") {
+  const std::vector<grader::SpeedRow> rows = {{"copy", 1.0, 3e9}, {"yours", 2.0, 3e9}};
+  const std::string plain = grader::speed_table(rows, 0);
+  CHECK(plain.find("of peak") == std::string::npos);
+  const std::string with_peak = grader::speed_table(rows, 0, 4e12);  // copy 3000 GB/s of 4000
+  CHECK(with_peak.find("   of peak") != std::string::npos);
+  CHECK(with_peak.find("0.50      0.38     0.50x") != std::string::npos);
+  CHECK(with_peak.find("(peak: 4000 GB/s") != std::string::npos);
+  CHECK_FALSE(grader::yardstick_too_slow("cuBLAS", 500, 1000, "the peak"));
+  CHECK_FALSE(grader::yardstick_too_slow("cuBLAS", 400, 0, "the peak"));  // no ceiling known
+  const auto refused = grader::yardstick_too_slow("cuBLAS", 450, 1000, "the fp16 tensor-core peak");
+  REQUIRE(refused);
+  CHECK(refused->headline().find("cuBLAS, the yardstick, reached only 0.45 of the fp16 "
+                                 "tensor-core peak") != std::string::npos);
 }
 
 TEST_CASE("lesson figures: a speed typed without a marker is found", "[host][harness]") {
