@@ -7,31 +7,34 @@ version the build accepts (meson.build's meson_version), then the README's stude
 fresh self-study hand-out with that Meson first on the PATH. The untouched chapter must build and
 fail, saying why, under that Meson.
 
-The instructors' (--gradescope-image WORK): the Gradescope image's steps on a clean Ubuntu 22.04,
-the system Gradescope's images run: what tools/instructor/gradescope/Dockerfile does, done in a
-root of Ubuntu's minimal base (debootstrap) with the sources an Ubuntu container has, so that
-setup.sh's installing is tested where nothing is installed:
+The instructors' (--gradescope-image WORK): the Gradescope image's steps on a clean system: what
+tools/instructor/gradescope/Dockerfile does, done in a root of Debian 11's minimal base
+(debootstrap, from the Debian mirror this machine's apt uses: the only distribution whose packages
+this workplace reaches), so that setup.sh's installing is tested where nothing is installed.
+Debian 11 stands in for the Ubuntu 22.04 of Gradescope's images: both lack what setup.sh installs
+and ship a Meson older than 1.0.1 (0.56 and 0.61), so setup.sh takes the same path on both:
 
 - the Dockerfile's `COPY --from=cuda DIR DIR` puts this machine's CUDA toolkit at DIR (NVIDIA's
-  image would put its own there: the one thing not taken from Ubuntu), its `COPY . DIR` the
+  image would put its own there: the one thing not from the distribution), its `COPY . DIR` the
   unpacked package of the first two chapters (a roster and a course secret), and its one `RUN`
   runs as written, as root, in the root (bubblewrap: its own /proc, /dev and /tmp; the network);
   setup.sh must install Python, the compiler, Ninja, Catch2, pkg-config and Meson (from PyPI:
-  22.04's is older than 1.0.1), link /usr/local/cuda, and build the pristine workbook;
+  the distribution's is older than 1.0.1), link /usr/local/cuda, and build the pristine workbook;
 - then /autograder/run_autograder grades the reference solutions of a student on the roster,
   as Gradescope runs it: full host marks.
 
-Any other instruction in the Dockerfile fails it. The bootstrap trusts Ubuntu's mirror (Debian
-ships no Ubuntu keyring); apt in the root then checks what it installs against Ubuntu's keyring.
+Any other instruction in the Dockerfile fails it. Each step has a time limit; one that runs past
+it fails the check, naming the step and showing the end of what it said.
 
     tools/maintainer/check_install_path.py [--keep DIR]
     tools/maintainer/check_install_path.py --gradescope-image WORK
 
 Exit 0 when it holds, 1 when not, 77 (a skip) when PyPI cannot be reached from here, or, for the
-image, without root, debootstrap, bubblewrap, nvcc or Ubuntu's mirror.
+image, without root, debootstrap, bubblewrap, nvcc or a Debian mirror in this machine's apt sources.
 """
 import argparse
 import base64
+import glob
 import json
 import os
 import pathlib
@@ -45,11 +48,17 @@ import urllib.request
 from scratch_handout import fresh_folder, unpacked_handout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-MIRROR = "http://archive.ubuntu.com/ubuntu"
-RELEASE = "jammy"
-# What an Ubuntu container's /etc/apt/sources.list holds (debootstrap writes main only).
-SOURCES = "".join(f"deb {MIRROR} {RELEASE}{pocket} main restricted universe multiverse\n"
-                  for pocket in ("", "-updates", "-security"))
+RELEASE = "bullseye"  # Debian 11: Meson 0.56, older than 1.0.1, as Ubuntu 22.04's (0.61)
+
+
+def debian_mirrors():
+    """The Debian archive and security mirrors this machine's apt uses (None where it has none)."""
+    text = "".join(open(p, errors="replace").read() for p in glob.glob("/etc/apt/sources.list*")
+                   + glob.glob("/etc/apt/sources.list.d/*.sources") if os.path.isfile(p))
+    uris = [u.rstrip("/") for u in re.findall(r"^(?:URIs:|deb(?:\s+\[[^]]*\])?)\s+(\S+)", text,
+                                               re.M)]
+    return [next((u for u in uris if u.endswith(end)), None)
+            for end in ("/debian", "/debian-security")]
 
 
 def fenced_block_after(text, marker):
@@ -103,8 +112,25 @@ def students_path(args):
     return 1 if problems else 0
 
 
+def step(work, name, command, limit):
+    """Runs one step of the image with its output in WORK/NAME.log, for at most LIMIT seconds:
+    (the end of what it said, its exit code, or "timed out" after the limit, the step ended)."""
+    log_path = os.path.join(work, f"{name}.log")
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            code = process.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            process.wait()
+            code = f"timed out after {limit} s"
+    said = open(log_path, errors="replace").read()[-2500:]
+    return (said if code == 0 else f"{name}: {code}; the end of {log_path}:\n{said}"), code
+
+
 def gradescope_image(work):
-    """The Gradescope image's steps on a clean Ubuntu 22.04 (see the top of this file)."""
+    """The Gradescope image's steps on a clean Debian 11 (see the top of this file)."""
     root = str(ROOT)
     sys.path.insert(0, os.path.join(root, "tools", "instructor"))
     from grading import gradescope, scoring
@@ -121,10 +147,13 @@ def gradescope_image(work):
             return skip(f"no {tool} (Debian: apt-get install {package})")
     if not os.path.exists(nvcc):
         return skip("no CUDA toolkit to put where NVIDIA's image would put its own")
+    archive, security = debian_mirrors()
+    if archive is None:
+        return skip("this machine's apt sources name no Debian mirror to bootstrap from")
     try:
-        urllib.request.urlopen(f"{MIRROR}/dists/{RELEASE}/Release", timeout=20).close()
+        urllib.request.urlopen(f"{archive}/dists/{RELEASE}/Release", timeout=20).close()
     except OSError as e:
-        return skip(f"Ubuntu's mirror {MIRROR} cannot be reached: {e}")
+        return skip(f"Debian {RELEASE} cannot be had from this machine's mirror: {e}")
 
     steps = []
     for line in re.sub(r"\\\n", " ", open(os.path.join(root, "tools", "instructor", "gradescope",
@@ -137,18 +166,20 @@ def gradescope_image(work):
         sys.exit("\n".join(problems) or f"the Dockerfile's steps are not COPY, COPY, RUN: {steps}")
     cuda_in_image, source, run = steps[0][1].split()[2], steps[1][1].split()[1], steps[2][1]
 
-    if os.path.isdir(work) and os.listdir(work) and not os.path.isdir(os.path.join(work, "ubuntu")):
+    if os.path.isdir(work) and os.listdir(work) and not os.path.isdir(os.path.join(work, "root")):
         sys.exit(f"{work} holds files but no earlier run's root: give an empty or a new folder")
     shutil.rmtree(work, ignore_errors=True)
-    system = os.path.join(work, "ubuntu")
+    system = os.path.join(work, "root")
     os.makedirs(work)
     started = time.monotonic()
-    bootstrap = subprocess.run(["debootstrap", "--variant=minbase", "--no-check-gpg", RELEASE,
-                                system, MIRROR], capture_output=True, text=True)
-    if bootstrap.returncode != 0:
-        sys.exit(f"debootstrap failed: {bootstrap.stdout[-1500:]}{bootstrap.stderr[-1500:]}")
+    said, code = step(work, "debootstrap", ["debootstrap", "--variant=minbase", RELEASE, system,
+                                            archive], 600)
+    if code != 0:
+        sys.exit(f"debootstrap failed ({code}): {said}")
+    # What a Debian container's sources hold (debootstrap writes the release's archive only).
     with open(os.path.join(system, "etc", "apt", "sources.list"), "w") as f:
-        f.write(SOURCES)
+        f.write(f"deb {archive} {RELEASE} main\ndeb {archive} {RELEASE}-updates main\n"
+                + (f"deb {security} {RELEASE}-security main\n" if security else ""))
     shutil.copy("/etc/resolv.conf", os.path.join(system, "etc", "resolv.conf"))
     os.makedirs(system + cuda_in_image)
 
@@ -180,12 +211,10 @@ def gradescope_image(work):
         inside = "/etc/workbook-ci-ca.crt"
         enter += ["--ro-bind", ca, inside, "--setenv", "PIP_CERT", inside,
                   "--setenv", "SSL_CERT_FILE", inside]
-    built = subprocess.run(enter + ["bash", "-c", run], capture_output=True, text=True,
-                           timeout=1500)
-    said = built.stdout + built.stderr
-    print(said[-2500:], flush=True)
-    if built.returncode != 0:
-        problems.append(f"the Dockerfile's RUN failed ({built.returncode})")
+    said, code = step(work, "setup.sh", enter + ["bash", "-c", run], 900)
+    print(said, flush=True)
+    if code != 0:
+        problems.append(f"the Dockerfile's RUN failed ({code})")
     for wanted in ("installing python3 g++ ninja-build catch2 pkg-config", "Meson from PyPI",
                    "linking /usr/local/cuda", "the pristine workbook is built"):
         if wanted not in said:
@@ -204,22 +233,20 @@ def gradescope_image(work):
         json.dump({"id": 1, "created_at": "2026-01-01T00:00:00+00:00", "assignment": {"id": 1},
                    "submission_method": "upload", "previous_submissions": [], "users": [
                        {"email": "ada@example.edu", "id": 1, "name": "Ada", "sid": "ada"}]}, f)
-    graded = subprocess.run(enter + ["/autograder/run_autograder"], capture_output=True, text=True,
-                            timeout=900)
+    graded, code = step(work, "run_autograder", enter + ["/autograder/run_autograder"], 900)
     try:
         with open(os.path.join(system, "autograder", "results", "results.json")) as f:
             results = json.load(f)
     except (OSError, ValueError) as e:
         results = {}
-        problems.append(f"run_autograder wrote no results.json ({e}): {graded.stdout[-1500:]}"
-                        f"{graded.stderr[-1500:]}")
+        problems.append(f"run_autograder ({code}) wrote no results.json ({e}): {graded}")
     host = sum(p.points for c in chapters for p in scoring.load_points(root, c) if p.mode == "host")
     if results and results.get("score") != host:
         problems.append(f"the reference scored {results.get('score')} of {host}: "
                         f"{results.get('output', '')[:800]}")
     for p in problems:
         print(f"PROBLEM: {p}")
-    print(f"Gradescope image on a clean Ubuntu 22.04: the Dockerfile's steps ran in "
+    print(f"Gradescope image on a clean Debian 11: the Dockerfile's steps ran in "
           f"{setup_seconds:.0f} s (debootstrap, setup.sh's installs and the pristine build), the "
           f"reference scored {results.get('score')} of {host}; "
           + ("every step as it must" if not problems else f"{len(problems)} problems"))
