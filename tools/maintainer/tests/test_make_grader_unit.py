@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tests of grader/tools/make_grader_unit.py: an exercise file is pasted into its grader's unit
 byte for byte (less a leading UTF-8 byte-order mark), whatever its encoding: a BOM or a Latin-1
-byte in a comment once made "does not compile" of a student's correct file.
+byte in a comment once made "does not compile" of a student's correct file; and a probe that
+launches the interface's kernel with <<<...>>> is refused.
 
     test_make_grader_unit.py MAKE_GRADER_UNIT [NVCC ...]
 
@@ -55,6 +56,23 @@ with tempfile.TemporaryDirectory() as d:
             check(out == b"42\n", f"the exercise's code did not run: {out!r}")
     else:
         print("no nvcc given: the unit was not compiled")
+
+    # A probe that launches a kernel of the interface it includes with <<<>>> is refused (in a
+    # judge it would launch the stand-in); its own kernels, and gpu::launch, are not.
+    with open(os.path.join(d, "x.cuh"), "w") as f:
+        f.write("__global__ void x_kernel(int* out);\n")
+    for body, refused in (("x_kernel<<<1, 32>>>(out);", True),
+                          ("x_kernel<float> <<<1, 32>>>(out);", True),
+                          ("gpu::launch(x_kernel, 1, 32, 0, out);", False),
+                          ("own_kernel<<<1, 32>>>(out);", False)):
+        with open(probe, "w") as f:
+            f.write(f'#include "x.cuh"\n__global__ void own_kernel(int*) {{}}\n'
+                    f'void probe(int* out) {{\n  {body}\n}}\n')
+        r = subprocess.run([sys.executable, script, unit, exercise, probe], capture_output=True,
+                           text=True, timeout=60)
+        said = f"{probe}:4: the probe launches the interface's kernel x_kernel" in r.stderr
+        check((r.returncode != 0 and said) if refused else r.returncode == 0,
+              f"{body!r}: exit {r.returncode}, {r.stderr[-300:]!r}")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)
