@@ -35,7 +35,7 @@ GpuInfo detect_gpu(int min_major = 7, int min_minor = 5);
 /// The SM count is the one the program sees (an MPS slice sees its share), so compute ceilings
 /// scale with a slice; the memory's does not.
 struct Ceilings {
-  double sm_clock_hz = 0;
+  double sm_clock_hz = 0;  ///< The SM clock the compute ceilings are taken at.
   /// Device memory: two transfers per memory clock over the bus, bytes read plus written.
   double memory_bytes_per_second = 0;
   /// Shared memory: 32 banks of 4 bytes, one wavefront per clock in each SM.
@@ -46,10 +46,13 @@ struct Ceilings {
   double fp16_tensor_flops = 0;
 };
 
-/// Per SM and clock, from NVIDIA's published peaks: FP32 lanes (64 on sm_7x and sm_80, 128 on
-/// sm_86 and later) and dense fp16 tensor FLOPs with fp32 accumulation (V100: 1024, A100: 2048,
-/// H100 and H200: 4096; not tabled where products of one architecture differ). 0: not known.
+/// FP32 lanes per SM, from NVIDIA's published peaks: 64 on sm_7x and sm_80, 128 on sm_86 and
+/// later.
 int fp32_lanes_per_sm(int major, int minor);
+
+/// Dense fp16 tensor FLOPs with fp32 accumulation per SM and clock, from NVIDIA's published
+/// peaks (V100: 1024, A100: 2048, H100 and H200: 4096); 0 where not known, or where products of
+/// one architecture differ.
 int fp16_tensor_flops_per_sm_clock(int major, int minor);
 
 /// The ceilings of `gpu` at `sm_clock_hz` (its peak clock when 0).
