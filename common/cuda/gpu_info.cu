@@ -99,7 +99,8 @@ int fp16_tensor_flops_per_sm_clock(int major, int minor) {
 
 Ceilings ceilings(const GpuInfo& gpu, double sm_clock_hz) {
   Ceilings c;
-  c.sm_clock_hz = sm_clock_hz > 0 ? sm_clock_hz : gpu.sm_clock_khz * 1e3;
+  c.clock_measured = sm_clock_hz > 0;
+  c.sm_clock_hz = c.clock_measured ? sm_clock_hz : gpu.sm_clock_khz * 1e3;
   const double sm_clocks = gpu.multiprocessors * c.sm_clock_hz;
   c.memory_bytes_per_second = 2.0 * gpu.memory_clock_khz * 1e3 * gpu.memory_bus_bits / 8;
   c.shared_bytes_per_second = sm_clocks * 32 * 4;

@@ -35,7 +35,8 @@ GpuInfo detect_gpu(int min_major = 7, int min_minor = 5);
 /// The SM count is the one the program sees (an MPS slice sees its share), so compute ceilings
 /// scale with a slice; the memory's does not.
 struct Ceilings {
-  double sm_clock_hz = 0;  ///< The SM clock the compute ceilings are taken at.
+  double sm_clock_hz = 0;       ///< The SM clock the compute ceilings are taken at.
+  bool clock_measured = false;  ///< Whether sm_clock_hz was measured (else the peak clock).
   /// Device memory: two transfers per memory clock over the bus, bytes read plus written.
   double memory_bytes_per_second = 0;
   /// Shared memory: 32 banks of 4 bytes, one wavefront per clock in each SM.

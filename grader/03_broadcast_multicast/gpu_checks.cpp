@@ -143,8 +143,9 @@ WORKBOOK_CHECK(ex2_speed) {
     char line[200];
     std::snprintf(line, sizeof line,
                   "  ceiling: yours with uniform keys reads %.2f of the shared-memory peak (%.0f "
-                  "GB/s: 128 bytes per SM per clock at %.0f MHz)\n",
-                  fraction, peak / 1e9, ceilings.sm_clock_hz / 1e6);
+                  "GB/s: 128 bytes per SM per clock at %.0f MHz, %s)\n",
+                  fraction, peak / 1e9, ceilings.sm_clock_hz / 1e6,
+                  ceilings.clock_measured ? "measured in this run" : "the GPU's peak clock");
     table_text += line;
   }
   std::cout << "lookup_kernel, " << n << " keys x " << ch03::kRounds

@@ -89,9 +89,10 @@ AgainstCeiling record_speed(const std::string& file, const std::string& baseline
   grader::record_measurement(file, "gemm.cublas_fraction_of_peak", cublas, "");
   char line[300];
   std::snprintf(line, sizeof line,
-                "  ceiling: %s, %.1f TFLOP/s at the SM clock measured now (%.0f MHz): yours %.2f "
-                "of it, cuBLAS %.2f\n",
-                name.c_str(), peak / 1e12, c.sm_clock_hz / 1e6, yours, cublas);
+                "  ceiling: %s, %.1f TFLOP/s at %.0f MHz (%s): yours %.2f of it, cuBLAS %.2f\n",
+                name.c_str(), peak / 1e12, c.sm_clock_hz / 1e6,
+                c.clock_measured ? "the SM clock measured in this run" : "the GPU's peak clock",
+                yours, cublas);
   return {line, grader::yardstick_too_slow("cuBLAS", flops / (cublas_ms * 1e-3), peak, name)};
 }
 

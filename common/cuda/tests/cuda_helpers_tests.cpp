@@ -72,6 +72,8 @@ TEST_CASE("hardware ceilings follow the published peaks", "[host][cuda_helpers]"
   CHECK(at_1830.shared_bytes_per_second == Approx(132 * 128 * 1.83e9));
   const gpu::Ceilings at_peak_clock = gpu::ceilings(h100);  // the property's clock
   CHECK(at_peak_clock.sm_clock_hz == Approx(1.98e9));
+  CHECK(at_1830.clock_measured);
+  CHECK_FALSE(at_peak_clock.clock_measured);
   CHECK(at_peak_clock.fp16_tensor_flops > at_1830.fp16_tensor_flops);
   gpu::GpuInfo slice = h100;  // an MPS slice sees fewer SMs: compute ceilings shrink, memory not
   slice.multiprocessors = 13;

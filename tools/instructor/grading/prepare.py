@@ -16,7 +16,7 @@ from .pristine import BUILD_MEMORY, chown_tree, exercise_path, kernels_name
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 # Of grader/, what a subject's build reads: the header of the judge's channel.
 SUBJECT_HEADERS = ("subject_protocol.hpp",)
-HELPERS = os.path.join("common", "libcuda_helpers.a")
+HELPERS = [os.path.join("common", f"libcuda_helpers{part}.a") for part in ("", "_device")]
 MAKE_UNIT = os.path.join("grader", "tools", "make_grader_unit.py")
 NOT_THERE = ("\n(A submission's code is built with its chapter's headers and common/cuda and "
              "common/counters only: the bank model, common/model, and the graders are not there; "
@@ -132,7 +132,7 @@ def subject_view(workbook, work, chapters):
     """What a submission's subjects are built from, laid out in `work`: src/ (seen at SRC) holds
     the chapters' headers, common/ without the bank model (common/model) and the header of
     the judge's channel; build/ (seen at BUILD) the subjects' generated mains and the CUDA
-    helpers' library. Nothing of grading: no checks, no hidden checks, no points, no answers, no
+    helpers' libraries. Nothing of grading: no checks, no hidden checks, no points, no answers, no
     bank model. Returns (src, build, the files the build reads besides the exercises)."""
     src, build = os.path.join(work, "subject", "src"), os.path.join(work, "subject", "build")
     tree = workbook.tree
@@ -149,7 +149,8 @@ def subject_view(workbook, work, chapters):
         os.makedirs(os.path.dirname(os.path.join(src, relative)), exist_ok=True)
         shutil.copyfile(os.path.join(tree, relative), os.path.join(src, relative))
     os.makedirs(os.path.join(build, "common"))
-    copy_archive(workbook.build, HELPERS, build)
+    for helpers in HELPERS:
+        copy_archive(workbook.build, helpers, build)
     for chapter in chapters:
         main = workbook.info["subjects"][chapter]["main"]
         shutil.copyfile(os.path.join(workbook.build, main), os.path.join(build, main))
