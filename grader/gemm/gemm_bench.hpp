@@ -233,7 +233,7 @@ struct AgainstCeiling {
 /// Records in `file` gemm.cublas_tflops, gemm.fraction_of_cublas (yours),
 /// gemm.<baseline>_fraction_of_cublas, gemm.speedup_over_<baseline>, and where the peak is known
 /// gemm.fraction_of_peak and gemm.cublas_fraction_of_peak: the fp16 tensor-core peak when
-/// `tensor_cores`, else the fp32 FMA peak, at the SM clock measured now.
+/// `tensor_cores`, else the fp32 FMA peak, at the SM clock grader::hardware_ceilings() takes.
 AgainstCeiling record_speed(const std::string& file, const std::string& baseline, double flops,
                             double cublas_ms, double baseline_ms, double yours_ms,
                             bool tensor_cores);

@@ -50,12 +50,14 @@ std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference
                         double memory_peak = 0);
 
 /// The hardware ceilings of the GPU the checks run on (gpu::ceilings), at the SM clock measured
-/// now: what every speed check prints beside its in-run ratio.
+/// now (its peak clock where that cannot be measured): what every speed check prints beside its
+/// in-run ratio.
 gpu::Ceilings hardware_ceilings();
 
-/// The guard on a run's yardstick (the copy, cuBLAS): a feedback refusing to judge a kernel fast
-/// when the yardstick reached less than half of `ceiling` (`per_second` against it, both in one
-/// unit) in this run, a busy or throttled GPU; nothing when it reached half or the ceiling is 0.
+/// The guard on a run's yardstick (cuBLAS, in the GEMM checks): a feedback refusing to judge a
+/// kernel fast when the yardstick reached less than half of `ceiling` (`per_second` against it,
+/// both in one unit) in this run, a busy or throttled GPU; nothing when it reached half or the
+/// ceiling is 0.
 std::optional<Feedback> yardstick_too_slow(const std::string& yardstick, double per_second,
                                            double ceiling, const std::string& ceiling_name);
 
