@@ -68,6 +68,10 @@ std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference
   return out.str();
 }
 
+double memory_peak() {
+  return gpu::ceilings(gpu::detect_gpu()).memory_bytes_per_second;
+}
+
 gpu::Ceilings hardware_ceilings() {
   return gpu::ceilings(gpu::detect_gpu(), gpu::measure_sm_clock_hz());
 }
@@ -90,7 +94,7 @@ std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, do
   record_measurement(check.file, check.kernel + ".fraction_of_copy", copy_ms / yours_ms, "");
   record_measurement(check.file, check.kernel + "." + check.baseline_key + "_fraction_of_copy",
                      copy_ms / baseline_ms, "");
-  const double peak = hardware_ceilings().memory_bytes_per_second;
+  const double peak = memory_peak();
   if (peak > 0) {
     record_measurement(check.file, check.kernel + ".fraction_of_memory_peak",
                        bytes / (yours_ms * 1e-3) / peak, "");

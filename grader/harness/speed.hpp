@@ -49,6 +49,10 @@ SpeedRow time_copy(double bytes);
 std::string speed_table(const std::vector<SpeedRow>& rows, std::size_t reference_row,
                         double memory_peak = 0);
 
+/// The memory's peak bandwidth of the GPU the checks run on, in bytes per second (0: not known):
+/// the ceiling of the memory-bound checks, which needs no clock.
+double memory_peak();
+
 /// The hardware ceilings of the GPU the checks run on (gpu::ceilings), at the SM clock measured
 /// now (its peak clock where that cannot be measured): what every speed check prints beside its
 /// in-run ratio.

@@ -224,7 +224,7 @@ std::string report(const Times& t, const std::string& yours_label, const std::st
   grader::record_measurement(file, "transpose.fraction_of_copy", t.copy_ms / t.yours_ms, "");
   grader::record_measurement(file, "transpose.naive_fraction_of_copy", t.copy_ms / t.naive_ms, "");
   grader::record_measurement(file, "transpose.speedup_over_naive", t.naive_ms / t.yours_ms, "x");
-  const double peak = grader::hardware_ceilings().memory_bytes_per_second;
+  const double peak = grader::memory_peak();
   if (peak > 0) {
     grader::record_measurement(file, "transpose.fraction_of_memory_peak",
                                t.bytes / (t.yours_ms * 1e-3) / peak, "");

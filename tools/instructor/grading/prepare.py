@@ -5,6 +5,7 @@ for the GPU checks, into its kernels over the pristine workbook (build_kernels).
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,6 @@ from .pristine import BUILD_MEMORY, chown_tree, exercise_path, kernels_name
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc")
 # Of grader/, what a subject's build reads: the header of the judge's channel.
 SUBJECT_HEADERS = ("subject_protocol.hpp",)
-HELPERS = [os.path.join("common", f"libcuda_helpers{part}.a") for part in ("", "_device")]
 MAKE_UNIT = os.path.join("grader", "tools", "make_grader_unit.py")
 NOT_THERE = ("\n(A submission's code is built with its chapter's headers and common/cuda and "
              "common/counters only: the bank model, common/model, and the graders are not there; "
@@ -131,8 +131,8 @@ def whose_failure(chapter, text, baseline):
 def subject_view(workbook, work, chapters):
     """What a submission's subjects are built from, laid out in `work`: src/ (seen at SRC) holds
     the chapters' headers, common/ without the bank model (common/model) and the header of
-    the judge's channel; build/ (seen at BUILD) the subjects' generated mains and the CUDA
-    helpers' libraries. Nothing of grading: no checks, no hidden checks, no points, no answers, no
+    the judge's channel; build/ (seen at BUILD) the subjects' generated mains and the common
+    libraries their link lines name (the CUDA helpers). Nothing of grading: no checks, no hidden checks, no points, no answers, no
     bank model. Returns (src, build, the files the build reads besides the exercises)."""
     src, build = os.path.join(work, "subject", "src"), os.path.join(work, "subject", "build")
     tree = workbook.tree
@@ -149,8 +149,10 @@ def subject_view(workbook, work, chapters):
         os.makedirs(os.path.dirname(os.path.join(src, relative)), exist_ok=True)
         shutil.copyfile(os.path.join(tree, relative), os.path.join(src, relative))
     os.makedirs(os.path.join(build, "common"))
-    for helpers in HELPERS:
-        copy_archive(workbook.build, helpers, build)
+    # The CUDA helpers' archives, as the pristine build's link lines of the subjects name them.
+    links = " ".join(workbook.info["subjects"][c]["link"] for c in chapters)
+    for archive in sorted(set(re.findall(r"(?:^|[\s=])(common/[\w./-]+\.a)\b", links))):
+        copy_archive(workbook.build, archive, build)
     for chapter in chapters:
         main = workbook.info["subjects"][chapter]["main"]
         shutil.copyfile(os.path.join(workbook.build, main), os.path.join(build, main))
