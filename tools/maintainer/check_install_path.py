@@ -61,6 +61,21 @@ def debian_mirrors():
             for end in ("/debian", "/debian-security")]
 
 
+def cuda_toolkit(nvcc):
+    """The toolkit's folder as NVCC itself names it (None where it names none). The nvcc found on
+    the PATH may be a wrapper script outside the toolkit (/usr/local/bin/nvcc on CI's machines):
+    the folder above its folder would be /usr/local, and mounting that as the toolkit makes the
+    wrapper call itself forever."""
+    try:
+        said = subprocess.run([nvcc, "--dryrun", "-c", "-x", "cu", os.devnull, "-o", os.devnull],
+                              capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    here = re.search(r"^#\$ _HERE_=(\S+)$", said.stdout + said.stderr, re.M)
+    toolkit = here and os.path.dirname(os.path.realpath(here.group(1)))
+    return toolkit if toolkit and os.path.isfile(os.path.join(toolkit, "bin", "nvcc")) else None
+
+
 def fenced_block_after(text, marker):
     """The first fenced code block after the line holding `marker`."""
     at = text.index(marker)
@@ -145,8 +160,10 @@ def gradescope_image(work):
     for tool, package in (("debootstrap", "debootstrap"), ("bwrap", "bubblewrap")):
         if shutil.which(tool) is None:
             return skip(f"no {tool} (Debian: apt-get install {package})")
-    if not os.path.exists(nvcc):
-        return skip("no CUDA toolkit to put where NVIDIA's image would put its own")
+    toolkit = cuda_toolkit(nvcc) if os.path.exists(nvcc) else None
+    if toolkit is None:
+        return skip(f"no CUDA toolkit to put where NVIDIA's image would put its own ({nvcc} "
+                    "does not name its folder)")
     archive, security = debian_mirrors()
     if archive is None:
         return skip("this machine's apt sources name no Debian mirror to bootstrap from")
@@ -173,7 +190,7 @@ def gradescope_image(work):
     os.makedirs(work)
     started = time.monotonic()
     said, code = step(work, "debootstrap", ["debootstrap", "--variant=minbase", RELEASE, system,
-                                            archive], 600)
+                                            archive], 300)
     if code != 0:
         sys.exit(f"debootstrap failed ({code}): {said}")
     # What a Debian container's sources hold (debootstrap writes the release's archive only).
@@ -204,14 +221,14 @@ def gradescope_image(work):
     ca = "/etc/ssl/certs/ca-certificates.crt"
     enter = ["env", "-i", "bwrap", "--bind", system, "/", "--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--tmpfs", "/tmp",
-             "--ro-bind", os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), cuda_in_image,
+             "--ro-bind", toolkit, cuda_in_image,
              "--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
              "--setenv", "HOME", "/root"]
     if os.path.exists(ca):
         inside = "/etc/workbook-ci-ca.crt"
         enter += ["--ro-bind", ca, inside, "--setenv", "PIP_CERT", inside,
                   "--setenv", "SSL_CERT_FILE", inside]
-    said, code = step(work, "setup.sh", enter + ["bash", "-c", run], 900)
+    said, code = step(work, "setup.sh", enter + ["bash", "-c", run], 420)
     print(said, flush=True)
     if code != 0:
         problems.append(f"the Dockerfile's RUN failed ({code})")
@@ -233,7 +250,7 @@ def gradescope_image(work):
         json.dump({"id": 1, "created_at": "2026-01-01T00:00:00+00:00", "assignment": {"id": 1},
                    "submission_method": "upload", "previous_submissions": [], "users": [
                        {"email": "ada@example.edu", "id": 1, "name": "Ada", "sid": "ada"}]}, f)
-    graded, code = step(work, "run_autograder", enter + ["/autograder/run_autograder"], 900)
+    graded, code = step(work, "run_autograder", enter + ["/autograder/run_autograder"], 300)
     try:
         with open(os.path.join(system, "autograder", "results", "results.json")) as f:
             results = json.load(f)

@@ -78,8 +78,10 @@ print(" ".join(json.load(open(sys.argv[1])).get("cuda_libraries", ["cublas"])))'
   command -v nvcc >/dev/null || { say "nvcc is still missing after installing CUDA $cuda_version"; exit 1; }
 fi
 # Meson finds the toolkit at /usr/local/cuda (or CUDA_PATH): NVIDIA's packages of one version
-# install to /usr/local/cuda-X.Y, and not every set of them makes that link.
-cuda_home="$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")"
+# install to /usr/local/cuda-X.Y, and not every set of them makes that link. The toolkit is the
+# folder nvcc names (the nvcc on the PATH may be a wrapper script outside it).
+nvcc_here="$({ nvcc --dryrun -c -x cu /dev/null -o /dev/null 2>&1 || true; } | sed -n 's/^#\$ _HERE_=//p;T;q')"
+cuda_home="$(dirname "$(readlink -f "${nvcc_here:-$(dirname "$(command -v nvcc)")}")")"
 if [ ! -e /usr/local/cuda ] && [ -z "${CUDA_PATH:-}" ] && [ "$cuda_home" != /usr ]; then
   say "linking /usr/local/cuda to $cuda_home, where Meson looks for the CUDA toolkit"
   ln -s "$cuda_home" /usr/local/cuda
