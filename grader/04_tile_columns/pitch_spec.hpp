@@ -72,6 +72,23 @@ inline std::vector<PitchCase> graded_pitches(
   return cases;
 }
 
+/// Fresh pairs for exercise 1's rule (grader::variant::fresh_draw), graded after the variant's:
+/// kFreshWidthsPerSize widths of each element size from the whole contract, 1 to 1024, so that a
+/// table of the variant's pitches fails where a rule passes.
+inline constexpr int kFreshWidthsPerSize = 2;
+inline std::vector<PitchCase> fresh_pitches() {
+  grader::variant::Draw d = grader::variant::fresh_draw("ch04");
+  std::vector<PitchCase> cases;
+  for (int bytes : element_sizes()) {
+    for (int i = 0; i < kFreshWidthsPerSize; ++i) {
+      int width = d.between(1, 1024);
+      while (worked_by_the_lesson(bytes, width)) width = d.between(1, 1024);
+      cases.push_back({bytes, width});
+    }
+  }
+  return cases;
+}
+
 /// "padded_pitch(4, 37)".
 inline std::string call_of(const PitchCase& c) {
   return "padded_pitch(" + std::to_string(c.element_bytes) + ", " + std::to_string(c.width) + ")";

@@ -3,7 +3,7 @@
 
     copied_answers.py make --grader EXE --variant V --solution SOLUTION.cu --interface SLUG.cuh
                            --namespace chNN --out COPY.cu
-    copied_answers.py judge --grader COPY_GRADER --own V --other W
+    copied_answers.py judge --grader COPY_GRADER --own V --other W [--pairs PAIRS]
 
 `make` asks the reference's grader (a solution build's) for its graded cases at variant V
 (`<grader> cases`, grader/harness/variant.hpp) and writes the reference solution with every
@@ -17,20 +17,47 @@ variant). At V a table passes where a chapter grades its predictions as numbers,
 grades them as rules of their case on fresh cases too (grader/harness/variant.hpp, fresh_draw),
 which no table of one variant's numbers answers. Official grading's hidden checks (`chNN hidden:
 ...`) are left out of both: they try the functions on inputs no variant grades, which a table of
-one variant's numbers cannot answer anywhere. Exit 0 when both hold, 1 with what did not.
+one variant's numbers cannot answer anywhere.
+
+Then, over a class of PAIRS students (variants derived from ids as official grading derives them),
+what copying earns, in the share of the chapter's host prediction points: each student handing in
+the next one's table (a classmate's answers), and each handing in a table of their own variant's
+numbers (what the local run's WORKBOOK_REVEAL=1 shows, copied back). It is worked out from the
+judge's graded cases (`cases`) and the checks the two runs above saw graded as rules on fresh
+cases: a check is earned when the table answers every case it grades, with the number the
+reference gives, and it draws no fresh case. The runs above hold that to what grading does: at W
+the copy passes exactly the prediction checks the computation earns it. A classmate's answers
+must earn at most MOST_COPIED of the prediction points on average.
+
+Exit 0 when all of that holds, 1 with what did not.
 """
 import argparse
 import collections
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "instructor"))
+import manifest  # noqa: E402
+from grading import variants  # noqa: E402
+
+# The most copying may earn of a chapter's host points that a table could answer, on average over
+# the class; a chapter that has not reached it declares the share it has reached as its ceiling.
+MOST_COPIED = 0.10
+CLASS_SECRET = b"copied_answers.py: a class to measure copying on"
+
 
 def graded_cases(grader, variant):
     """[(check, text, declaration, condition, answer)] of `grader cases` at `variant`."""
+    # The answers are the reference's: the grader's own subject, not one WORKBOOK_SUBJECT names.
+    env = {k: v for k, v in os.environ.items() if k != "WORKBOOK_SUBJECT"}
     run = subprocess.run([grader, "cases"], capture_output=True, text=True,
-                         env=dict(os.environ, WORKBOOK_VARIANT=str(variant)))
+                         env=dict(env, WORKBOOK_VARIANT=str(variant)))
     if run.returncode != 0:
         sys.exit(f"copied_answers.py: {grader} cases failed ({run.returncode}): "
                  f"{run.stderr.strip()[:500]}")
@@ -78,8 +105,8 @@ def make(args):
     last_include = max(i for i, line in enumerate(lines) if line.startswith("#include"))
     renames = [f"#define {n} {n}_as_the_reference_computes_it" for n in names]
     out = lines[:last_include + 1] + [
-        f"// Copied answers (tools/maintainer/copied_answers.py): the reference, with its "
-        f"graded predictions", f"// replaced by the numbers of variant {args.variant}."] + \
+        "// Copied answers (tools/maintainer/copied_answers.py): the reference, with its "
+        "graded predictions", f"// replaced by the numbers of variant {args.variant}."] + \
         renames + lines[last_include + 1:] + [""]
     for declaration, table in tables.items():
         name, definition = qualified(declaration, args.namespace, interface)
@@ -96,11 +123,12 @@ def make(args):
 HIDDEN = re.compile(r"ch\d\d hidden: ")
 
 
-def host_run(grader, variant):
+def host_run(grader, variant, seed=1):
     """(failed, passed) host checks of `grader` at `variant`, official grading's hidden ones
-    left out, and what it said."""
+    left out, and what it said. `seed` draws the fresh cases (the same on every run)."""
     run = subprocess.run([grader, "host"], capture_output=True, text=True,
-                         env=dict(os.environ, WORKBOOK_VARIANT=str(variant)))
+                         env=dict(os.environ, WORKBOOK_VARIANT=str(variant),
+                                  WORKBOOK_SEED=str(seed)))
     failed = [c for c in re.findall(r"^  FAILED   (.*)$", run.stdout, flags=re.M)
               if not HIDDEN.match(c)]
     passed = [c for c in re.findall(r"^  passed   (.*)$", run.stdout, flags=re.M)
@@ -113,7 +141,11 @@ def host_run(grader, variant):
 def judge(args):
     problems = []
     predictions = {c for c, _, d, _, _ in graded_cases(args.grader, args.other) if d}
+    # At its own variant, with three draws of fresh cases: a table answers a fresh case only
+    # where the draw repeats one of its variant's (a rule's check fails on the other draws).
     failed, passed, said = host_run(args.grader, args.own)
+    for seed in (2, 3):
+        failed += [c for c in host_run(args.grader, args.own, seed)[0] if c not in failed]
     own_lost = [c for c in failed if c in predictions]
     if len(own_lost) < len(failed) or not (passed or failed):
         problems.append(f"at its own variant {args.own} the copy failed {failed}:\n"
@@ -135,7 +167,87 @@ def judge(args):
              if own_lost else "every host check passes there")
     print(f"copied answers of variant {args.own}: {there}; at variant "
           f"{args.other} they lose {len(lost)} prediction check(s): {'; '.join(lost)}")
-    return 0
+    return copying_earns(args, set(own_lost), {c for c in passed if c in predictions})
+
+
+def table_of(rows, checks):
+    """{check: {(declaration, condition): answer}} of a variant's graded answers, of `checks`."""
+    table = collections.defaultdict(dict)
+    for check, _, declaration, condition, answer in rows:
+        if declaration and check in checks:
+            table[check][(declaration, condition)] = answer
+    return table
+
+
+def earned(copied, graded, rules):
+    """The checks of `graded` (a variant's table) that a copy of table `copied` passes."""
+    everything = {key: answer for cases in copied.values() for key, answer in cases.items()}
+    return {check for check, cases in graded.items() if check not in rules
+            and all(everything.get(key) == answer for key, answer in cases.items())}
+
+
+def ceilings_of(chapter):
+    """The chapter's COPYING_CEILINGS (solutions/NN_slug/copy_attacks.py), where it has not
+    reached MOST_COPIED yet: {"classmate" or "revealed": the share it has reached}."""
+    path = os.path.join(ROOT, "solutions", chapter, "copy_attacks.py")
+    spec = importlib.util.spec_from_file_location(f"attacks_{chapter}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, HERE)  # its items' module
+    spec.loader.exec_module(module)
+    return getattr(module, "COPYING_CEILINGS", {})
+
+
+def copying_earns(args, rules, passed_at_other):
+    """What copying earns over a class of args.pairs students (see the top of this file)."""
+    own_rows = graded_cases(args.grader, args.own)
+    chapter = next((f for f in manifest.chapters(ROOT)
+                    if own_rows and own_rows[0][0].startswith(f"ch{f[:2]} ")), None)
+    if chapter is None:
+        print("PROBLEM: the judge's graded cases name no chapter of the workbook")
+        return 1
+    # What a table can answer: the host predictions, and any host check graded on listed cases.
+    listed = {row[0] for row in own_rows if row[2]}
+    points = {c.name: c.points for c in manifest.load(ROOT, chapter).checks
+              if c.mode == "host" and (c.kind == "prediction" or c.name in listed)}
+    computed = earned(table_of(own_rows, points),
+                      table_of(graded_cases(args.grader, args.other), points), rules)
+    if computed != passed_at_other & set(points):
+        print(f"PROBLEM: at variant {args.other} the copy of variant {args.own} passed "
+              f"{sorted(passed_at_other & set(points))}, but the measure below would earn it "
+              f"{sorted(computed)}")
+        return 1
+    total = sum(points.values())
+    if not args.pairs or not total:
+        return 0
+    class_ = [variants.derive(CLASS_SECRET, f"student{i:03d}") for i in range(args.pairs)]
+    tables = [table_of(graded_cases(args.grader, v), points) for v in class_]
+    share = lambda checks: sum(points[c] for c in checks) / total  # noqa: E731
+    shares = {"classmate": [share(earned(tables[(i + 1) % len(tables)], tables[i], rules))
+                            for i in range(len(tables))],
+              "revealed": [share(earned(t, t, rules)) for t in tables]}
+    mean = {route: sum(s) / len(s) for route, s in shares.items()}
+    numbers = set().union(*(earned(t, t, rules) for t in tables))
+    print(f"over {len(tables)} students, of the chapter's {manifest.number(total)} host points "
+          f"a table of numbers could answer: a classmate's answers earn "
+          f"{100 * mean['classmate']:.1f}% on average (at most "
+          f"{100 * max(shares['classmate']):.0f}% in one pair); a table of one's own variant's "
+          f"numbers, as WORKBOOK_REVEAL=1 shows them, {100 * mean['revealed']:.1f}%"
+          + (f" (graded as numbers: {'; '.join(sorted(numbers))})" if numbers
+             else " (each is a rule graded on fresh cases too, or a hidden check)"))
+    ceilings = ceilings_of(chapter)
+    problems = 0
+    for route, what in (("classmate", "a classmate's answers"),
+                        ("revealed", "a table of one's own variant's numbers")):
+        limit = ceilings.get(route, MOST_COPIED)
+        if mean[route] > limit + 1e-9:
+            print(f"PROBLEM: {what} earn {100 * mean[route]:.1f}% of those points on average, "
+                  f"more than {100 * limit:.0f}%")
+            problems += 1
+        elif limit > MOST_COPIED and mean[route] < limit - 1e-9:
+            print(f"PROBLEM: {what} earn {100 * mean[route]:.1f}%, below the chapter's ceiling "
+                  f"of {100 * limit:.0f}% (solutions/{chapter}/copy_attacks.py): lower it")
+            problems += 1
+    return 1 if problems else 0
 
 
 def main():
@@ -147,6 +259,7 @@ def main():
     j = sub.add_parser("judge")
     for option in ("--grader", "--own", "--other"):
         j.add_argument(option, required=True)
+    j.add_argument("--pairs", type=int, default=100, help="the class's size (0: no measure)")
     args = parser.parse_args()
     return make(args) if args.command == "make" else judge(args)
 
