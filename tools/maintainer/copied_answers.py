@@ -19,15 +19,9 @@ which no table of one variant's numbers answers. Official grading's hidden check
 ...`) are left out of both: they try the functions on inputs no variant grades, which a table of
 one variant's numbers cannot answer anywhere.
 
-Then, over a class of PAIRS students (variants derived from ids as official grading derives them),
-what copying earns, in the share of the chapter's host prediction points: each student handing in
-the next one's table (a classmate's answers), and each handing in a table of their own variant's
-numbers (what the local run's WORKBOOK_REVEAL=1 shows, copied back). It is worked out from the
-judge's graded cases (`cases`) and the checks the two runs above saw graded as rules on fresh
-cases: a check is earned when the table answers every case it grades, with the number the
-reference gives, and it draws no fresh case. The runs above hold that to what grading does: at W
-the copy passes exactly the prediction checks the computation earns it. A classmate's answers
-must earn at most MOST_COPIED of the prediction points on average.
+Then what copying earns over a class of PAIRS, as docs/instructors/maintaining.md says: worked
+out from the judge's graded cases and the checks the runs above lost as rules, and held to the
+run at W (the copy passes there exactly what the computation earns it).
 
 Exit 0 when all of that holds, 1 with what did not.
 """
@@ -47,7 +41,7 @@ import manifest  # noqa: E402
 from grading import variants  # noqa: E402
 
 # The most copying may earn of a chapter's host points that a table could answer, on average over
-# the class; a chapter that has not reached it declares the share it has reached as its ceiling.
+# the class; a chapter above it declares the share it has reached as COPYING_CEILINGS.
 MOST_COPIED = 0.10
 CLASS_SECRET = b"copied_answers.py: a class to measure copying on"
 
@@ -170,84 +164,59 @@ def judge(args):
     return copying_earns(args, set(own_lost), {c for c in passed if c in predictions})
 
 
-def table_of(rows, checks):
-    """{check: {(declaration, condition): answer}} of a variant's graded answers, of `checks`."""
-    table = collections.defaultdict(dict)
-    for check, _, declaration, condition, answer in rows:
-        if declaration and check in checks:
-            table[check][(declaration, condition)] = answer
-    return table
-
-
 def earned(copied, graded, rules):
-    """The checks of `graded` (a variant's table) that a copy of table `copied` passes."""
-    everything = {key: answer for cases in copied.values() for key, answer in cases.items()}
-    return {check for check, cases in graded.items() if check not in rules
-            and all(everything.get(key) == answer for key, answer in cases.items())}
-
-
-def ceilings_of(chapter):
-    """The chapter's COPYING_CEILINGS (solutions/NN_slug/copy_attacks.py), where it has not
-    reached MOST_COPIED yet: {"classmate" or "revealed": the share it has reached}."""
-    path = os.path.join(ROOT, "solutions", chapter, "copy_attacks.py")
-    spec = importlib.util.spec_from_file_location(f"attacks_{chapter}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, HERE)  # its items' module
-    spec.loader.exec_module(module)
-    return getattr(module, "COPYING_CEILINGS", {})
+    """The checks of `graded` (a variant's cases) that a table of `copied` (another's) passes:
+    those not graded as rules whose every case the table answers with the reference's number."""
+    table = {(d, c): a for _, _, d, c, a in copied if d}
+    checks = {row[0] for row in graded if row[2]} - rules
+    return {check for check in checks
+            if all(table.get((d, c)) == a for name, _, d, c, a in graded if name == check)}
 
 
 def copying_earns(args, rules, passed_at_other):
     """What copying earns over a class of args.pairs students (see the top of this file)."""
-    own_rows = graded_cases(args.grader, args.own)
-    chapter = next((f for f in manifest.chapters(ROOT)
-                    if own_rows and own_rows[0][0].startswith(f"ch{f[:2]} ")), None)
+    own = graded_cases(args.grader, args.own)
+    chapter = next((f for f in manifest.chapters(ROOT) if own and own[0][0][2:4] == f[:2]), None)
     if chapter is None:
         print("PROBLEM: the judge's graded cases name no chapter of the workbook")
         return 1
     # What a table can answer: the host predictions, and any host check graded on listed cases.
-    listed = {row[0] for row in own_rows if row[2]}
+    listed = {row[0] for row in own if row[2]}
     points = {c.name: c.points for c in manifest.load(ROOT, chapter).checks
               if c.mode == "host" and (c.kind == "prediction" or c.name in listed)}
-    computed = earned(table_of(own_rows, points),
-                      table_of(graded_cases(args.grader, args.other), points), rules)
+    computed = earned(own, graded_cases(args.grader, args.other), rules) & set(points)
     if computed != passed_at_other & set(points):
-        print(f"PROBLEM: at variant {args.other} the copy of variant {args.own} passed "
-              f"{sorted(passed_at_other & set(points))}, but the measure below would earn it "
-              f"{sorted(computed)}")
+        print(f"PROBLEM: at variant {args.other} the copy passed "
+              f"{sorted(passed_at_other & set(points))}, the measure earns it {sorted(computed)}")
         return 1
     total = sum(points.values())
     if not args.pairs or not total:
         return 0
-    class_ = [variants.derive(CLASS_SECRET, f"student{i:03d}") for i in range(args.pairs)]
-    tables = [table_of(graded_cases(args.grader, v), points) for v in class_]
-    share = lambda checks: sum(points[c] for c in checks) / total  # noqa: E731
-    shares = {"classmate": [share(earned(tables[(i + 1) % len(tables)], tables[i], rules))
-                            for i in range(len(tables))],
-              "revealed": [share(earned(t, t, rules)) for t in tables]}
-    mean = {route: sum(s) / len(s) for route, s in shares.items()}
-    numbers = set().union(*(earned(t, t, rules) for t in tables))
-    print(f"over {len(tables)} students, of the chapter's {manifest.number(total)} host points "
-          f"a table of numbers could answer: a classmate's answers earn "
-          f"{100 * mean['classmate']:.1f}% on average (at most "
-          f"{100 * max(shares['classmate']):.0f}% in one pair); a table of one's own variant's "
-          f"numbers, as WORKBOOK_REVEAL=1 shows them, {100 * mean['revealed']:.1f}%"
-          + (f" (graded as numbers: {'; '.join(sorted(numbers))})" if numbers
-             else " (each is a rule graded on fresh cases too, or a hidden check)"))
-    ceilings = ceilings_of(chapter)
-    problems = 0
-    for route, what in (("classmate", "a classmate's answers"),
-                        ("revealed", "a table of one's own variant's numbers")):
-        limit = ceilings.get(route, MOST_COPIED)
-        if mean[route] > limit + 1e-9:
-            print(f"PROBLEM: {what} earn {100 * mean[route]:.1f}% of those points on average, "
-                  f"more than {100 * limit:.0f}%")
-            problems += 1
-        elif limit > MOST_COPIED and mean[route] < limit - 1e-9:
-            print(f"PROBLEM: {what} earn {100 * mean[route]:.1f}%, below the chapter's ceiling "
-                  f"of {100 * limit:.0f}% (solutions/{chapter}/copy_attacks.py): lower it")
-            problems += 1
-    return 1 if problems else 0
+    class_ = [graded_cases(args.grader, variants.derive(CLASS_SECRET, f"student{i:03d}"))
+              for i in range(args.pairs)]
+    earns = {"classmate": [earned(class_[i - 1], c, rules) for i, c in enumerate(class_)],
+             "revealed": [earned(c, c, rules) for c in class_]}
+    mean = {k: sum(sum(points.get(n, 0) for n in e) for e in v) / total / len(v)
+            for k, v in earns.items()}
+    numbers = set().union(*earns["revealed"]) & set(points)
+    print(f"over {len(class_)} students, of the {manifest.number(total)} host points a table "
+          f"could answer: a classmate's answers earn {100 * mean['classmate']:.1f}% on average, "
+          f"a table of one's own variant's numbers (as WORKBOOK_REVEAL=1 shows them) "
+          f"{100 * mean['revealed']:.1f}%" + (f" (graded as numbers: {'; '.join(sorted(numbers))})"
+                                               if numbers else " (rules on fresh cases, or hidden)"))
+    path = os.path.join(ROOT, "solutions", chapter, "copy_attacks.py")
+    spec = importlib.util.spec_from_file_location(f"attacks_{chapter}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, HERE)  # the module of its items
+    spec.loader.exec_module(module)
+    ceilings = getattr(module, "COPYING_CEILINGS", {})
+    wrong = [f"{route}: {100 * mean[route]:.1f}%, not {100 * limit:.0f}% ({path}'s ceiling, or "
+             f"the most copying may earn)"
+             for route in mean for limit in [ceilings.get(route, MOST_COPIED)]
+             if mean[route] > limit + 1e-9 or (limit > MOST_COPIED and mean[route] < limit - 1e-9)]
+    for w in wrong:
+        print(f"PROBLEM: what copying earns, {w}: a ceiling may come down, never go up")
+    return 1 if wrong else 0
 
 
 def main():
