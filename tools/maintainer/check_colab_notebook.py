@@ -38,8 +38,13 @@ def expect(ok, message):
 
 
 def run_nbclient(folder):
-    import nbclient
-    import nbformat
+    try:
+        import nbclient
+        import nbformat
+    except ImportError as e:
+        sys.exit(f"check_colab_notebook.py: --runner nbclient needs {e.name} in {sys.executable} "
+                 "(Debian: apt-get install python3-nbclient python3-ipykernel, then run it with "
+                 "/usr/bin/python3), or use --runner plain")
     nb = nbformat.read(str(NOTEBOOK), as_version=4)
     client = nbclient.NotebookClient(nb, timeout=1800, kernel_name="python3",
                                      resources={"metadata": {"path": str(folder)}})

@@ -133,7 +133,6 @@ def host_run(grader, variant, seed=1):
 
 
 def judge(args):
-    problems = []
     predictions = {c for c, _, d, _, _ in graded_cases(args.grader, args.other) if d}
     # At its own variant, with three draws of fresh cases: a table answers a fresh case only
     # where the draw repeats one of its variant's (a rule's check fails on the other draws).
@@ -141,26 +140,25 @@ def judge(args):
     for seed in (2, 3):
         failed += [c for c in host_run(args.grader, args.own, seed)[0] if c not in failed]
     own_lost = [c for c in failed if c in predictions]
+    problems = []
     if len(own_lost) < len(failed) or not (passed or failed):
-        problems.append(f"at its own variant {args.own} the copy failed {failed}:\n"
-                        + said[-3000:])
+        problems.append(f"at its own variant {args.own} the copy failed {failed}:\n{said[-3000:]}")
     failed, passed, said = host_run(args.grader, args.other)
     lost = [c for c in failed if c in predictions]
-    others = [c for c in failed if c not in predictions]
     if not lost:
         problems.append(f"at variant {args.other} the copy lost no prediction check:\n"
                         + said[-3000:])
-    if others:
+    if set(failed) - predictions:
         problems.append(f"at variant {args.other} the copy failed checks that grade no "
-                        f"prediction: {others}")
+                        f"prediction: {sorted(set(failed) - predictions)}")
     for p in problems:
         print("PROBLEM: " + p)
     if problems:
         return 1
-    there = (f"they lose {len(own_lost)} prediction check(s) there too, graded on fresh cases"
-             if own_lost else "every host check passes there")
-    print(f"copied answers of variant {args.own}: {there}; at variant "
-          f"{args.other} they lose {len(lost)} prediction check(s): {'; '.join(lost)}")
+    print(f"copied answers of variant {args.own}: " + (
+        f"they lose {len(own_lost)} prediction check(s) there too, graded on fresh cases"
+        if own_lost else "every host check passes there") + f"; at variant {args.other} they "
+        f"lose {len(lost)} prediction check(s): {'; '.join(lost)}")
     return copying_earns(args, set(own_lost), {c for c in passed if c in predictions})
 
 
@@ -198,12 +196,12 @@ def copying_earns(args, rules, passed_at_other):
              "revealed": [earned(c, c, rules) for c in class_]}
     mean = {k: sum(sum(points.get(n, 0) for n in e) for e in v) / total / len(v)
             for k, v in earns.items()}
-    numbers = set().union(*earns["revealed"]) & set(points)
+    numbers = sorted(set().union(*earns["revealed"]) & set(points))
     print(f"over {len(class_)} students, of the {manifest.number(total)} host points a table "
           f"could answer: a classmate's answers earn {100 * mean['classmate']:.1f}% on average, "
           f"a table of one's own variant's numbers (as WORKBOOK_REVEAL=1 shows them) "
-          f"{100 * mean['revealed']:.1f}%" + (f" (graded as numbers: {'; '.join(sorted(numbers))})"
-                                               if numbers else " (rules on fresh cases, or hidden)"))
+          f"{100 * mean['revealed']:.1f}%" + (f" (graded as numbers: {'; '.join(numbers)})"
+                                               if numbers else " (rules on fresh cases)"))
     path = os.path.join(ROOT, "solutions", chapter, "copy_attacks.py")
     spec = importlib.util.spec_from_file_location(f"attacks_{chapter}", path)
     module = importlib.util.module_from_spec(spec)
