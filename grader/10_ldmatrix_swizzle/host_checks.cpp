@@ -152,7 +152,7 @@ WORKBOOK_CHECK(ex2b) {
   // Your variant's cases, then fresh ones each run draws: a rule passes, a table does not.
   std::vector<ch10::spec::LdmatrixCase> cases = ch10::spec::ldmatrix_cases(v);
   const std::size_t variant_cases = cases.size();
-  for (const auto& c : ch10::spec::fresh_ldmatrix_cases()) cases.push_back(c);
+  for (const auto& c : ch10::spec::fresh_ldmatrix_cases(cases)) cases.push_back(c);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const ch10::spec::LdmatrixCase& asked = cases[i];
     const int row_bytes = asked.row_bytes;

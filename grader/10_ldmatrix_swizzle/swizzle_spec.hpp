@@ -3,6 +3,7 @@
 // swizzled tile is placed through a swizzle function given by the caller (the student's own).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -122,12 +123,19 @@ inline std::vector<LdmatrixCase> ldmatrix_cases(const grader::variant::Identity&
 }
 
 /// Fresh cases for exercise 2b's rule (grader::variant::fresh_draw), graded after the
-/// variant's: two row widths of those a variant may draw, each plain and padded (a swizzled tile
+/// variant's cases `asked`: two row widths of those a variant may draw that `asked` has not (so
+/// that no table of the variant's numbers answers them), each plain and padded (a swizzled tile
 /// is the student's own choice, graded at the variant's widths), at rows and chunks of their own.
-inline std::vector<LdmatrixCase> fresh_ldmatrix_cases() {
+inline std::vector<LdmatrixCase> fresh_ldmatrix_cases(const std::vector<LdmatrixCase>& asked) {
   grader::variant::Draw d = grader::variant::fresh_draw("ch10");
   std::vector<int> widths = other_widths_drawn();
   widths.insert(widths.end(), {64, 128});
+  widths.erase(std::remove_if(widths.begin(), widths.end(),
+                              [&](int w) {
+                                return std::any_of(asked.begin(), asked.end(),
+                                                   [&](const auto& c) { return c.row_bytes == w; });
+                              }),
+               widths.end());
   std::vector<LdmatrixCase> out;
   for (int row_bytes : d.some(widths, 2)) {
     const int r0 = 16 * d.between(0, kRows / 16 - 1);
