@@ -76,14 +76,23 @@ def assessment_table():
     from grading import orals  # noqa: E402
     columns = [("host", "prediction"), ("host", "function"), ("host", "layout"),
                ("gpu", "prediction"), ("gpu", "function"), ("gpu", "kernel"), ("gpu", "speed")]
+    sys.path.insert(0, os.path.join(ROOT, "tools", "maintainer"))
+    import copied_answers  # noqa: E402
     rows = ["| chapter | " + " | ".join(f"{m if m == 'host' else 'GPU'} {k}" for m, k in columns)
-            + " | of them hidden | the viva's accesses |", "|---|" + "---|" * (len(columns) + 2)]
+            + " | of them hidden | what a table may earn | the viva's accesses |",
+            "|---|" + "---|" * (len(columns) + 3)]
     for folder in manifest.chapters(ROOT):
         checks = manifest.load(ROOT, folder).checks
         points = [sum(c.points for c in checks if (c.mode, c.kind) == col) for col in columns]
         hidden = sum(c.points for c in checks if c.hidden)
+        # Measured where a chapter's cases vary (its copied-answers test): at most, on average.
+        ceilings = copied_answers.ceilings_of(folder)
+        copying = ", ".join(f"{route} {100 * ceilings.get(route, copied_answers.MOST_COPIED):.0f}%"
+                            for route in ("classmate", "revealed")) \
+            if os.path.isfile(os.path.join(ROOT, "grader", folder, "variant_cases.cpp")) \
+            else "not measured (no variant cases)"
         rows.append(f"| {folder} | " + " | ".join(f"{p:g}" if p else "" for p in points)
-                    + f" | {hidden:g} | "
+                    + f" | {hidden:g} | {copying} | "
                     + f"{', '.join(orals.VIVA.get(folder[:2], orals.VIVA_OTHERWISE))} |")
     return "\n".join(rows)
 

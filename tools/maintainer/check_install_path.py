@@ -149,6 +149,8 @@ def gradescope_image(work):
     root = str(ROOT)
     sys.path.insert(0, os.path.join(root, "tools", "instructor"))
     from grading import gradescope, scoring
+    sys.path.insert(0, os.path.join(root, "grader", "tools"))
+    import manifest
 
     def skip(why):
         print(f"SKIP: {why}")
@@ -201,8 +203,7 @@ def gradescope_image(work):
     os.makedirs(system + cuda_in_image)
 
     # The package (COPY . SOURCE).
-    chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                      if re.fullmatch(r"\d\d_[a-z0-9_]+", d))[:2]
+    chapters = manifest.chapters(root)[:2]
     with open(os.path.join(work, "secret"), "w") as f:
         f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
     with open(os.path.join(work, "roster.csv"), "w") as f:

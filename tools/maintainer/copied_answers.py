@@ -11,17 +11,11 @@ graded prediction replaced by a table of the numbers it gives for V's cases, as 
 copied a classmate's answers would hand them in: the reference's own function is renamed out
 of the way, and a case the table lacks gets kNotImplemented (-1).
 
-`judge` grades that copy's host checks at V and at W. At W it must fail at least one check, and at
-both only checks that grade a prediction (the rest of the copy is the reference, right for every
-variant). At V a table passes where a chapter grades its predictions as numbers, and fails where it
-grades them as rules of their case on fresh cases too (grader/harness/variant.hpp, fresh_draw),
-which no table of one variant's numbers answers. Official grading's hidden checks (`chNN hidden:
-...`) are left out of both: they try the functions on inputs no variant grades, which a table of
-one variant's numbers cannot answer anywhere.
-
-Then what copying earns over a class of PAIRS, as docs/instructors/maintaining.md says: worked
-out from the judge's graded cases and the checks the runs above lost as rules, and held to the
-run at W (the copy passes there exactly what the computation earns it).
+`judge` grades that copy's host checks at V (three draws of fresh cases) and at W: it must lose
+only prediction checks at both (the rest is the reference), at least one at W, and at V those a
+chapter grades as rules on fresh cases (grader/harness/variant.hpp, fresh_draw), which no table
+of one variant's numbers answers; official grading's hidden checks are left out. Then it measures
+what copying earns over a class of PAIRS (docs/instructors/maintaining.md), held to the run at W.
 
 Exit 0 when all of that holds, 1 with what did not.
 """
@@ -171,6 +165,17 @@ def earned(copied, graded, rules):
             if all(table.get((d, c)) == a for name, _, d, c, a in graded if name == check)}
 
 
+def ceilings_of(chapter):
+    """The chapter's COPYING_CEILINGS (solutions/NN_slug/copy_attacks.py): {"classmate" or
+    "revealed": the share it has reached}, where it is above MOST_COPIED."""
+    path = os.path.join(ROOT, "solutions", chapter, "copy_attacks.py")
+    spec = importlib.util.spec_from_file_location(f"attacks_{chapter}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, HERE)  # the module of its items
+    spec.loader.exec_module(module)
+    return getattr(module, "COPYING_CEILINGS", {})
+
+
 def copying_earns(args, rules, passed_at_other):
     """What copying earns over a class of args.pairs students (see the top of this file)."""
     own = graded_cases(args.grader, args.own)
@@ -202,14 +207,9 @@ def copying_earns(args, rules, passed_at_other):
           f"a table of one's own variant's numbers (as WORKBOOK_REVEAL=1 shows them) "
           f"{100 * mean['revealed']:.1f}%" + (f" (graded as numbers: {'; '.join(numbers)})"
                                                if numbers else " (rules on fresh cases)"))
-    path = os.path.join(ROOT, "solutions", chapter, "copy_attacks.py")
-    spec = importlib.util.spec_from_file_location(f"attacks_{chapter}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, HERE)  # the module of its items
-    spec.loader.exec_module(module)
-    ceilings = getattr(module, "COPYING_CEILINGS", {})
-    wrong = [f"{route}: {100 * mean[route]:.1f}%, not {100 * limit:.0f}% ({path}'s ceiling, or "
-             f"the most copying may earn)"
+    ceilings = ceilings_of(chapter)
+    wrong = [f"{route}: {100 * mean[route]:.1f}%, not {100 * limit:.0f}% (the ceiling of "
+             f"solutions/{chapter}/copy_attacks.py, or the most copying may earn)"
              for route in mean for limit in [ceilings.get(route, MOST_COPIED)]
              if mean[route] > limit + 1e-9 or (limit > MOST_COPIED and mean[route] < limit - 1e-9)]
     for w in wrong:

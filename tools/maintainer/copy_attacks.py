@@ -42,18 +42,13 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "grader", "tools"))
-from copy_attack_items import Function, Kernel, Prediction  # noqa: E402
+from copy_attack_items import Function, Kernel, Prediction, Request  # noqa: E402
 import manifest  # noqa: E402
 
 ATTACKS = ("measurement-files", "grader-code", "lesson-examples")
 # The one measurement file a hand-out holds: the bank model in the browser's H200 cases.
 COUNTED_CASES = os.path.join("tools", "student", "browser", "h200-counted-cases.tsv")
 SOURCE_SUFFIXES = (".hpp", ".cpp", ".cu", ".cuh", ".h")
-
-
-def chapters_of(tree):
-    return sorted(d for d in os.listdir(os.path.join(tree, "chapters"))
-                  if re.fullmatch(r"\d\d_[a-z0-9_]+", d))
 
 
 def load_items(root, chapter):
@@ -107,7 +102,7 @@ def tables(tree):
                 try:
                     addresses = tuple(int(a) for a in cells[5].split())
                     if len(addresses) == 32 and cells[3].strip():
-                        key = (int(cells[1]), cells[2].strip(), addresses)
+                        key = Request(int(cells[1]), cells[2].strip(), addresses).key()
                         cases.append((key, float(cells[3]), os.path.relpath(path, tree)))
                 except ValueError:
                     pass
@@ -117,11 +112,6 @@ def tables(tree):
                 except ValueError:
                     pass
     return quantities, cases
-
-
-def case_key(width, op, addresses):
-    count = {"ldmatrix.x1": 8, "ldmatrix.x2": 16}.get(op, 32)
-    return (width, op, tuple(a if t < count else -1 for t, a in enumerate(addresses)))
 
 
 # --- What the hand-out's code holds ----------------------------------------------------------
@@ -214,7 +204,7 @@ def drawn(analyzer, arguments):
     if run.returncode != 0:
         return None
     data = json.loads(run.stdout)
-    return case_key(data["width"], data["op"], data["addresses"]), data["wavefronts"]
+    return Request(data["width"], data["op"], tuple(data["addresses"])).key(), data["wavefronts"]
 
 
 # --- The attacks ---------------------------------------------------------------------------
@@ -362,7 +352,7 @@ def main():
     root, tree, analyzer, out = (os.path.abspath(a) for a in args)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    chapters = chapters_of(tree)
+    chapters = manifest.chapters(tree)
     items = {c: load_items(root, c) for c in chapters}
     skeletons = {c: read(os.path.join(tree, "chapters", c, f"{c[3:]}_exercise.cu"))
                  for c in chapters}

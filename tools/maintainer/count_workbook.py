@@ -73,13 +73,9 @@ def counts(root):
 
 
 def main():
-    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
-        print(__doc__)
-        return 0
-    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--check"):
-        sys.exit(__doc__)
-    if not os.path.isdir(os.path.join(sys.argv[1], "chapters")):
-        sys.exit(f"{sys.argv[1]}: not the workbook's source root (it has no chapters/ folder)")
+    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--check") or \
+            not os.path.isdir(os.path.join(sys.argv[1], "chapters")):
+        sys.exit(f"{__doc__}\n(the first argument must be the workbook's source root)")
     root = sys.argv[1]
     measured, detail = counts(root)
     over = []

@@ -22,7 +22,6 @@ written again.
 With --check, a build that lacks a chapter exits 77 (skipped), saying which.
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import copy_attacks  # noqa: E402
 from copy_attack_items import Prediction  # noqa: E402
+import manifest  # noqa: E402 (grader/tools, on the path copy_attacks sets)
 MEASURED = ["smem-cases.tsv", "reference-smem-cases.tsv", "reference-smem-cases-random.tsv"]
 MEASURED_DIR = os.path.join("tools", "maintainer", "measurements", "h200")
 COUNTED = os.path.join("tools", "student", "browser", "h200-counted-cases.tsv")
@@ -105,14 +105,9 @@ def measured_cases():
     return cases
 
 
-def chapters():
-    return sorted(d for d in os.listdir(os.path.join(ROOT, "chapters"))
-                  if re.fullmatch(r"\d\d_[a-z0-9_]+", d))
-
-
 def graded_requests(build):
     """{chapter id: [request]}: what every chapter's lesson checks say its exercises grade."""
-    graders = {c: os.path.join(build, f"ch{c[:2]}_{c[3:]}_grader") for c in chapters()}
+    graders = {c: os.path.join(build, f"ch{c[:2]}_{c[3:]}_grader") for c in manifest.chapters(ROOT)}
     missing = [c for c, g in graders.items() if not os.access(g, os.X_OK)]
     if missing:
         return None, missing
@@ -134,7 +129,7 @@ def graded_requests(build):
             graded["ch" + chapter[:2]] = requests
     # And every prediction the copy attacks aim at (solutions/NN_slug/copy_attacks.py: the
     # self-study and hidden cases), should a chapter's lesson checks not list one of them.
-    for chapter in chapters():
+    for chapter in manifest.chapters(ROOT):
         for item in copy_attacks.load_items(ROOT, chapter):
             if isinstance(item, Prediction):
                 r = item.request

@@ -75,16 +75,11 @@ def write_answer_digests(graders):
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "--answer-digests":
         return write_answer_digests(sys.argv[2:])
-    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
-        print(__doc__)
-        return 0
-    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--check"):
-        sys.exit(__doc__)
-    if not os.path.isdir(os.path.join(sys.argv[1], "chapters")):
-        sys.exit(f"{sys.argv[1]}: not the workbook's source root (it has no chapters/ folder)")
+    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--check") or \
+            not os.path.isdir(os.path.join(sys.argv[1], "chapters")):
+        sys.exit(f"{__doc__}\n(the first argument must be the workbook's source root)")
     root, check = sys.argv[1], len(sys.argv) == 3
-    folders = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                     if re.fullmatch(r"\d\d_[a-z0-9_]+", d))
+    folders = manifest.chapters(root)
     problems = []
     for folder in folders:
         path = os.path.join(root, "chapters", folder, "README.md")
