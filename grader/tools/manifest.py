@@ -12,10 +12,10 @@ A chapter has one manifest per audience, both named chapter.ini:
   maintainers' ablations ([ablation.NAME]) and the counters checks whose line-by-line view the
   GPU machine holds to Nsight Compute's ([lines.CHECK_ID]).
 
-The keys of each kind of section are in KEYS below, with what they mean; an unknown key, a
-missing one, or a value of the wrong shape is an error that names the file, the section and the
-key. Values may continue on indented lines; runs of white space read as one space, except in
-`replace` and `with`, where \\n stands for a line break and the text is kept as written.
+The keys of each section are in KEYS below, with what they mean; an unknown key, a missing one,
+or a value of the wrong shape is an error naming the file, the section and the key. Values may
+continue on indented lines; runs of white space read as one space, but in `replace` and `with`
+(\\n, a line break; the text kept as written).
 """
 import configparser
 import os
@@ -48,6 +48,7 @@ KEYS = {
                               "threshold NAME"),
         "draws": (False, "what the check draws from the student's variant; empty: nothing"),
         "thresholds": (False, "the chapter's thresholds the check applies"),
+        "certifies": (False, "(hidden) the checks whose points need it passed: fresh cases"),
     },
     "wrong": {
         "why": (True, "what the student got wrong, in words"),
@@ -93,6 +94,7 @@ class Check:
     draws: str = ""
     thresholds: tuple = ()
     hidden: bool = False      # declared by the instructors' manifest
+    certifies: tuple = ()     # of a hidden check: ids whose official points need it passed
 
     @property
     def tags(self):
@@ -154,17 +156,11 @@ class Chapter:
     def slug(self):
         return self.folder[3:]
 
-    def check(self, check_id):
-        for c in self.checks:
-            if c.id == check_id:
-                return c
-        raise KeyError(check_id)
+    def check(self, check_id):  # KeyError where none has that id
+        return {c.id: c for c in self.checks}[check_id]
 
     def threshold(self, name):
-        for t in self.thresholds:
-            if t.name == name:
-                return t
-        raise KeyError(name)
+        return {t.name: t for t in self.thresholds}[name]
 
 
 def _read(path):
@@ -237,10 +233,13 @@ def _check(values, where, check_id, hidden):
                             f"{', '.join(sorted(KINDS))}")
     if any(c in values["name"] for c in "\t\n\"\\"):
         raise ManifestError(f"{where}: a name holds no tab, line break, quote or backslash")
+    if "certifies" in values and not hidden:
+        raise ManifestError(f"{where}: only a hidden check certifies others")
     return Check(check_id, values["name"], values["mode"],
                  _number(values["points"], where, "points", 0), values["kind"],
                  values["passes_when"], values.get("draws", ""),
-                 _words(values.get("thresholds", "")), hidden)
+                 _words(values.get("thresholds", "")), hidden,
+                 _words(values.get("certifies", "")))
 
 
 def _grader_part(chapter, path):
@@ -333,6 +332,10 @@ def _consistent(chapter, paths):
             if name not in c.thresholds:
                 raise ManifestError(f"{where}: [check.{c.id}] quotes {{{name}}} in passes_when "
                                     f"but does not list it in thresholds")
+        for certified in c.certifies:
+            if certified not in ids or certified.startswith("hidden_"):
+                raise ManifestError(f"{where}: [check.{c.id}] certifies {certified!r}, which is "
+                                    f"no check of the hand-out's manifest")
     wrong_names = [w.name for w in chapter.wrong_answers]
     twice = sorted({n for n in wrong_names if wrong_names.count(n) > 1})
     if twice:
@@ -375,8 +378,7 @@ def load(root, folder, instructors=True):
 
 def hidden_part(text):
     """The hidden checks' sections of an instructors' manifest `text`, as a manifest of their
-    own: what official grading adds to the pristine workbook, without the wrong answers (edits
-    of the reference solution) and the ablations."""
+    own: what official grading adds to the pristine workbook (no wrong answers, no ablations)."""
     parser = configparser.RawConfigParser(interpolation=None)
     parser.optionxform = str
     parser.read_string(text)

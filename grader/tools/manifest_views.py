@@ -39,6 +39,11 @@ def lesson_table(chapter):
                      f"point{'s' if total != '1' else ''}: the same functions and kernels on "
                      f"cases this workbook does not run (other sizes, other inputs, other "
                      f"seeds). Write for the contract, not for the cases you see.")
+        certified = [f"*{chapter.check(i).name[len(chapter.id) + 1:]}*"
+                     for c in hidden for i in c.certifies]
+        if certified:
+            lines[-1] += (f" There, the points of {' and of '.join(certified)} count only when "
+                          f"the hidden check of the same item passes too.")
     return "\n".join(lines)
 
 

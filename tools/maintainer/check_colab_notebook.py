@@ -28,13 +28,7 @@ from scratch_handout import fresh_folder, write_handout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "colab.ipynb"
-problems = []
-
-
-def expect(ok, message):
-    if not ok:
-        problems.append(message)
-        print("PROBLEM: " + message)
+from scratch_handout import check as expect, failures as problems  # noqa: E402
 
 
 def run_nbclient(folder):

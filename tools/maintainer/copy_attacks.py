@@ -20,14 +20,10 @@ tree holding every chapter's exercise file:
   example (or a figure) draws the graded request itself.
 
 An item an attack finds nothing for stays as the skeleton has it. OUT_DIR/attacks.json lists
-what each attack found, item by item, with the check each attacks. With --control the tool also
-doctors a copy of the hand-out with one leak of each kind for its first chapter that has a
-graded function and a measured prediction (the H200
-measurements where the hand-out once shipped them, an H200 count of a graded request among the
-bank model in the browser's cases, the reference's graded functions in a grader header, an
-analyser example of a graded request in the lesson) and writes the control
-submission OUT_DIR/control/, which must score the attacked items: proof that the attacks find and
-plant what a leak gives away.
+what each attack found, item by item, with the check each attacks. With --control, a copy of the
+hand-out is doctored with one leak of each kind (see doctor()) for its first chapter with a
+graded function and a measured prediction, and the control submission OUT_DIR/control/ made from
+it must score the attacked items: proof that the attacks find and plant what a leak gives away.
 """
 import dataclasses
 import importlib.util
@@ -307,8 +303,10 @@ def function_text(source, name):
 
 
 def doctor(root, tree, analyzer, chapter, items):
-    """Plants one leak of each kind for `chapter` into the hand-out copy `tree`; returns the
-    checks the control must score."""
+    """Plants one leak of each kind for `chapter` into the hand-out copy `tree` (the H200
+    measurements where the hand-out once shipped them, an H200 count of a graded request among
+    the browser's cases, the reference's graded functions in a grader header, an analyser
+    example of a graded request in the lesson); returns the checks the control must score."""
     slug = chapter[3:]
     # The H200 measurements, where the hand-out once shipped them.
     shutil.copy(os.path.join(root, "solutions", chapter, "measurements", "h200.tsv"),

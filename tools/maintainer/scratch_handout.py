@@ -1,6 +1,6 @@
-"""Scratch folders, checkouts and self-study hand-outs for the maintainers' scripts that act as a
-student or an instructor would (the bench_*.py scripts, check_colab_notebook.py,
-check_install_path.py)."""
+"""What the maintainers' scripts share: scratch folders, checkouts and self-study hand-outs for
+those that act as a student or an instructor would (the bench_*.py scripts,
+check_colab_notebook.py, check_install_path.py), and the check() of the tools' tests."""
 import datetime
 import os
 import pathlib
@@ -67,3 +67,19 @@ def write_measurements(path, script, about, rows):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(text) + "\n")
     print("\n".join(text))
+
+
+failures = []  # what check() saw fail
+
+
+def check(condition, what):
+    """A test's check: `what` is printed and kept in `failures` when `condition` is false."""
+    if not condition:
+        failures.append(what)
+        print("PROBLEM: " + what, flush=True)
+
+
+def finish(passed):
+    """A test's end: `passed` printed where nothing failed, else how many did; exit 0 or 1."""
+    print(passed if not failures else f"{len(failures)} failures")
+    sys.exit(1 if failures else 0)

@@ -49,7 +49,7 @@ def score_chapter(chapter, points, modes, reported, reasons):
     """The tests of one chapter. `reported[mode]` is {check: (status, message)} from the
     grader's record, or None when that mode did not run at all; `reasons[mode]` says why a check
     that did not report is missing (the run's end: exit status, timeout, build failure)."""
-    tests, told = [], {}  # told: the check whose output first gave a mode's reason
+    tests, told, scored = [], {}, {}  # told: the check whose output first gave a mode's reason
     for check in points:
         mode, value, name = check.mode, check.points, check.name
         if mode not in modes:
@@ -65,6 +65,16 @@ def score_chapter(chapter, points, modes, reported, reasons):
         tests.append({"chapter": chapter, "mode": mode, "name": name, "max_score": value,
                       "score": value if status == "passed" else 0.0, "status": status,
                       "output": message, "hidden": check.hidden})
+        scored[check.id] = (check, tests[-1])
+    # A hidden check that certifies checks of the hand-out (the same item on fresh cases): their
+    # points only when it passes, so that values a local run shows, or a digest gives away, are
+    # not a grade.
+    for check, test in scored.values():
+        for certified in check.certifies:
+            if certified in scored and test["status"] != "passed" and scored[certified][1]["score"]:
+                scored[certified][1].update(score=0.0, status="failed", output=(
+                    f"passed, but scored 0: official grading also tries it on cases of its own "
+                    f"('{check.name}'), which it failed"))
     return tests
 
 

@@ -26,13 +26,8 @@ sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 from grading import sample_class, scoring  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
-problems = []
-
-
-def expect(condition, what):
-    if not condition:
-        problems.append(what)
-        print("PROBLEM: " + what, flush=True)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scratch_handout import check as expect, failures as problems  # noqa: E402
 
 
 chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
@@ -432,7 +427,8 @@ if as_user is not None:
 
 # Official grading's hidden checks: the reference's report says which checks were hidden, and a
 # submission tuned to the hand-out's local cases (a chapter's wrong answer that passes its
-# local check and fails a hidden one) loses exactly the hidden check's points.
+# local check and fails a hidden one) loses exactly the hidden check's points and those of the
+# checks it certifies.
 with open(os.path.join(out, "submissions", "reference", "result.json")) as f:
     reference = json.load(f)
 hidden = [t for t in reference["tests"] if t["hidden"]]
@@ -472,11 +468,16 @@ if tuned:
         result = json.load(f)
     # The class's chapters are graded (their pristine workbook is built): only c's count here.
     lost = [t for t in result["tests"] if t["score"] < t["max_score"] and t["chapter"] == c]
-    expect(lost and all(t["hidden"] for t in lost) and "hidden_seed" in result,
-           f"{answer}: only hidden checks are lost: {[(t['name'], t['hidden']) for t in lost]}")
+    chapter = scoring.manifest.load(root, c)
+    certified = {chapter.check(i).name for h in chapter.checks if h.hidden and h.name in
+                 {t["name"] for t in lost} for i in h.certifies}
+    expect(lost and {t["name"] for t in lost if not t["hidden"]} == certified and certified
+           and "hidden_seed" in result,
+           f"{answer}: only hidden checks are lost, and the checks they certify ({certified}): "
+           f"{[(t['name'], t['hidden']) for t in lost]}")
     expect(any(t["status"] == "passed" and not t["hidden"] and t["chapter"] == c
                for t in result["tests"]),
-           f"{answer}: its local checks pass")
+           f"{answer}: its other local checks pass")
     print(f"tuned to the local cases ({c} {answer}): lost "
           + ", ".join(f"{t['name']} ({scoring.number(t['max_score'])})" for t in lost), flush=True)
 
@@ -490,4 +491,4 @@ print(f"grading: a class of 3 ({', '.join(f'{k} {scoring.number(v)}' for k, v in
       f"{len(cases)} submissions ({len(cases) - 2} hostile, {hostile_seconds:.0f} s), a fork "
       f"bomb and a memory hog beside two honest classmates and "
       f"{infrastructure_cases} faults of the machine all defended; a submission tuned to the "
-      f"local cases lost its hidden checks")
+      f"local cases lost its hidden checks and the local ones they certify")

@@ -13,14 +13,7 @@ root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "maintainer"))
 import check_first_screen as first_screen  # noqa: E402
 from check_first_screen import Check  # noqa: E402
-
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
+from scratch_handout import check, finish  # noqa: E402
 
 
 CHECKS = [Check("ch42 exercise 1: bank_of", ["bank_of(0) returned -1."], ["bytes 0-3 are bank 0."]),
@@ -118,5 +111,4 @@ check(says(first_screen.judge_skip(SKIP.replace("SKIP: GPU checks not run: no", 
            "does not say why"), "a skip without its reason")
 check(first_screen.first_screen("a\n" * 30).count("\n") == 23, "the first screen is 24 rows")
 
-print(f"check_first_screen.py: {'ok' if not failures else str(len(failures)) + ' failures'}")
-sys.exit(1 if failures else 0)
+finish("check_first_screen.py: ok")

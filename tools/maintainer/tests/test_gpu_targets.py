@@ -13,13 +13,8 @@ import tempfile
 
 script = sys.argv[1]
 SUPPORTED = "75,80,86,87,89,90,100,120"
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scratch_handout import check, finish  # noqa: E402
 
 
 def run(values, gpu=None):
@@ -62,7 +57,4 @@ for value in ("auto", "host-only", "portable"):
     code, out = run([value, "90"])
     check(code != 0 and f'"{value}" stands alone' in out, f"{value} with 90: {out}")
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("gpu_targets.py: every value means what the option says")
+finish("gpu_targets.py: every value means what the option says")

@@ -18,12 +18,8 @@ root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 from grading import gradescope, scoring, variants  # noqa: E402
 
-problems = []
-
-
-def expect(condition, what):
-    if not condition:
-        problems.append(what)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scratch_handout import check as expect, failures as problems  # noqa: E402
 
 
 def raises(kind, call, said=""):

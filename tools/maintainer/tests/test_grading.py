@@ -19,12 +19,8 @@ import manifest_views  # noqa: E402
 
 record = scoring.record
 
-problems = []
-
-
-def expect(condition, what):
-    if not condition:
-        problems.append(what)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scratch_handout import check as expect, failures as problems  # noqa: E402
 
 
 def line(**fields):
@@ -118,6 +114,7 @@ mode = host
 points = 1
 kind = function
 passes_when = when
+certifies = first
 
 [wrong.slip]
 why = a slip
@@ -169,6 +166,7 @@ with tempfile.TemporaryDirectory() as d:
             (("name = ch99 first", "name = first"), "must start with 'ch99 '"),
             (("name = ch99 guard", "name = ch99 first"), "two checks have the name"),
             (("passes_when = p1", "passes_when = p1\nwhatever = 1"), "unknown key 'whatever'"),
+            (("passes_when = p1", "passes_when = p1\ncertifies = second"), "only a hidden check"),
             (("passes_when = p1\n", ""), "no 'passes_when'"),
             (("[check.first]", "[checks.first]"), "is no section"),
             (("thresholds = bar", "thresholds = foo"), "threshold 'foo'"),
@@ -188,7 +186,8 @@ with tempfile.TemporaryDirectory() as d:
                       (("fails = first", "fails = second"), "of one mode"),
                       (("[check.hidden_one]", "[check.one]"), "start with hidden_"),
                       (("[lines.second]", "[lines.first]"), "names no GPU check"),
-                      (("on = reference", "on = slip"), "say reference or a GPU wrong answer")):
+                      (("on = reference", "on = slip"), "say reference or a GPU wrong answer"),
+                      (("certifies = first", "certifies = hidden_one"), "no check of the hand-out")):
         with open(hidden_path, "w") as f:
             f.write(HIDDEN_INI.replace(*bad))
         try:
@@ -209,6 +208,14 @@ expect([t["status"] for t in tests] == ["not reported"] * 3 and
        [t["output"] for t in tests] == ["exited", "no usable GPU", "not run: see 'ch99 first'"],
        f"a check that did not report scores zero with the reason, given once a mode (a compile "
        f"error is not repeated in every check): {tests}")
+
+# A hidden check that certifies one of the hand-out's (the same item on fresh cases): that one's
+# points only when the hidden one passes too.
+for hidden_status, score in (("failed", 0.0), ("passed", 2.0)):
+    certified = scoring.score_chapter("01_x", with_hidden, ["host"], {"host": {
+        "ch99 first": ("passed", ""), "ch99 hidden one": (hidden_status, "")}}, {})[0]
+    expect(certified["score"] == score and (score or "ch99 hidden one" in certified["output"]),
+           f"a certified check, its hidden one {hidden_status}: {certified}")
 
 # A hidden check (official grading's) is scored like any other, and marked in every output.
 hidden_tests = scoring.score_chapter("01_x", with_hidden, ["host"],

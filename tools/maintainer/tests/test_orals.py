@@ -16,13 +16,8 @@ root, analyzer, compiler = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 from grading import orals  # noqa: E402
 
-failures = []
-
-
-def expect(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scratch_handout import check as expect, failures as failures  # noqa: E402
 
 
 SECRET = b"a course secret of the test class"

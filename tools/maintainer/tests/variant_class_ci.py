@@ -31,13 +31,8 @@ from grading import scoring, variants  # noqa: E402
 tool = os.path.join(root, "tools", "instructor", "grade")
 handout = os.path.join(root, "tools", "instructor", "make_handout.py")
 copier = os.path.join(root, "tools", "maintainer", "copied_answers.py")
-problems = []
-
-
-def expect(condition, what):
-    if not condition:
-        problems.append(what)
-        print("PROBLEM: " + what, flush=True)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scratch_handout import check as expect, failures as problems  # noqa: E402
 
 
 def run(command, **kw):
