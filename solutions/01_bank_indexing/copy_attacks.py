@@ -32,7 +32,6 @@ ITEMS = [
     for name, width, address in PATTERNS
 ]
 
-# What copying earns here, where it is above copied_answers.py's 10%: exercise 3 grades the
-# variant's own nine patterns as numbers (the chapter counts before chapter 02 gives a law),
-# which WORKBOOK_REVEAL=1 shows in a local run. It may come down, never go up.
+# Above copied_answers.py's 10% (it may come down, never go up): exercise 3 grades numbers of the
+# variant's own patterns (counting comes before chapter 02's law), which WORKBOOK_REVEAL=1 shows.
 COPYING_CEILINGS = {"revealed": 1.0}

@@ -8,6 +8,7 @@
 #include "chapters/01_bank_indexing/bank_indexing.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/01_bank_indexing/device_probes.hpp"
+#include "grader/01_bank_indexing/pattern_names.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
@@ -32,6 +33,45 @@ WORKBOOK_CHECK(hidden_bank_of) {
                                  std::to_string(ch01::bank_of(a)) + "; that byte lies in bank " +
                                  std::to_string(smem::bank_of(a)) + ".")
                     .hint("bank_of must hold for every unsigned address, the largest included."));
+  }
+  SUCCEED();
+}
+
+namespace {
+// The byte lane t reads in case c, from the declarations of bank_indexing.cuh.
+unsigned declared_address(const ch01::PatternCase& c, int t) {
+  switch (c.pattern) {
+    case ch01::Pattern::kReversedFloats: return 4u * (c.n - t);
+    case ch01::Pattern::kFewFloatsShared: return 4u * (t % c.n);
+    case ch01::Pattern::kWordsInOneBank: return 4u * (c.m + 32 * (t % c.n));
+    case ch01::Pattern::kBytesStride: return static_cast<unsigned>(c.n * t);
+    case ch01::Pattern::kShortsStride: return 2u * c.n * t;
+    default: return 4u * (c.n * t + c.m);  // a float stride (m = 0), a member, a tile's column
+  }
+}
+}  // namespace
+
+WORKBOOK_CHECK(hidden_pattern_address) {
+  // Parameters no variant draws (n past the drawn ones): a table of the digests' addresses fails.
+  std::mt19937 rng(grader::hidden_seed(103));
+  for (int i = 0; i < 20 * ch01::kPatternCount; ++i) {
+    const ch01::Pattern p = ch01::kAllPatterns[i % ch01::kPatternCount];
+    const int lo = p == ch01::Pattern::kReversedFloats    ? 31
+                   : p == ch01::Pattern::kFewFloatsShared ? 17
+                   : p == ch01::Pattern::kStructMember    ? 9
+                                                          : 129;
+    const int n = lo + static_cast<int>(rng() % (lo == 129 ? 272 : lo == 9 ? 18 : 33));
+    const int m = ch01::spec::has_m(p)
+                      ? static_cast<int>(rng() % (p == ch01::Pattern::kWordsInOneBank ? 32 : n))
+                      : 0;
+    const ch01::PatternCase c{p, n, m};
+    for (int t = 0; t < 32; ++t) {
+      if (ch01::pattern_address(c, t) == declared_address(c, t)) continue;
+      GRADER_FAIL(grader::Feedback("pattern_address is wrong for " + ch01::pattern_description(c) +
+                                   ": lane " + std::to_string(t) + " gets " +
+                                   std::to_string(ch01::pattern_address(c, t)) + ".")
+                      .hint("compute the address from the declaration for any parameters."));
+    }
   }
   SUCCEED();
 }

@@ -46,7 +46,6 @@ ITEMS = [
     for pitch in ASKED
 ]
 
-# What copying earns here, where it is above copied_answers.py's 10%: exercise 2a's nine answers
-# are the same for every student (a yes or no about a fixed pairing, which no rule of a case's
-# parameters gives). It may come down, never go up.
+# Above copied_answers.py's 10% (it may come down, never go up): exercise 2a's nine yes-or-no
+# answers, about fixed pairings, are the same for every student.
 COPYING_CEILINGS = {"classmate": 0.40, "revealed": 0.40}

@@ -166,8 +166,7 @@ def earned(copied, graded, rules):
 
 
 def ceilings_of(chapter):
-    """The chapter's COPYING_CEILINGS (solutions/NN_slug/copy_attacks.py): {"classmate" or
-    "revealed": the share it has reached}, where it is above MOST_COPIED."""
+    """{"classmate" or "revealed": the share reached} where above MOST_COPIED (copy_attacks.py)."""
     path = os.path.join(ROOT, "solutions", chapter, "copy_attacks.py")
     spec = importlib.util.spec_from_file_location(f"attacks_{chapter}", path)
     module = importlib.util.module_from_spec(spec)

@@ -66,9 +66,8 @@ def score_chapter(chapter, points, modes, reported, reasons):
                       "score": value if status == "passed" else 0.0, "status": status,
                       "output": message, "hidden": check.hidden})
         scored[check.id] = (check, tests[-1])
-    # A hidden check that certifies checks of the hand-out (the same item on fresh cases): their
-    # points only when it passes, so that values a local run shows, or a digest gives away, are
-    # not a grade.
+    # A hidden check certifies checks of the hand-out (the same item on cases of its own): their
+    # points only when it passes, so that values a local run shows or a digest gives are no grade.
     for check, test in scored.values():
         for certified in check.certifies:
             if certified in scored and test["status"] != "passed" and scored[certified][1]["score"]:

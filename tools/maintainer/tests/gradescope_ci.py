@@ -50,17 +50,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from grading import (fallback_sandbox, gradescope, runner, scoring, submission,  # noqa: E402
                      variants)
 import hostile_class  # noqa: E402
+from hostile_class import put  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from scratch_handout import check as expect, failures as problems  # noqa: E402
 started = time.monotonic()
-
-
-def put(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data)
 
 
 def read(path):

@@ -35,12 +35,6 @@ chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
 first = chapters[0]
 
 
-def put(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data)
-
-
 shutil.rmtree(work, ignore_errors=True)
 folder = os.path.join(work, "class")
 os.makedirs(folder)
@@ -212,6 +206,7 @@ if use_slurm:
 # marks, took them from classmates or spoiled the class, each beside honest classmates.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile_class  # noqa: E402
+from hostile_class import put  # noqa: E402
 
 hostile = os.path.join(work, "hostile")
 hostile_out = os.path.join(work, "hostile-out")

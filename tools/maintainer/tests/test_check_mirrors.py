@@ -30,7 +30,8 @@ CHAPTER = min((c for c in os.listdir(os.path.join(root, "solutions"))
 SKELETON, SOLUTION = files_of(CHAPTER)
 OPEN, CLOSE = "// ---- your code:", "// ---- end of your code ----"
 
-problems = []
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scratch_handout import failures as problems, finish  # noqa: E402
 
 
 def lines_of(scratch, shown):
@@ -153,8 +154,5 @@ edited("a line appended to the skeleton", SKELETON, appended, 1,
 edited("a trailing space outside a region", SOLUTION, trailing_space, 1, f"{SOLUTION}:{{n}}",
        "outside the regions")
 
-for p in problems:
-    print(p)
-print("check_mirrors.py: " + ("FAILED" if problems else "passes the mirrored copy and inner "
-                              "edits, and names each drift and misplaced marker"))
-sys.exit(1 if problems else 0)
+finish("check_mirrors.py: passes the mirrored copy and inner edits, and names each drift and "
+       "misplaced marker")

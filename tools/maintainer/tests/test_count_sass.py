@@ -37,7 +37,8 @@ SASS = """
         /*0050*/                   FFMA R5, R8, R9, R5 ;
 """
 
-problems = []
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scratch_handout import failures as problems, finish  # noqa: E402
 
 
 def run(args, env):
@@ -90,8 +91,4 @@ with tempfile.TemporaryDirectory() as scratch:
     if status != 77:
         problems.append(f"check without cuobjdump: exit {status}, want 77: {text}")
 
-for p in problems:
-    print(p)
-print("count_sass.py: " + ("FAILED" if problems else "write, check, a differing count and both "
-                           "skips behave"))
-sys.exit(1 if problems else 0)
+finish("count_sass.py: write, check, a differing count and both skips behave")

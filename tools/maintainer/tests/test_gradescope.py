@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 from grading import gradescope, scoring, variants  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from scratch_handout import check as expect, failures as problems  # noqa: E402
+from scratch_handout import check as expect, failures as problems, finish  # noqa: E402
 
 
 def raises(kind, call, said=""):
@@ -164,9 +164,5 @@ expect(raises(gradescope.NotGraded, lambda: gradescope.sandbox_kind({}, namespac
 os.environ.pop(gradescope.SANDBOX_VARIABLE, None)
 
 shutil.rmtree(work, ignore_errors=True)
-for p in problems:
-    print("PROBLEM: " + p)
-print(f"gradescope: package contents, results not graded, metadata ids, submission folders, a "
-      f"damaged package, which sandbox: "
-      f"{'all as expected' if not problems else f'{len(problems)} problems'}")
-sys.exit(1 if problems else 0)
+finish("gradescope: package contents, results not graded, metadata ids, submission folders, a "
+       "damaged package, which sandbox: all as expected")

@@ -20,7 +20,7 @@ import manifest_views  # noqa: E402
 record = scoring.record
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from scratch_handout import check as expect, failures as problems  # noqa: E402
+from scratch_handout import check as expect, failures as problems, finish  # noqa: E402
 
 
 def line(**fields):
@@ -765,9 +765,6 @@ with tempfile.TemporaryDirectory() as d:
     expect(done.returncode == 125 and os.path.isfile(noted),
            f"the fallback's wrapper notes a subject it cannot run: {done.returncode} {done.stderr}")
 
-if problems:
-    print("\n".join(problems))
-    sys.exit(1)
-print("grading: records (cut short, forged), points, scores, report.md, Gradescope fields, "
-      "submission files, hostile archives and folders, submission ids, whose build "
-      "failure, a subject's failing wrapper: all as expected")
+finish("grading: records (cut short, forged), points, scores, report.md, Gradescope fields, "
+       "submission files, hostile archives and folders, submission ids, whose build "
+       "failure, a subject's failing wrapper: all as expected")

@@ -39,8 +39,7 @@ def run(command, **kw):
     return subprocess.run(command, capture_output=True, text=True, **kw)
 
 
-chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                  if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))
+chapters = scoring.manifest.chapters(root)
 grading_chapters = chapters[:2]  # grading_ci.py's pristine workbook
 out = os.path.join(work, "one-machine")
 here = os.path.join(work, "variants")
