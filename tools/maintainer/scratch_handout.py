@@ -80,6 +80,6 @@ def check(condition, what):
 
 
 def finish(passed):
-    """A test's end: `passed` printed where nothing failed, else how many did; exit 0 or 1."""
-    print(passed if not failures else f"{len(failures)} failures")
+    """A test's end: `passed` printed where nothing failed, else each failure; exit 0 or 1."""
+    print(passed if not failures else f"{len(failures)} failures:\n  " + "\n  ".join(failures))
     sys.exit(1 if failures else 0)

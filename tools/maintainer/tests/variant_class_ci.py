@@ -355,8 +355,6 @@ variant_env = run([grader_of(chapters[0]), "host"], env=dict(os.environ, WORKBOO
 expect(variant_env.returncode == 2 and "WORKBOOK_VARIANT" in variant_env.stderr,
        "a grader refuses a variant out of range, naming WORKBOOK_VARIANT")
 
-for p in problems:
-    print("PROBLEM: " + p)
 varying = sum(1 for _, count, predicts, _ in spread if count and predicts)
 print(f"variants: {varying} chapters vary with their predictions (distinct case sets / "
       f"prediction tables over 100 students: "
