@@ -60,7 +60,8 @@ WORKBOOK_CHECK(hidden_pattern_address) {
                    : p == ch01::Pattern::kFewFloatsShared ? 17
                    : p == ch01::Pattern::kStructMember    ? 9
                                                           : 129;
-    const int n = lo + static_cast<int>(rng() % (lo == 129 ? 272 : lo == 9 ? 18 : 33));
+    const int span = lo == 129 ? 272 : lo == 9 ? 18 : 33;  // the first nine: each range's top
+    const int n = lo + (i < ch01::kPatternCount ? span - 1 : static_cast<int>(rng() % span));
     const int m = ch01::spec::has_m(p)
                       ? static_cast<int>(rng() % (p == ch01::Pattern::kWordsInOneBank ? 32 : n))
                       : 0;

@@ -73,7 +73,8 @@ def score_chapter(chapter, points, modes, reported, reasons):
             if certified in scored and test["status"] != "passed" and scored[certified][1]["score"]:
                 scored[certified][1].update(score=0.0, status="failed", output=(
                     f"passed, but scored 0: official grading also tries it on cases of its own "
-                    f"('{check.name}'), which it failed"))
+                    f"('{check.name}'), which " + ("it failed" if test["status"] == "failed"
+                                                   else "did not report")))
     return tests
 
 
