@@ -132,8 +132,9 @@ def subject_view(workbook, work, chapters):
     """What a submission's subjects are built from, laid out in `work`: src/ (seen at SRC) holds
     the chapters' headers, common/ without the bank model (common/model) and the header of
     the judge's channel; build/ (seen at BUILD) the subjects' generated mains and the common
-    libraries their link lines name (the CUDA helpers). Nothing of grading: no checks, no hidden checks, no points, no answers, no
-    bank model. Returns (src, build, the files the build reads besides the exercises)."""
+    libraries their link lines name (the CUDA helpers). Nothing of grading: no checks, no hidden
+    checks, no points, no answers, no bank model. Returns (src, build, the files the build reads
+    besides the exercises)."""
     src, build = os.path.join(work, "subject", "src"), os.path.join(work, "subject", "build")
     tree = workbook.tree
     wanted = [os.path.join("grader", "harness", n) for n in SUBJECT_HEADERS]

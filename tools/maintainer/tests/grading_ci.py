@@ -30,8 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from scratch_handout import check as expect, failures as problems  # noqa: E402
 
 
-chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                  if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))[:2]
+chapters = scoring.manifest.chapters(root)[:2]
 first = chapters[0]
 
 

@@ -286,8 +286,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
           says=["called exit(0)"])
     plant("underscore_exit_in_check", 2, "calls _exit(0) inside a check",
           in_prediction(HEADER + solution, "  _exit(0);"), "less", says=["called exit(0)"])
-    # Stopped at the time limit: the checks still to report score nothing, the hidden ones among
-    # them, and so do the checks those certify (scoring.score_chapter).
+    # Stopped at the time limit: the checks yet to report score 0, and those they certify too.
     plant("sleeps_past_time_limit", 7, "sleeps past the time limit inside a check",
           in_prediction(HEADER + solution, "  std::this_thread::sleep_for(std::chrono::hours(1));"),
           "zero", says=["time limit", "which did not report"])

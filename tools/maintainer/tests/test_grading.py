@@ -187,7 +187,7 @@ with tempfile.TemporaryDirectory() as d:
                       (("[check.hidden_one]", "[check.one]"), "start with hidden_"),
                       (("[lines.second]", "[lines.first]"), "names no GPU check"),
                       (("on = reference", "on = slip"), "say reference or a GPU wrong answer"),
-                      (("certifies = first", "certifies = hidden_one"), "no check of the hand-out")):
+                      (("certifies = first", "certifies = hidden_one"), "no check of the")):
         with open(hidden_path, "w") as f:
             f.write(HIDDEN_INI.replace(*bad))
         try:
