@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -134,15 +135,20 @@ std::string shared_lines_table(const std::vector<InstructionCount>& counts,
       "  Shared memory line by line, as the GPU counted it (per request: wavefronts per warp "
       "instruction; model: the bank model for the request of the line's `bank model:` "
       "comment):\n";
-  out += "    " + padded("line", 34, false) + padded("access", 10, false) +
+  // The line column fits the longest name, so a long file name never runs into the next column.
+  const auto name_of = [](const Row& row) {
+    return row.file.empty()
+               ? "(line unknown, offset " + std::to_string(row.first_pc) + ")"
+               : row.file.substr(row.file.rfind('/') + 1) + ":" + std::to_string(row.line);
+  };
+  std::size_t name_width = 34;
+  for (const Row& row : rows) name_width = std::max(name_width, name_of(row).size() + 2);
+  out += "    " + padded("line", name_width, false) + padded("access", 10, false) +
          padded("instr", 6, true) + padded("requests", 11, true) + padded("per request", 13, true) +
          padded("ideal", 7, true) + padded("model", 7, true) + "\n";
   std::string notes;
   for (const Row& row : rows) {
-    const std::string name =
-        row.file.empty()
-            ? "(line unknown, offset " + std::to_string(row.first_pc) + ")"
-            : row.file.substr(row.file.rfind('/') + 1) + ":" + std::to_string(row.line);
+    const std::string name = name_of(row);
     const double per_request = row.requests > 0 ? row.wavefronts / row.requests : 0;
     const double ideal = row.requests > 0 ? row.ideal / row.requests : 0;
     const std::vector<std::string>& text =
@@ -163,7 +169,7 @@ std::string shared_lines_table(const std::vector<InstructionCount>& counts,
     if (mark.empty() && row.ideal_known && per_request > ideal + 0.005) {
       mark = "  <- " + fixed2(per_request / ideal) + "x the ideal";
     }
-    out += "    " + padded(name, 34, false) + padded(row.op, 10, false) +
+    out += "    " + padded(name, name_width, false) + padded(row.op, 10, false) +
            padded(std::to_string(row.instructions), 6, true) +
            padded(std::to_string(std::llround(row.requests)), 11, true) +
            padded(fixed2(per_request), 13, true) +

@@ -221,6 +221,10 @@ TEST_CASE("line by line: the table puts the model's figure beside the measured o
   CHECK_THAT(unread, GRADER_CONTAINS("test_kernels.cu:" + std::to_string(read.load_line)));
   CHECK_THAT(unread, !GRADER_CONTAINS("ld.volatile.shared.f32"));
   CHECK_THAT(unread, GRADER_CONTAINS("32.00   1.00      -"));
+  // A name longer than the column widens it: it never runs into the access kind.
+  const std::string wide = gpu::shared_lines_table(
+      {counted("load", 32, "/x/ch06_wrong_kernel_ignores_padding.inc", 91, 32)}, {"/nonexistent"});
+  CHECK_THAT(wide, GRADER_CONTAINS("ch06_wrong_kernel_ignores_padding.inc:91  load"));
 }
 
 TEST_CASE("line by line: a bank model comment that is no request is named", "[host][counters]") {
