@@ -52,8 +52,8 @@ struct PatternCase {
   int m;            ///< its second, for the patterns that have one (else 0)
 };
 
-/// Your variant's case of pattern `p`: what the grader passes to pattern_address(), and what
-/// predicted_wavefronts(p) predicts. Host code only; the grader defines it (do not define it).
+/// Your variant's case of pattern `p`, one of those the grader passes to pattern_address() and
+/// predicted_wavefronts(). Host code only; the grader defines it (do not define it).
 PatternCase pattern_case(Pattern p);
 
 /// Bytes one lane reads in a pattern: sizeof the element type.
@@ -115,12 +115,13 @@ __host__ __device__ int bank_of(unsigned byte_address);
 /// a pattern you have not done yet.
 __host__ __device__ unsigned pattern_address(const PatternCase& c, int lane);
 
-/// Exercise 3. Your prediction: how many wavefronts (passes through the banks) the warp's
-/// request for pattern `p` takes, in your variant's case of it (your variant's case: the
-/// grader's report says it). Work it out on paper from the lesson and return the number;
-/// do not compute it from the addresses in code. Return kNotImplemented for a pattern you have
-/// not predicted yet.
-int predicted_wavefronts(Pattern p);
+/// Exercise 3. Your rule: how many wavefronts (passes through the banks) the warp's request in
+/// case `c` takes, for any parameters `c.n` and `c.m` of its pattern `c.pattern`. Work your
+/// variant's case (the grader's report says it) and a few others out on paper, then write what
+/// you found as a rule of the parameters: it is graded on your variant's case and on fresh
+/// cases drawn at each run, so a number that is right for one case alone does not pass.
+/// Return kNotImplemented for a pattern you have not predicted yet.
+int predicted_wavefronts(const PatternCase& c);
 
 /// Exercise 4. Called by all 32 lanes of a warp together, each with the byte address of its own
 /// access of 1, 2 or 4 bytes; every lane returns the number of wavefronts the warp's request

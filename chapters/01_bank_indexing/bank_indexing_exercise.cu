@@ -40,10 +40,11 @@ __host__ __device__ unsigned pattern_address(const PatternCase& c, int lane) {
 // ---- end of your code ----
 
 // Exercise 3: your predictions, worked out on paper for your variant's cases (the grader's
-// report lists them). How many wavefronts does each request take?
+// report lists them) and written as a rule for any case of each pattern. How many wavefronts
+// does each request take?
 // ---- your code: exercise 3 ----
-int predicted_wavefronts(Pattern p) {
-  switch (p) {
+int predicted_wavefronts(const PatternCase& c) {
+  switch (c.pattern) {
     case Pattern::kReversedFloats: return kNotImplemented;      // TODO
     case Pattern::kStrideFloats: return kNotImplemented;        // TODO
     case Pattern::kStructMember: return kNotImplemented;        // TODO

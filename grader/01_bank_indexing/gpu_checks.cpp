@@ -84,10 +84,10 @@ TestWarps make_test_warps(std::uint64_t seed) {
 std::optional<grader::Feedback> not_ready_to_measure(const std::string& verb) {
   for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
     const Pattern p = c.pattern;
-    const int predicted = ch01::predicted_wavefronts(p);
+    const int predicted = ch01::predicted_wavefronts(c);
     if (predicted < 1) {
-      return grader::Feedback("Not " + verb + ": predicted_wavefronts(" + ch01::spec::name(p) +
-                              ") is " + std::to_string(predicted) + ".")
+      return grader::Feedback("Not " + verb + ": predicted_wavefronts(c) for " +
+                              ch01::spec::case_name(c) + " is " + std::to_string(predicted) + ".")
           .hint("finish exercise 3 (see the host checks) first.");
     }
     if (!ch01::spec::pattern_address_match(c).right) {
@@ -180,7 +180,7 @@ WORKBOOK_CHECK(ex3_cycles) {
     const Pattern p = c.pattern;
     const double cycles = ch01::probes::pattern_load_cycles(c, 2048, 15);
     points.push_back(
-        {ch01::spec::name(p), static_cast<double>(ch01::predicted_wavefronts(p)), cycles});
+        {ch01::spec::name(p), static_cast<double>(ch01::predicted_wavefronts(c)), cycles});
     grader::record_measurement(
         kMeasurementFile, std::string("cycles_per_load.") + ch01::spec::name(p), cycles, "cycles");
   }
@@ -203,7 +203,7 @@ WORKBOOK_CHECK(ex3_counters) {
     const PatternCase& c = cases[i];
     const Pattern p = c.pattern;
     const double measured = counted[i];
-    const int predicted = ch01::predicted_wavefronts(p);
+    const int predicted = ch01::predicted_wavefronts(c);
     grader::record_measurement(kMeasurementFile,
                                std::string("counted_wavefronts.") + ch01::spec::name(p), measured,
                                "wavefronts");

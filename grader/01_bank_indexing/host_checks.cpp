@@ -72,8 +72,9 @@ WORKBOOK_CHECK(ex1) {
   f.reveal("The byte at address " + std::to_string(first) + " lies in bank " +
            std::to_string(smem::bank_of(first)) + ": it is in 4-byte word " +
            std::to_string(first / 4) + ", and word w lives in bank w % 32.");
-  f.hint("a bank is one word wide, and words go to the banks in turn, round and round: on a "
-         "GPU of 16 banks of 8-byte words, byte 200 is in word 25, bank 9.");
+  f.hint(
+      "a bank is one word wide, and words go to the banks in turn, round and round: on a "
+      "GPU of 16 banks of 8-byte words, byte 200 is in word 25, bank 9.");
   GRADER_EXPECT(wrong == 0, f);
 }
 
@@ -126,39 +127,46 @@ WORKBOOK_CHECK(ex2) {
 }
 
 WORKBOOK_CHECK(ex3) {
-  for (const PatternCase& c : ch01::spec::pattern_cases(grader::variant::current())) {
-    const Pattern p = c.pattern;
-    const std::string call = std::string("predicted_wavefronts(") + ch01::spec::name(p) + ")";
-    const int predicted = ch01::predicted_wavefronts(p);
-    if (predicted == ch01::kNotImplemented) {
-      GRADER_EXPECT(false, grader::unfilled_prediction(call));
-      continue;
+  // Each pattern at your variant's case, then at two fresh ones: the rule is graded.
+  const std::vector<PatternCase> own = ch01::spec::pattern_cases(grader::variant::current());
+  const std::vector<PatternCase> fresh =
+      ch01::spec::fresh_pattern_cases(grader::variant::current());
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    const std::string call =
+        std::string("predicted_wavefronts(c) for ") + ch01::spec::name(own[i].pattern);
+    const PatternCase cases[] = {own[i], fresh[2 * i], fresh[2 * i + 1]};
+    for (const PatternCase& c : cases) {
+      const int predicted = ch01::predicted_wavefronts(c);
+      if (predicted == ch01::kNotImplemented) {
+        GRADER_EXPECT(false, grader::unfilled_prediction(call));
+        break;
+      }
+      // The grader asks the bank model about the case through exercise 2's addresses, once
+      // they are right: it holds no list of them.
+      if (!ch01::spec::pattern_address_match(c).right) {
+        GRADER_EXPECT(false, grader::Feedback(call + " is checked once pattern_address(" +
+                                              ch01::spec::case_name(c) + ", lane) is right.")
+                                 .hint("the grader computes each case's cost from your "
+                                       "exercise 2; see its check above."));
+        break;
+      }
+      const smem::WarpRequest request = ch01::spec::request_of_exercise(c);
+      const smem::Analysis model = smem::analyze(request);
+      if (predicted == model.wavefronts) continue;
+      const std::string principle =
+          predicted == lanes_in_busiest_bank(c)
+              ? "You counted lanes per bank. Lanes that touch the same 4-byte word share one "
+                "pass (a broadcast): count distinct words."
+              : "";
+      grader::Feedback f = grader::prediction_feedback(
+          call, predicted, model.wavefronts, ch01::kNotImplemented, request, principle,
+          "for each bank, count the distinct 4-byte words the warp touches in it; the request "
+          "takes as many wavefronts as the busiest bank has words. Then say it for any n and m.");
+      f.line("the case: " + ch01::pattern_description(c) +
+             (&c == cases ? ", your variant's" : ", a fresh one (your rule is right before it)"));
+      GRADER_EXPECT(false, f);
+      break;
     }
-    // The grader asks the bank model about the pattern through exercise 2's addresses, once
-    // they are right: it holds no list of them.
-    if (!ch01::spec::pattern_address_match(c).right) {
-      GRADER_EXPECT(false, grader::Feedback(call + " is checked once pattern_address(" +
-                                            ch01::spec::name(p) + ", lane) is right.")
-                               .hint("the grader computes each pattern's cost from your "
-                                     "exercise 2; see its check above."));
-      continue;
-    }
-    const smem::WarpRequest request = ch01::spec::request_of_exercise(c);
-    const smem::Analysis model = smem::analyze(request);
-    if (predicted == model.wavefronts) {
-      SUCCEED();
-      continue;
-    }
-    const std::string principle =
-        predicted == lanes_in_busiest_bank(c)
-            ? "You counted lanes per bank. Lanes that touch the same 4-byte word share one "
-              "pass (a broadcast): count distinct words."
-            : "";
-    grader::Feedback f = grader::prediction_feedback(
-        call, predicted, model.wavefronts, ch01::kNotImplemented, request, principle,
-        "for each bank, count the distinct 4-byte words the warp touches in it; the request "
-        "takes as many wavefronts as the busiest bank has words.");
-    f.line("your case: " + ch01::pattern_description(c));
-    GRADER_EXPECT(false, f);
   }
+  SUCCEED();
 }

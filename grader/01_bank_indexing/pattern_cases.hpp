@@ -15,6 +15,10 @@ PatternCase pattern_case(const grader::variant::Identity& v, Pattern p);
 /// Variant `v`'s cases of every pattern, in the order of kAllPatterns.
 std::vector<PatternCase> pattern_cases(const grader::variant::Identity& v);
 
+/// Two fresh cases of each pattern besides variant `v`'s (grader::variant::fresh_draw), in the
+/// order of kAllPatterns: exercise 3's rules are graded on them too.
+std::vector<PatternCase> fresh_pattern_cases(const grader::variant::Identity& v);
+
 /// Every case of `p` that some variant grades (the answer key digests each one).
 std::vector<PatternCase> every_drawable_case(Pattern p);
 

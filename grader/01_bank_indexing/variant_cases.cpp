@@ -134,6 +134,19 @@ PatternCase pattern_case(const Identity& v, Pattern p) {
   throw std::logic_error("ch01: a pattern without a case");
 }
 
+std::vector<PatternCase> fresh_pattern_cases(const Identity& v) {
+  grader::variant::Draw d = grader::variant::fresh_draw("ch01");
+  std::vector<PatternCase> out;
+  for (const PatternCase& own : pattern_cases(v)) {
+    std::vector<PatternCase> others;  // drawable ones: their addresses have digests
+    for (const PatternCase& c : every_drawable_case(own.pattern)) {
+      if (c.n != own.n || c.m != own.m) others.push_back(c);
+    }
+    for (const PatternCase& c : d.some(others, 2)) out.push_back(c);
+  }
+  return out;
+}
+
 std::vector<PatternCase> every_drawable_case(Pattern p) {
   const Range& r = range_of(p);
   std::vector<PatternCase> out;
@@ -191,6 +204,8 @@ std::string summary(const Identity& v) {
          " (n and m as in bank_indexing.cuh; exercise 2 gives their addresses, exercise 3 "
          "predicts their wavefronts):\n" +
          cases_text(v) +
+         "  and two fresh cases of each pattern, drawn at each run: your rules, not nine "
+         "numbers, are graded.\n" +
          "  bank_of is tried at 0..1023 and at 4096 "
          "random addresses from seed " +
          std::to_string(ch01::spec::bank_of_seed(v)) + ".";
@@ -209,13 +224,13 @@ std::vector<GradedCase> cases(const Identity& v) {
          "", nullptr});
   }
   for (const ch01::PatternCase& c : ch01::spec::pattern_cases(v)) {
-    const ch01::Pattern p = c.pattern;
-    out.push_back({kExercise3,
-                   "predicted_wavefronts(" + std::string(ch01::spec::name(p)) +
-                       "): " + ch01::pattern_description(c),
-                   "int predicted_wavefronts(ch01::Pattern p)",
-                   std::string("p == ch01::Pattern::") + ch01::spec::name(p),
-                   [p] { return static_cast<long long>(ch01::predicted_wavefronts(p)); }});
+    out.push_back(
+        {kExercise3,
+         "predicted_wavefronts(" + ch01::spec::case_name(c) + "): " + ch01::pattern_description(c),
+         "int predicted_wavefronts(const ch01::PatternCase& c)",
+         std::string("c.pattern == ch01::Pattern::") + ch01::spec::name(c.pattern) +
+             " && c.n == " + std::to_string(c.n) + " && c.m == " + std::to_string(c.m),
+         [c] { return static_cast<long long>(ch01::predicted_wavefronts(c)); }});
   }
   return out;
 }

@@ -31,7 +31,3 @@ ITEMS = [
                measured=(rf"counted_wavefronts\.{name}",))
     for name, width, address in PATTERNS
 ]
-
-# Above copied_answers.py's 10% (it may come down, never go up): exercise 3 grades numbers of the
-# variant's own patterns (counting comes before chapter 02's law), which WORKBOOK_REVEAL=1 shows.
-COPYING_CEILINGS = {"revealed": 1.0}

@@ -187,11 +187,9 @@ def parse_variant_file(data):
     return student, variant
 
 
-def parse_variant(text, where, class_only=False):
-    """The variant `text` names (0..LARGEST; 1.. with class_only), or VariantError naming
-    `where`."""
-    low = 1 if class_only else 0
-    if not re.fullmatch(r"[0-9]{1,10}", str(text)) or not low <= int(text) <= LARGEST:
+def parse_variant(text, where):
+    """The variant `text` names (0..LARGEST), or VariantError naming `where`."""
+    if not re.fullmatch(r"[0-9]{1,10}", str(text)) or not 0 <= int(text) <= LARGEST:
         raise VariantError(f"{where}: {str(text)[:40]!r} is not a variant (a whole number from "
-                           f"{low} to {LARGEST}{'' if class_only else '; 0 is self-study'})")
+                           f"0 to {LARGEST}; 0 is self-study)")
     return int(text)

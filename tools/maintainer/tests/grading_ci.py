@@ -110,7 +110,9 @@ with open(os.path.join(out, "submissions", "reference", "report.md")) as f:
 
 # One renderer: the skeleton's report.md shows chapter 01's host checks exactly as its grader
 # (the pristine one: the skeleton is untouched) prints them to a student, but for the last lines,
-# which name the student's details file.
+# which name the student's details file. The grader runs as official grading runs it (a hidden
+# seed: a local run's fresh cases come from a seed it prints, official grading's from one it
+# does not).
 commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
                         text=True).stdout.strip()
 with open(os.path.join(out, "submissions", "skeleton", "report.md")) as f:
@@ -121,7 +123,7 @@ grader = next(os.path.join(cache, d, "build", f"ch{first[:2]}_{first[3:]}_grader
               and os.path.isdir(os.path.join(cache, d)))
 screen = subprocess.run([grader, "host"], capture_output=True, text=True, cwd=work,
                         env=dict(os.environ, WORKBOOK_FEEDBACK_FILE=os.path.join(work, "d.txt"),
-                                 WORKBOOK_VARIANT="0")).stdout
+                                 WORKBOOK_VARIANT="0", WORKBOOK_HIDDEN_SEED="1")).stdout
 screen = screen[:screen.find("Every failure in full")].rstrip("\n")
 expect("\nFAILED " in screen and block is not None and block.group(2) == screen,
        f"report.md's {first} host checks are not the screen the grader printed, first failed "

@@ -41,7 +41,7 @@ def static_code(body):
 
 def in_prediction(source, body):
     """`body` at the start of chapter 01's predicted_wavefronts (host code, run by a check)."""
-    marker = b"int predicted_wavefronts(Pattern p) {"
+    marker = b"int predicted_wavefronts(const PatternCase& c) {"
     assert marker in source, "chapter 01's exercise has no predicted_wavefronts"
     return source.replace(marker, marker + b"\n" + body.encode() + b"\n", 1)
 
@@ -185,7 +185,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
             '    std::ifstream f(p);\n    std::string s((std::istreambuf_iterator<char>(f)), '
             '{});\n    std::cout << "read: " << s << "\\n";\n  }\n'
             '  for (char** e = environ; *e; ++e) std::cout << *e << "\\n";\n'
-            '  if (p == Pattern::kReversedFloats) return 0;  // wrong, so that the feedback shows')
+            '  if (c.pattern == Pattern::kReversedFloats) return 0;  // wrong, so that the feedback shows')
     plant("leak_files_environment", 5, "prints files of the grading account, the environment "
           "and the command lines into its feedback",
           in_prediction(HEADER + solution, leak), "less", never=list(secrets["markers"]))
@@ -300,7 +300,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
                 "Hint: return from your function instead"],
           never=["killed by signal", "signal 11"])
     plant("link_failure", 12, "declares and calls a function it never defines",
-          in_prediction(solution, "  extern int planted_undefined(); if (p == Pattern{}) "
+          in_prediction(solution, "  extern int planted_undefined(); if (c.pattern == Pattern{}) "
                         "return planted_undefined();"), "zero",
           says=["never defined", "planted_undefined"])
     # The grader once quoted the exercise in a raw string, which this comment would have ended;
@@ -369,7 +369,7 @@ def judged_by_its_code(plant, solution, skeleton, secrets):
           b"__libc_malloc(n); }\n#endif\n", "full")
     seen = ["/etc/shadow", "/etc/hostname", "/etc/hosts", "/etc/machine-id", "/etc/ssh",
             "/etc/os-release", "/opt", "/sys/class", "/sys/fs", "/sys/kernel", "/sys/module"]
-    probe = ("  if (p == Pattern::kReversedFloats) {  // wrong for it: the feedback shows\n"
+    probe = ("  if (c.pattern == Pattern::kReversedFloats) {  // wrong for it: the feedback shows\n"
              "    for (const char* path : {" + ", ".join(f'"{p}"' for p in seen) + "}) {\n"
              "      struct stat st;\n"
              '      if (stat(path, &st) == 0) std::cout << "SEEN: " << path << "\\n";\n    }\n'
@@ -377,7 +377,7 @@ def judged_by_its_code(plant, solution, skeleton, secrets):
              '                             "/proc/1/environ", "/etc/passwd"}) {\n'
              "      std::ifstream f(path);\n"
              "      std::string s((std::istreambuf_iterator<char>(f)), {});\n"
-             "      for (char& c : s) c = c ? c : ' ';\n"
+             "      for (char& ch : s) ch = ch ? ch : ' ';\n"
              '      std::cout << "SHOWS " << path << ": " << s << "\\n";\n    }\n'
              '    std::cout << "PROBE: the sandbox\'s view\\n";\n    return 0;\n  }')
     plant("probe_sandbox_view", 14, "prints what the sandbox shows of the machine: /etc, /sys, "
@@ -437,7 +437,7 @@ def judged_apart(plant, chapter, solution, skeleton, checks):
     plant("includes_bank_model", 15, "computes its predictions with the grader's bank model",
           b'#include "common/model/bank_model.hpp"\n' + solution, "zero",
           says=["does not compile", "common/model/bank_model.hpp", "the bank model"])
-    probe = ("  if (p == Pattern::kReversedFloats) {  // wrong for it: the feedback shows\n"
+    probe = ("  if (c.pattern == Pattern::kReversedFloats) {  // wrong for it: the feedback shows\n"
              "    namespace fs = std::filesystem;\n"
              "    const auto skip = fs::directory_options::skip_permission_denied;\n"
              "    std::error_code e;\n"
