@@ -32,13 +32,11 @@
 #define CATCH_CONFIG_RUNNER
 #endif
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
-#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -71,39 +69,6 @@ namespace session = grader::session;
 constexpr int kExitSkip = 77;
 constexpr int kDefaultGpuTimeoutSeconds = 240;
 
-// The lock of WORKBOOK_GPU_LOCK while this grader's checks hold the GPU, or -1.
-int gpu_lock_fd = -1;
-
-// Waits for the GPU lock the grading tool names (after this process made its CUDA context, which
-// is what the waiting hides), and says how long it waited; the grading tool reads that line to
-// tell a grader that never got the GPU from one that ran out of time in its checks. Returns why
-// the lock could not be taken, or an empty string.
-std::string take_gpu_lock(const char* path) {
-  const auto start = std::chrono::steady_clock::now();
-  gpu_lock_fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (gpu_lock_fd < 0) {
-    return std::string("cannot open WORKBOOK_GPU_LOCK (") + path + "): " + std::strerror(errno);
-  }
-  while (flock(gpu_lock_fd, LOCK_EX) != 0) {
-    if (errno != EINTR) {
-      return std::string("cannot lock WORKBOOK_GPU_LOCK (") + path + "): " + std::strerror(errno);
-    }
-  }
-  const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - start;
-  char line[128];
-  std::snprintf(line, sizeof line, "GPU checks start: the GPU is this grader's after %.1f s\n",
-                waited.count());
-  std::cout << line << std::flush;
-  return "";
-}
-
-// The next grader's checks may start: this one's are done (its exit, the context's teardown
-// included, runs beside them).
-void release_gpu_lock() {
-  if (gpu_lock_fd >= 0) close(gpu_lock_fd);
-  gpu_lock_fd = -1;
-}
-
 // Catch2 options followed by a value (so the value is not taken for a test spec).
 bool takes_value(const std::string& arg) {
   for (const char* option : {"-r", "--reporter", "-o", "--out", "-c", "--section", "-x",
@@ -130,38 +95,6 @@ int usage(const char* program) {
       << "file; WORKBOOK_FEEDBACK=full: the whole report in place); --record PATH: the run's\n"
       << "record, one JSON object a line (grader/harness/record.hpp).\n";
   return 2;
-}
-
-// A field of `<grader> cases`: tabs and line breaks would split it.
-std::string field(std::string text) {
-  for (char& c : text) {
-    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-  }
-  return text;
-}
-
-int list_cases() {
-  const grader::variant::Identity& v = grader::variant::current();
-  std::cout << "# " << v.describe() << "\n";
-  const grader::variant::ChapterCases* chapter = grader::variant::registered();
-  if (chapter == nullptr) return 0;
-  for (const grader::variant::GradedCase& c : chapter->cases(v)) {
-    std::cout << field(c.check) << '\t' << field(c.text) << '\t' << field(c.declaration) << '\t'
-              << field(c.condition) << '\t'
-              << (c.answer ? std::to_string(c.answer()) : std::string()) << '\n';
-  }
-  return 0;
-}
-
-// The grader's first lines: whose variant this is, and what it means in this chapter.
-std::string variant_text() {
-  const grader::variant::Identity& v = grader::variant::current();
-  std::string text = "Graded on " + v.describe() + ".\n";
-  if (const grader::variant::ChapterCases* chapter = grader::variant::registered()) {
-    const std::string summary = chapter->summary(v);
-    if (!summary.empty()) text += summary + (summary.back() == '\n' ? "" : "\n");
-  }
-  return text;
 }
 
 std::string base_name(const std::string& path) {
@@ -289,7 +222,8 @@ int main(int argc, char** argv) {
                    std::strcmp(argv[1], "device") != 0 && std::strcmp(argv[1], "cases") != 0)) {
     return usage(argv[0]);
   }
-  if (std::strcmp(argv[1], "cases") == 0) return argc == 2 ? list_cases() : usage(argv[0]);
+  if (std::strcmp(argv[1], "cases") == 0)
+    return argc == 2 ? grader::variant::list_cases(std::cout) : usage(argv[0]);
   if (std::strcmp(argv[1], "device") == 0) {
     const int sm = argc == 4 && std::strcmp(argv[2], "--min-sm") == 0 ? std::atoi(argv[3]) : 75;
     const gpu::GpuInfo info = gpu::detect_gpu(sm / 10, sm % 10);
@@ -359,7 +293,7 @@ int main(int argc, char** argv) {
   run.chapter = chapter_of(argv[0]);
   run.mode = run_mode;
   run.variant = grader::variant::current().brief();
-  run.cases = variant_text();
+  run.cases = grader::variant::graded_on_text();
 
   if (!listing && !compact) std::cout << run.cases;
   if (gpu_mode && !listing) {
@@ -384,7 +318,7 @@ int main(int argc, char** argv) {
     std::cout << gpu_line << "\n";
     grader::set_measurement_gpu(gpu_line.substr(std::strlen("GPU checks on ")));
     if (const char* lock = std::getenv("WORKBOOK_GPU_LOCK"); lock != nullptr && *lock != '\0') {
-      if (const std::string why = take_gpu_lock(lock); !why.empty()) {
+      if (const std::string why = session::take_gpu_lock(lock); !why.empty()) {
         std::cerr << argv[0] << ": " << why << "\n";
         return 2;
       }
@@ -433,7 +367,7 @@ int main(int argc, char** argv) {
   const int failures = catch_session.run();
 #endif
   alarm(0);
-  release_gpu_lock();
+  session::release_gpu_lock();
   if (listing) return 0;  // Catch2 v2 returns the number of checks listed
 
   if (!gpu::context_lost().empty()) {

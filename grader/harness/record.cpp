@@ -234,3 +234,73 @@ report::Run read(std::istream& in) {
 }
 
 }  // namespace grader::record
+
+namespace grader::report {
+
+// The run being recorded: what the listener (grader_listener.cpp) reports of each check.
+void Recorder::start(const std::string& name) {
+  run_.checks.push_back(Check{});
+  run_.checks.back().name = name;
+  running_ = true;
+  has_pending_ = false;
+}
+
+void Recorder::attach(const Feedback& feedback) {
+  pending_ = Failure{feedback.headline(), feedback.shown_parts(), ""};
+  has_pending_ = true;
+}
+
+void Recorder::fail(const std::string& message, const std::vector<std::string>& context) {
+  const bool attached = has_pending_ && pending_.headline == message;
+  has_pending_ = false;
+  if (!running_ || run_.checks.empty()) return;
+  Check& c = run_.checks.back();
+  if (c.failures++ > 0) return;
+  c.outcome = Outcome::kFailed;
+  c.first = attached ? pending_ : Failure{message, {}, ""};
+  std::vector<FeedbackPart> lines;
+  for (const std::string& line : context) lines.push_back({FeedbackPart::Kind::kLine, line});
+  c.first.parts.insert(c.first.parts.begin(), lines.begin(), lines.end());
+}
+
+void Recorder::skip(const std::string& reason) {
+  if (!running_ || run_.checks.empty()) return;
+  Check& c = run_.checks.back();
+  if (c.outcome != Outcome::kFailed) c.outcome = Outcome::kSkipped;
+  if (c.skip_reason.empty()) c.skip_reason = reason;
+}
+
+void Recorder::stop(const std::string& headline, const std::string& what_to_do) {
+  if (!running_ || run_.checks.empty()) {
+    // Between checks: the stop is told as a check of its own, after the last one.
+    start("(the grader, after its last check)");
+  }
+  Check& c = run_.checks.back();
+  c.outcome = Outcome::kFailed;
+  c.ended_run = true;
+  c.first = Failure{headline, {}, what_to_do};
+  ++c.failures;
+  running_ = false;
+}
+
+bool Recorder::advise(const std::string& text, const std::string& what_to_do) {
+  for (Check& c : run_.checks) {
+    if (c.outcome == Outcome::kFailed && c.first.what_to_do.empty() &&
+        c.first.headline.find(text) != std::string::npos) {
+      c.first.what_to_do = what_to_do;
+      return true;
+    }
+  }
+  return false;
+}
+
+Recorder& recorder() {
+  static Recorder the_run;
+  return the_run;
+}
+
+void attach_to_next_failure(const Feedback& feedback) {
+  recorder().attach(feedback);
+}
+
+}  // namespace grader::report

@@ -26,13 +26,8 @@ std::size_t bytes_of_first(const std::string& text, std::size_t characters) {
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) {
-      lines.push_back(text.substr(start));
-      break;
-    }
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
     lines.push_back(text.substr(start, end - start));
     start = end + 1;
   }
@@ -398,71 +393,6 @@ std::string render(const Run& run, const Screen& screen) {
   std::string text;
   for (const std::string& row : out) text += row + "\n";
   return text;
-}
-
-void Recorder::start(const std::string& name) {
-  run_.checks.push_back(Check{});
-  run_.checks.back().name = name;
-  running_ = true;
-  has_pending_ = false;
-}
-
-void Recorder::attach(const Feedback& feedback) {
-  pending_ = Failure{feedback.headline(), feedback.shown_parts(), ""};
-  has_pending_ = true;
-}
-
-void Recorder::fail(const std::string& message, const std::vector<std::string>& context) {
-  const bool attached = has_pending_ && pending_.headline == message;
-  has_pending_ = false;
-  if (!running_ || run_.checks.empty()) return;
-  Check& c = run_.checks.back();
-  if (c.failures++ > 0) return;
-  c.outcome = Outcome::kFailed;
-  c.first = attached ? pending_ : Failure{message, {}, ""};
-  std::vector<FeedbackPart> lines;
-  for (const std::string& line : context) lines.push_back({FeedbackPart::Kind::kLine, line});
-  c.first.parts.insert(c.first.parts.begin(), lines.begin(), lines.end());
-}
-
-void Recorder::skip(const std::string& reason) {
-  if (!running_ || run_.checks.empty()) return;
-  Check& c = run_.checks.back();
-  if (c.outcome != Outcome::kFailed) c.outcome = Outcome::kSkipped;
-  if (c.skip_reason.empty()) c.skip_reason = reason;
-}
-
-void Recorder::stop(const std::string& headline, const std::string& what_to_do) {
-  if (!running_ || run_.checks.empty()) {
-    // Between checks: the stop is told as a check of its own, after the last one.
-    start("(the grader, after its last check)");
-  }
-  Check& c = run_.checks.back();
-  c.outcome = Outcome::kFailed;
-  c.ended_run = true;
-  c.first = Failure{headline, {}, what_to_do};
-  ++c.failures;
-  running_ = false;
-}
-
-bool Recorder::advise(const std::string& text, const std::string& what_to_do) {
-  for (Check& c : run_.checks) {
-    if (c.outcome == Outcome::kFailed && c.first.what_to_do.empty() &&
-        c.first.headline.find(text) != std::string::npos) {
-      c.first.what_to_do = what_to_do;
-      return true;
-    }
-  }
-  return false;
-}
-
-Recorder& recorder() {
-  static Recorder the_run;
-  return the_run;
-}
-
-void attach_to_next_failure(const Feedback& feedback) {
-  recorder().attach(feedback);
 }
 
 }  // namespace grader::report

@@ -32,5 +32,11 @@ void on_exit_inside_check();
 void write_compact_report();
 /// The closing summary of the whole report: one line per check.
 void print_summary();
+/// Waits for the GPU lock the grading tool names (WORKBOOK_GPU_LOCK: class grading starts the
+/// next chapters' graders while one checks) and says how long it waited; returns why the lock
+/// could not be taken, or an empty string.
+std::string take_gpu_lock(const char* path);
+/// Lets the next grader's checks start: this one's are done.
+void release_gpu_lock();
 
 }  // namespace grader::session

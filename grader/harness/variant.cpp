@@ -35,6 +35,13 @@ ChapterCases*& registration() {
   return chapter;
 }
 
+// A field of `<grader> cases`: tabs and line breaks would split it.
+std::string field(std::string text) {
+  for (char& c : text) {
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
 }  // namespace
 
 std::string Identity::describe() const {
@@ -170,6 +177,29 @@ Registration::Registration(ChapterCases cases) {
 
 const ChapterCases* registered() {
   return registration();
+}
+
+int list_cases(std::ostream& out) {
+  const Identity& v = current();
+  out << "# " << v.describe() << "\n";
+  const ChapterCases* chapter = registered();
+  if (chapter == nullptr) return 0;
+  for (const GradedCase& c : chapter->cases(v)) {
+    out << field(c.check) << '\t' << field(c.text) << '\t' << field(c.declaration) << '\t'
+        << field(c.condition) << '\t' << (c.answer ? std::to_string(c.answer()) : std::string())
+        << '\n';
+  }
+  return 0;
+}
+
+std::string graded_on_text() {
+  const Identity& v = current();
+  std::string text = "Graded on " + v.describe() + ".\n";
+  if (const ChapterCases* chapter = registered()) {
+    const std::string summary = chapter->summary(v);
+    if (!summary.empty()) text += summary + (summary.back() == '\n' ? "" : "\n");
+  }
+  return text;
 }
 
 }  // namespace grader::variant

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -127,5 +128,12 @@ struct Registration {
 
 /// The chapter's registration, or nullptr where the chapter has none (it does not vary).
 const ChapterCases* registered();
+
+/// Writes `<grader> cases`: the run's variant, then each graded case of the registered chapter,
+/// one a line, tab-separated (check, case, declaration, condition, answer). Returns 0.
+int list_cases(std::ostream& out);
+
+/// The grader's first lines: whose variant this is, and what it means in this chapter.
+std::string graded_on_text();
 
 }  // namespace grader::variant

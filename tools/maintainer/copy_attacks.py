@@ -23,7 +23,8 @@ An item an attack finds nothing for stays as the skeleton has it. OUT_DIR/attack
 what each attack found, item by item, with the check each attacks. With --control, a copy of the
 hand-out is doctored with one leak of each kind (see doctor()) for its first chapter with a
 graded function and a measured prediction, and the control submission OUT_DIR/control/ made from
-it must score the attacked items: proof that the attacks find and plant what a leak gives away.
+it must score the attacked functions' checks: proof that the attacks find and plant what a leak
+gives away (the leaked counts are found too, and answer nothing: predictions are graded as rules).
 """
 import dataclasses
 import importlib.util
@@ -306,7 +307,9 @@ def doctor(root, tree, analyzer, chapter, items):
     """Plants one leak of each kind for `chapter` into the hand-out copy `tree` (the H200
     measurements where the hand-out once shipped them, an H200 count of a graded request among
     the browser's cases, the reference's graded functions in a grader header, an analyser
-    example of a graded request in the lesson); returns the checks the control must score."""
+    example of a graded request in the lesson); returns the checks the control must score: its
+    functions' (a leaked count of one request answers no prediction check: each grades a rule on
+    fresh cases too, as copied_answers.py measures)."""
     slug = chapter[3:]
     # The H200 measurements, where the hand-out once shipped them.
     shutil.copy(os.path.join(root, "solutions", chapter, "measurements", "h200.tsv"),
@@ -340,7 +343,7 @@ def doctor(root, tree, analyzer, chapter, items):
     with open(os.path.join(tree, "chapters", chapter, "README.md"), "a") as f:
         f.write(f"\nDraw it: `analyze_smem_access --width {first.request.width} --op "
                 f"{first.request.op} --addresses '{addresses}'`\n")
-    return sorted({i.check for i in items if isinstance(i, (Function, Prediction))})
+    return sorted({i.check for i in items if isinstance(i, Function)})
 
 
 def main():
