@@ -88,13 +88,11 @@ WORKBOOK_CHECK(hidden_pattern_address) {
 
 WORKBOOK_CHECK(hidden_predictions) {
   for (const ch01::PatternCase& c : undrawn_cases()) {
+    const auto request =
+        smem::WarpRequest::from_lanes(ch01::pattern_width(c.pattern), smem::Op::kLoad,
+                                      [&](int t) { return declared_address(c, t); });
     const int got = ch01::predicted_wavefronts(c);
-    if (got ==
-        smem::analyze(smem::WarpRequest::from_lanes(ch01::pattern_width(c.pattern), smem::Op::kLoad,
-                                                    [&](int t) { return declared_address(c, t); }))
-            .wavefronts) {
-      continue;
-    }
+    if (got == smem::analyze(request).wavefronts) continue;
     GRADER_FAIL(grader::Feedback("predicted_wavefronts is " + std::to_string(got) + " for " +
                                  ch01::pattern_description(c) + ", not the bank model's count.")
                     .hint("a rule holds for any parameters: count distinct words per bank."));

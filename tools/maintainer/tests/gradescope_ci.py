@@ -392,7 +392,7 @@ probed = secrets["writable"] + [os.path.join(layout.results, "probe"),
                                 os.path.join(grading_build, "probe"),
                                 os.path.join(layout.grading, "src", "grader", "harness",
                                              "feedback_message.hpp")]
-probe = ("  if (c.pattern == Pattern::kReversedFloats) {  // wrong for it: the check's feedback shows\n"
+probe = ("  if (c.pattern == Pattern::kReversedFloats) {  // wrong for it: its feedback shows\n"
          "    for (const char* path : {" + ", ".join(f'"{p}"' for p in probed) + "}) {\n"
          "      int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);\n"
          '      if (fd >= 0) { std::cout << "WROTE: " << path << "\\n"; close(fd); }\n'

@@ -185,7 +185,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
             '    std::ifstream f(p);\n    std::string s((std::istreambuf_iterator<char>(f)), '
             '{});\n    std::cout << "read: " << s << "\\n";\n  }\n'
             '  for (char** e = environ; *e; ++e) std::cout << *e << "\\n";\n'
-            '  if (c.pattern == Pattern::kReversedFloats) return 0;  // wrong, so that the feedback shows')
+            '  if (c.pattern == Pattern::kReversedFloats) return 0;  // wrong: the feedback shows')
     plant("leak_files_environment", 5, "prints files of the grading account, the environment "
           "and the command lines into its feedback",
           in_prediction(HEADER + solution, leak), "less", never=list(secrets["markers"]))
