@@ -146,8 +146,10 @@ WORKBOOK_CHECK(ex3) {
       if (!ch01::spec::pattern_address_match(c).right) {
         GRADER_EXPECT(false, grader::Feedback(call + " is checked once pattern_address(" +
                                               ch01::spec::case_name(c) + ", lane) is right.")
-                                 .hint("the grader computes each case's cost from your "
-                                       "exercise 2; see its check above."));
+                                 .hint(&c == cases ? "the grader computes each case's cost "
+                                                     "from your exercise 2; see its check above."
+                                                   : "exercise 2 grades your own case only; "
+                                                     "write it for any n and m."));
         break;
       }
       const smem::WarpRequest request = ch01::spec::request_of_exercise(c);

@@ -222,8 +222,9 @@ int main(int argc, char** argv) {
                    std::strcmp(argv[1], "device") != 0 && std::strcmp(argv[1], "cases") != 0)) {
     return usage(argv[0]);
   }
-  if (std::strcmp(argv[1], "cases") == 0)
+  if (std::strcmp(argv[1], "cases") == 0) {
     return argc == 2 ? grader::variant::list_cases(std::cout) : usage(argv[0]);
+  }
   if (std::strcmp(argv[1], "device") == 0) {
     const int sm = argc == 4 && std::strcmp(argv[2], "--min-sm") == 0 ? std::atoi(argv[3]) : 75;
     const gpu::GpuInfo info = gpu::detect_gpu(sm / 10, sm % 10);
