@@ -119,40 +119,47 @@ __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, un
 // Exercise 2: predictions.
 // ---------------------------------------------------------------------------------------------
 
-/// Tiles read with a descriptor that is not (or may not be) the one of exercise 1. Each names
-/// how A's K-tile (64 rows) was written and how it is read, B's 256 rows being written in k128B
-/// and read right; but the last, where it is B's tile that is written and read otherwise, and
-/// A's that is read right. The grader runs each on the GPU (wgmma m64n256k16 over the K-tile).
-enum class Pairing : int {
-  kSW128ReadAsSW64 = 0,      ///< written k128B; read with layout type k64B, SBO 1024
-  kSW128WithSbo128,          ///< written k128B; read as k128B with SBO 128
-  kSW128StepOf32Bytes,       ///< written k128B; step k16 adds 32 k16 bytes to the start
-  kSW128At128BaseOffset0,    ///< written k128B at 128 bytes past a 1024-byte boundary (the
-                             ///< TMA swizzles on the absolute address); read from there as
-                             ///< k128B with base offset 0
-  kSW64WithSbo1024,          ///< written k64B; read as k64B with SBO 1024
-  kSW32StepOf32Bytes,        ///< written k32B; step k16 adds 32 k16 bytes to the start
-  kInterleaveLboSboSwapped,  ///< written kInterleave; read with its LBO and SBO swapped
-  kInterleaveGapOf16Bytes,   ///< written kInterleave with 16 bytes left free after each core
-                             ///< matrix (8 rows take 144 bytes); read with SBO 144
-  kPaddedBRowsAsInterleave,  ///< B's K-tile written row-major at a pitch of 160 bytes (each
-                             ///< row's 128 bytes, then 32 free: a padded tile); read as
-                             ///< kInterleave with LBO 16 (the next 16 bytes of K sit 16 bytes
-                             ///< on) and SBO 1280 (the next 8 rows, 8 pitches on), the start
-                             ///< 32 k16 bytes into the tile
-};
-/// Every pairing, in order.
-constexpr Pairing kPairings[] = {
-    Pairing::kSW128ReadAsSW64,         Pairing::kSW128WithSbo128,
-    Pairing::kSW128StepOf32Bytes,      Pairing::kSW128At128BaseOffset0,
-    Pairing::kSW64WithSbo1024,         Pairing::kSW32StepOf32Bytes,
-    Pairing::kInterleaveLboSboSwapped, Pairing::kInterleaveGapOf16Bytes,
-    Pairing::kPaddedBRowsAsInterleave,
+/// How a pairing writes A's K-tile (64 rows, its row r holding halves 0 .. 63 of K).
+enum class Written : int {
+  kByTma = 0,       ///< by the TMA in `layout`, as the slabs above
+  kCoreMatrixGaps,  ///< kInterleave's core matrices written by hand, each `spacing` bytes after the
+                    ///< one before (spacing - 128 bytes left free after each); slab j (bytes 16 j
+                    ///< .. 16 j + 15 of each row) at 8 j spacing
+  kPaddedRows,      ///< row-major by hand: row r's 128 bytes at r spacing (a padded tile)
 };
 
-/// Exercise 2a. Your prediction: does wgmma read the tile right in `pairing` (every element of C
-/// right)? 1 for yes, 0 for no, kNotImplemented until you have decided.
-int predicted_reads_right(Pairing pairing);
+/// What a pairing changes in the descriptors that read its tile. They start as exercise 1's (yours:
+/// wgmma_descriptor(layout, 0, 64, k16, 0) for each k16 step, then moved by tile_offset), or, for
+/// kPaddedRows, as the nearest an interleaved descriptor comes: layout type kInterleave, LBO 16
+/// (the next 16 bytes of K), SBO 8 spacing (the next 8 rows), step k16 starting 32 k16 bytes in.
+enum class Change : int {
+  kNone = 0,         ///< nothing
+  kLayoutType,       ///< layout type `value` (an OperandLayout) and SBO 8 slab rows of it
+  kStrideOffset,     ///< SBO set to `value` bytes
+  kLeadingOffset,    ///< LBO set to `value` bytes
+  kLinearStep,       ///< step k16 starts k16 x `value` bytes after step 0's start
+  kScaled,           ///< LBO, SBO and each step's start past the tile times `value` / 128
+  kOffsetsSwapped,   ///< LBO and SBO swapped
+  kStartAtBoundary,  ///< the start addresses not moved by tile_offset
+};
+
+/// Exercise 2a's question: A's K-tile written one way and read by wgmma m64n256k16 through
+/// descriptors changed one way (the base offset is 0 in every descriptor). B's 256 rows are
+/// written in k128B at a 1024-byte boundary and read with your descriptors, right.
+struct Pairing {
+  Written how = Written::kByTma;
+  OperandLayout layout = OperandLayout::k128B;  ///< the tile's layout (kInterleave by hand)
+  unsigned spacing = 0;      ///< bytes, for the tiles written by hand: a multiple of 16 from 128
+  unsigned tile_offset = 0;  ///< the tile's start past a 1024-byte boundary, a multiple of 128
+  Change change = Change::kNone;
+  unsigned value = 0;  ///< the change's value
+};
+
+/// Exercise 2a. Your rule: does wgmma read the tile right in `pairing` (every element of C
+/// right)? 1 for yes, 0 for no, kNotImplemented until you have decided. The grader asks your
+/// variant's pairings (its report lists them) and fresh ones each run draws, of every kind above:
+/// tile offsets of 0 to 896 bytes, spacings of 128 to 256 bytes, values a change may take.
+int predicted_reads_right(const Pairing& pairing);
 
 /// Exercise 2b. The C tile of the epilogue: 128 rows of floats (a block's C), each row at a pitch
 /// of c_tile_pitch() floats, 16-byte aligned. The least pitch of at least kBlockN floats at which

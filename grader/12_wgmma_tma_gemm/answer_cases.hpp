@@ -1,8 +1,7 @@
 // Chapter 12: the cases of exercise 1 that the host checks hold to digests of the reference's
-// descriptors (grader/harness/answer_digest.hpp), exercise 2a's digested predictions, and the
-// request exercise 2b and 2c ask about. The hand-out holds no descriptor, no pitch and no
-// prediction: exercise 2b is held to its properties on the bank model, exercise 2c to the bank
-// model itself.
+// descriptors (grader/harness/answer_digest.hpp), and the request exercise 2b and 2c ask about.
+// The hand-out holds no descriptor, no pitch and no prediction: exercise 2b is held to its
+// properties on the bank model, exercise 2c to the bank model itself.
 #pragma once
 
 #include <string>
@@ -24,22 +23,6 @@ inline const char* name(OperandLayout layout) {
     case OperandLayout::k32B: return "k32B";
   }
   return "(not a layout)";
-}
-
-/// "kSW128ReadAsSW64", ...
-inline const char* name(Pairing pairing) {
-  switch (pairing) {
-    case Pairing::kSW128ReadAsSW64: return "kSW128ReadAsSW64";
-    case Pairing::kSW128WithSbo128: return "kSW128WithSbo128";
-    case Pairing::kSW128StepOf32Bytes: return "kSW128StepOf32Bytes";
-    case Pairing::kSW128At128BaseOffset0: return "kSW128At128BaseOffset0";
-    case Pairing::kSW64WithSbo1024: return "kSW64WithSbo1024";
-    case Pairing::kSW32StepOf32Bytes: return "kSW32StepOf32Bytes";
-    case Pairing::kInterleaveLboSboSwapped: return "kInterleaveLboSboSwapped";
-    case Pairing::kInterleaveGapOf16Bytes: return "kInterleaveGapOf16Bytes";
-    case Pairing::kPaddedBRowsAsInterleave: return "kPaddedBRowsAsInterleave";
-  }
-  return "(not a pairing)";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,26 +116,6 @@ grader::DigestCase descriptor_case(const DescriptorCase& c, Descriptor descripto
 inline grader::DigestMatch descriptor_match(const DescriptorCase& c) {
   return grader::match_digest(grader::chapter::kAnswerDigests,
                               descriptor_case(c, ch12::wgmma_descriptor));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Exercise 2a
-// ---------------------------------------------------------------------------------------------
-
-/// "predicted_reads_right(kSW128WithSbo128)".
-inline std::string pairing_call(Pairing pairing) {
-  return std::string("predicted_reads_right(") + name(pairing) + ")";
-}
-
-/// The digested case of a prediction of exercise 2a: its one value, under the call's name.
-inline grader::DigestCase pairing_case(Pairing pairing, int prediction) {
-  return {pairing_call(pairing), {static_cast<long long>(prediction)}};
-}
-
-/// How the exercise's prediction for `pairing` compares with the reference's.
-inline grader::DigestMatch pairing_match(Pairing pairing) {
-  return grader::match_digest(grader::chapter::kAnswerDigests,
-                              pairing_case(pairing, ch12::predicted_reads_right(pairing)));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "common/cuda/kernel_module.hpp"
+#include "grader/12_wgmma_tma_gemm/exercise2_cases.hpp"
 
 namespace ch12::probes {
 
@@ -165,11 +166,12 @@ std::optional<std::string> wait_that_gave_up() {
 namespace probe_code {
 
 // The pairing probe: K-tiles put into shared memory at `offset` bytes past a 1024-byte boundary
-// (A) and 40 KiB further (B), read by one warpgroup's wgmma with the descriptors given (relative
-// to the boundary: the kernel adds its shared address). A tile "written in a layout" is written
-// there by the TMA itself, through a map of that layout, as the GEMM's stages are: the grader
-// holds no formula of the TMA's layouts (that is chapter 11's exercise 1). The layouts no TMA map
-// writes (a gap after each core matrix, padded rows) are images the host wrote byte for byte.
+// (A) and at the 1024-byte boundary 40 KiB on (B), read by one warpgroup's wgmma with the
+// descriptors given (relative to the boundary: the kernel adds its shared address). A tile "written
+// in a layout" is written there by the TMA itself, through a map of that layout, as the GEMM's
+// stages are: the grader holds no formula of the TMA's layouts (that is chapter 11's exercise 1).
+// The layouts no TMA map writes (a gap after each core matrix, padded rows) are images the host
+// wrote byte for byte.
 constexpr int kProbeBOffset = 40960;
 constexpr int kProbeShared = 2 * kProbeBOffset + 2048;
 
@@ -221,14 +223,14 @@ __global__ void pairing_probe_kernel(const __grid_constant__ CUtensorMap a_map, 
     for (int i = t; i < a.bytes; i += 128) base[offset + i] = a.image[i];
   }
   if (!b.by_tma) {
-    for (int i = t; i < b.bytes; i += 128) base[kProbeBOffset + offset + i] = b.image[i];
+    for (int i = t; i < b.bytes; i += 128) base[kProbeBOffset + i] = b.image[i];
   }
   if (t == 0) {
     const int bytes = (a.by_tma ? a.rows * kKTileBytes : 0) + (b.by_tma ? b.rows * kKTileBytes : 0);
     ptx::mbarrier_arrive_expect_tx(bar, static_cast<unsigned>(bytes));
     if (a.by_tma) load_tile_by_tma(a.layout, base_at + offset, &a_map, a.rows, bar);
     if (b.by_tma) {
-      load_tile_by_tma(b.layout, base_at + kProbeBOffset + offset, &b_map, b.rows, bar);
+      load_tile_by_tma(b.layout, base_at + kProbeBOffset, &b_map, b.rows, bar);
     }
   }
   ptx::mbarrier_wait(bar, 0);
@@ -260,22 +262,18 @@ std::vector<__half> small_integers(std::size_t n, std::mt19937& rng) {
   return v;
 }
 
-// How a probe's K-tile is written: by the TMA in the layout; kInterleave with 16 bytes free after
-// each core matrix; or row-major at a padded pitch of kPaddedPitch bytes.
-enum class Written { kAsLayout, kGapAfterCoreMatrix, kPaddedRows };
-constexpr int kPaddedPitch = 160;
-
-// The host's image of a K-tile of `rows` x kKTile halves `src`, written as `how` (one of the two
-// layouts no TMA map writes).
-std::vector<unsigned char> tile_image(int rows, const std::vector<__half>& src, Written how) {
-  std::vector<unsigned char> image(static_cast<std::size_t>(rows) * kPaddedPitch, 0);
+// The host's image of a K-tile of `rows` x kKTile halves `src`, written as `how` by hand (one of
+// the two layouts no TMA map writes), core matrices or rows `spacing` bytes apart.
+std::vector<unsigned char> tile_image(int rows, const std::vector<__half>& src, Written how,
+                                      unsigned spacing) {
+  std::vector<unsigned char> image(static_cast<std::size_t>(rows) * spacing, 0);
   const auto* bytes = reinterpret_cast<const unsigned char*>(src.data());
-  for (int r = 0; r < rows; ++r) {
-    for (int byte = 0; byte < kKTileBytes; ++byte) {
-      const unsigned at = how == Written::kGapAfterCoreMatrix
-                              ? static_cast<unsigned>(byte / 16 * (rows / 8 * 144) + r / 8 * 144 +
-                                                      r % 8 * 16 + byte % 16)
-                              : static_cast<unsigned>(r * kPaddedPitch + byte);
+  for (unsigned r = 0; r < static_cast<unsigned>(rows); ++r) {
+    for (unsigned byte = 0; byte < static_cast<unsigned>(kKTileBytes); ++byte) {
+      const unsigned at =
+          how == Written::kCoreMatrixGaps
+              ? byte / 16 * (rows / 8 * spacing) + r / 8 * spacing + r % 8 * 16 + byte % 16
+              : r * spacing + byte;
       image[at] = bytes[r * kKTileBytes + byte];
     }
   }
@@ -292,17 +290,18 @@ struct PreparedTile {
 };
 
 std::unique_ptr<PreparedTile> prepare_tile(const std::vector<__half>& src, int rows,
-                                           OperandLayout layout, Written how) {
+                                           OperandLayout layout, Written how,
+                                           unsigned spacing = 0) {
   auto p = std::make_unique<PreparedTile>();
   p->tile.layout = layout;
   p->tile.rows = rows;
-  if (how == Written::kAsLayout) {
+  if (how == Written::kByTma) {
     p->tile.by_tma = 1;
     p->source = std::make_unique<gpu::DeviceBuffer<__half>>(src);
     p->map =
         make_operand_map(layout, p->source->get(), rows, kKTile, rows, "the grader's probe tile");
   } else {
-    const std::vector<unsigned char> image = tile_image(rows, src, how);
+    const std::vector<unsigned char> image = tile_image(rows, src, how, spacing);
     p->image = std::make_unique<gpu::DeviceBuffer<unsigned char>>(image);
     p->tile.image = p->image->get();
     p->tile.bytes = static_cast<int>(image.size());
@@ -310,19 +309,17 @@ std::unique_ptr<PreparedTile> prepare_tile(const std::vector<__half>& src, int r
   return p;
 }
 
-// Runs the probe on A (64 rows) and B (256 rows) images with descriptors made by `describe(which,
-// k16)` (which: 0 for A, 1 for B; descriptors relative to the 1024-byte boundary) and returns how
-// many elements of C differ from the exact product.
+// Runs the probe on A's tile (64 rows, `offset` bytes past the boundary) and B's (256 rows),
+// prepared as prepare_tile does, with descriptors made by `describe(which, k16)` (which: 0 for A,
+// 1 for B; relative to the 1024-byte boundary) and returns how many elements of C differ from the
+// exact product.
 template <typename Describe>
-int wrong_elements(const std::vector<__half>& A, OperandLayout a_layout, Written a_how,
-                   const std::vector<__half>& B, OperandLayout b_layout, Written b_how,
-                   unsigned offset, Describe describe) {
+int wrong_elements(const std::vector<__half>& A, const PreparedTile& a, unsigned offset,
+                   const std::vector<__half>& B, const PreparedTile& b, Describe describe) {
   unsigned long long descriptors[8];
   for (int k16 = 0; k16 < 4; ++k16) {
     for (int which = 0; which < 2; ++which) descriptors[2 * k16 + which] = describe(which, k16);
   }
-  const auto a = prepare_tile(A, 64, a_layout, a_how);
-  const auto b = prepare_tile(B, 256, b_layout, b_how);
   gpu::DeviceBuffer<unsigned long long> d(
       std::vector<unsigned long long>(descriptors, descriptors + 8));
   gpu::DeviceBuffer<float> out(static_cast<std::size_t>(64) * kBlockN);
@@ -333,7 +330,7 @@ int wrong_elements(const std::vector<__half>& A, OperandLayout a_layout, Written
     return true;
   }();
   (void)shared_set;
-  gpu::launch(pairing_probe_kernel, 1, 128, kProbeShared, a->map, a->tile, b->map, b->tile,
+  gpu::launch(pairing_probe_kernel, 1, 128, kProbeShared, a.map, a.tile, b.map, b.tile,
               static_cast<int>(offset), d.get(), out.get());
   GPU_CHECK_KERNEL("the grader's wgmma probe");
   const std::vector<float> got = out.download();
@@ -353,59 +350,17 @@ int wrong_elements(const std::vector<__half>& A, OperandLayout a_layout, Written
 
 }  // namespace probe_code
 
-int wrong_elements_of_pairing(Pairing pairing, unsigned seed) {
+int wrong_elements_of_pairing(const Pairing& pairing, unsigned seed) {
   std::mt19937 rng(seed);
   const std::vector<__half> A = small_integers(64 * kKTile, rng),
                             B = small_integers(256 * kKTile, rng);
-  OperandLayout written = OperandLayout::k128B;
-  unsigned offset = 0;
-  Written how = Written::kAsLayout;
-  switch (pairing) {
-    case Pairing::kSW64WithSbo1024: written = OperandLayout::k64B; break;
-    case Pairing::kSW32StepOf32Bytes: written = OperandLayout::k32B; break;
-    case Pairing::kInterleaveLboSboSwapped: written = OperandLayout::kInterleave; break;
-    case Pairing::kInterleaveGapOf16Bytes:
-      written = OperandLayout::kInterleave, how = Written::kGapAfterCoreMatrix;
-      break;
-    case Pairing::kSW128At128BaseOffset0: offset = 128; break;
-    default: break;
-  }
-  const bool padded_b = pairing == Pairing::kPaddedBRowsAsInterleave;
-  return wrong_elements(
-      A, written, how, B, OperandLayout::k128B,
-      padded_b ? Written::kPaddedRows : Written::kAsLayout, offset, [&](int which, int k16) {
-        // Your own descriptors (exercise 1, once right), changed as the pairing says.
-        if (which == 1 && padded_b) {
-          // The padded tile described as kInterleave from your descriptor of an interleaved B.
-          DescriptorFields f = decode_descriptor(
-              wgmma_descriptor(OperandLayout::kInterleave, kProbeBOffset + offset, 256, k16, 0));
-          f.start_address = kProbeBOffset + offset + 32u * static_cast<unsigned>(k16);
-          f.leading_byte_offset = 16;
-          f.stride_byte_offset = 8 * kPaddedPitch;
-          return encode_descriptor(f);
-        }
-        if (which == 1)
-          return wgmma_descriptor(OperandLayout::k128B, kProbeBOffset + offset, 256, k16, 0);
-        DescriptorFields f = decode_descriptor(wgmma_descriptor(written, offset, 64, k16, 0));
-        switch (pairing) {
-          case Pairing::kSW128ReadAsSW64: f.layout = OperandLayout::k64B; break;
-          case Pairing::kSW128WithSbo128: f.stride_byte_offset = 128; break;
-          case Pairing::kSW64WithSbo1024: f.stride_byte_offset = 1024; break;
-          case Pairing::kSW32StepOf32Bytes: f.start_address = offset + 32u * k16; break;
-          case Pairing::kInterleaveLboSboSwapped: {
-            const unsigned lbo = f.leading_byte_offset;
-            f.leading_byte_offset = f.stride_byte_offset, f.stride_byte_offset = lbo;
-            break;
-          }
-          case Pairing::kInterleaveGapOf16Bytes:  // every core matrix's place scaled by 144 / 128
-            f.leading_byte_offset = f.leading_byte_offset / 8 * 9;
-            f.stride_byte_offset = f.stride_byte_offset / 8 * 9;
-            f.start_address = offset + (f.start_address - offset) / 8 * 9;
-            break;
-          default: break;
-        }
-        return encode_descriptor(f);
-      });
+  const auto a = prepare_tile(A, 64, pairing.layout, pairing.how, pairing.spacing);
+  const auto b = prepare_tile(B, 256, OperandLayout::k128B, Written::kByTma);
+  return wrong_elements(A, *a, pairing.tile_offset, B, *b, [&](int which, int k16) {
+    // A's: your own descriptors (exercise 1, once right), changed as the pairing says.
+    return which == 0 ? encode_descriptor(spec::pairing_descriptor(pairing, k16))
+                      : wgmma_descriptor(OperandLayout::k128B, kProbeBOffset, 256, k16, 0);
+  });
 }
 
 int wrong_elements_with_your_descriptors(OperandLayout layout, unsigned seed) {
@@ -422,11 +377,12 @@ int wrong_elements_with_your_descriptors(OperandLayout layout, unsigned seed) {
         return -1;
     }
   }
-  return wrong_elements(A, layout, Written::kAsLayout, B, layout, Written::kAsLayout, 0,
-                        [&](int which, int k16) {
-                          return which == 0 ? wgmma_descriptor(layout, 0, 64, k16, 0)
-                                            : wgmma_descriptor(layout, kProbeBOffset, 256, k16, 0);
-                        });
+  const auto a = prepare_tile(A, 64, layout, Written::kByTma);
+  const auto b = prepare_tile(B, 256, layout, Written::kByTma);
+  return wrong_elements(A, *a, 0, B, *b, [&](int which, int k16) {
+    return which == 0 ? wgmma_descriptor(layout, 0, 64, k16, 0)
+                      : wgmma_descriptor(layout, kProbeBOffset, 256, k16, 0);
+  });
 }
 
 }  // namespace ch12::probes

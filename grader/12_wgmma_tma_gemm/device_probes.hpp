@@ -34,9 +34,10 @@ std::optional<std::string> wait_that_gave_up();
 
 /// Runs wgmma m64n256k16 over A's K-tile (64 rows) as `pairing` writes and reads it, starting
 /// from your own wgmma_descriptor (exercise 1: run this once it is right) and changing what the
-/// pairing changes; B's 256 rows written in k128B and read with your descriptor. For one random
-/// problem of small integers; returns how many of the 64 x 256 elements of C are wrong.
-int wrong_elements_of_pairing(ch12::Pairing pairing, unsigned seed);
+/// pairing changes (spec::pairing_descriptor); B's 256 rows written in k128B and read with your
+/// descriptor. For one random problem of small integers; returns how many of the 64 x 256
+/// elements of C are wrong.
+int wrong_elements_of_pairing(const ch12::Pairing& pairing, unsigned seed);
 
 /// Runs one warpgroup's wgmma over TMA-written K-tiles (64 rows of A, 256 of B, `layout`) with
 /// your wgmma_descriptor for every k16 step, and returns how many elements of C are wrong (-1

@@ -19,6 +19,7 @@
 #include "common/cuda/device_buffer.hpp"
 #include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
 #include "grader/12_wgmma_tma_gemm/device_probes.hpp"
+#include "grader/12_wgmma_tma_gemm/exercise2_cases.hpp"
 #include "grader/12_wgmma_tma_gemm/kernel_runs.hpp"
 #include "grader/gemm/gemm_bench.hpp"
 #include "grader/harness/access_picture.hpp"
@@ -92,24 +93,25 @@ WORKBOOK_CHECK(ex2a_gpu) {
                       .hint("finish exercise 1 first (see the check above)."));
     }
   }
-  for (ch12::Pairing pairing : ch12::kPairings) {
-    const int wrong = ch12::probes::wrong_elements_of_pairing(
-        pairing, static_cast<unsigned>(grader::run_seed()) + 9);
+  for (const ch12::Pairing& p : ch12::spec::variant_pairings(grader::variant::current())) {
+    const int wrong =
+        ch12::probes::wrong_elements_of_pairing(p, static_cast<unsigned>(grader::run_seed()) + 9);
     const int reads_right = wrong == 0 ? 1 : 0;
-    grader::record_measurement(kMeasurementFile,
-                               std::string("pairing.") + name(pairing) + ".wrong_elements", wrong,
+    const std::string code = ch12::spec::pairing_code(p);
+    grader::record_measurement(kMeasurementFile, "pairing." + code + ".wrong_elements", wrong,
                                "elements");
-    const int predicted = ch12::predicted_reads_right(pairing);
+    const int predicted = ch12::predicted_reads_right(p);
     GRADER_EXPECT(
         predicted == reads_right,
-        grader::Feedback(std::string("The GPU ran ") + name(pairing) + ", and your prediction (" +
+        grader::Feedback("The GPU ran " + code + " (" + ch12::spec::pairing_text(p) +
+                         "), and your prediction (" +
                          (predicted == ch12::kNotImplemented ? std::string("not filled in")
                                                              : std::to_string(predicted)) +
                          ") is not what it did.")
             .reveal("wgmma got " + std::to_string(wrong) + " of the 16384 elements of C wrong.")
-            .hint("the interface says how each pairing writes and reads the tile; "
-                  "work out where wgmma looks for the bytes of rows 0-15 at k16 step "
-                  "1, and where the tile holds them."));
+            .hint("the interface says how a pairing writes and reads the tile; work out where "
+                  "wgmma looks for the bytes of rows 0-15 at k16 step 1, and where the tile "
+                  "holds them."));
   }
 }
 

@@ -1,6 +1,7 @@
-// Chapter 12's graded cases by variant (grader/harness/variant.hpp): the pitches of exercise 2c
-// (grader/12_wgmma_tma_gemm/exercise2_cases.hpp draws them). Exercise 1's cases and exercise
-// 2a's pairings are the same for every variant.
+// Chapter 12's graded cases by variant (grader/harness/variant.hpp): the pairings of exercise 2a
+// and the pitches of exercise 2c (grader/12_wgmma_tma_gemm/exercise2_cases.hpp draws them).
+// Exercise 1's cases are the same for every variant.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,31 @@ const char* const kExercise1 = ::grader::chapter::checks::ex1.name;
 const char* const kExercise2a = ::grader::chapter::checks::ex2a.name;
 const char* const kExercise2bc = ::grader::chapter::checks::ex2b_2c.name;
 
+// "pairing.how == ch12::Written::kByTma && ...": a pairing's fields as a C++ condition.
+std::string condition(const ch12::Pairing& p) {
+  std::string values = ch12::spec::pairing_code(p);  // "{Written::kByTma, ..., 512}"
+  values = values.substr(1, values.size() - 2) + ", ";
+  const char* const fields[] = {"how", "layout", "spacing", "tile_offset", "change", "value"};
+  std::string out;
+  for (const char* field : fields) {
+    const std::size_t comma = values.find(", ");
+    const std::string value = values.substr(0, comma);
+    values.erase(0, comma + 2);
+    out += (out.empty() ? "pairing." : " && pairing.") + std::string(field) +
+           " == " + (value.find("::") != std::string::npos ? "ch12::" + value : value + "u");
+  }
+  return out;
+}
+
 std::string summary(const Identity& v) {
   const std::vector<int> pitches = ch12::spec::epilogue_pitches(v);
-  return std::string(v.self_study() ? "Your cases (the workbook's own) of exercise 2c:\n"
-                                    : "Your variant's cases of exercise 2c:\n") +
+  std::string pairings;
+  for (const ch12::Pairing& p : ch12::spec::variant_pairings(v)) {
+    pairings += "    " + ch12::spec::pairing_text(p) + "\n";
+  }
+  return std::string(v.self_study() ? "Your cases (the workbook's own) of exercise 2:\n"
+                                    : "Your variant's cases of exercise 2:\n") +
+         "  predicted_reads_right(pairing), 2a: A's tile\n" + pairings +
          "  predicted_epilogue_wavefronts(pitch): one warp's 8-byte accumulator store into a C "
          "tile of pitch " +
          ch12::spec::pitches_text(pitches) +
@@ -49,12 +71,10 @@ std::vector<GradedCase> cases(const Identity& v) {
                        ", tiles at 0x400, 0x9000 and 0x1c000, every k16 step and first row",
                    "", "", nullptr});
   }
-  for (ch12::Pairing pairing : ch12::kPairings) {
-    out.push_back(
-        {kExercise2a, std::string("does wgmma read the tile right in ") + ch12::spec::name(pairing),
-         "int predicted_reads_right(ch12::Pairing pairing)",
-         std::string("pairing == ch12::Pairing::") + ch12::spec::name(pairing),
-         [pairing] { return static_cast<long long>(ch12::predicted_reads_right(pairing)); }});
+  for (const ch12::Pairing& p : ch12::spec::variant_pairings(v)) {
+    out.push_back({kExercise2a, "does wgmma read " + ch12::spec::pairing_text(p) + " right",
+                   "int predicted_reads_right(const ch12::Pairing& pairing)", condition(p),
+                   [p] { return static_cast<long long>(ch12::predicted_reads_right(p)); }});
   }
   out.push_back({kExercise2bc,
                  "the C tile's pitch: the least multiple of 4 floats, at least 256, at which a "

@@ -1,12 +1,14 @@
 // Chapter 12's answer key (`<grader> lesson`, solution mode): the digests the host checks compare
-// exercise 1's descriptors and exercise 2a's predictions with are the reference solution's (this
-// build links it), and those of the typical slips of exercise 1 whose principle the feedback
-// names. `ninja -C <build> answer-digests` rewrites them.
+// exercise 1's descriptors with are the reference solution's (this build links it), and those of
+// the typical slips of exercise 1 whose principle the feedback names (`ninja -C <build>
+// answer-digests` rewrites them); the reference's rule of exercise 2a is the grader's model on
+// every pairing a run may draw.
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "grader/12_wgmma_tma_gemm/answer_cases.hpp"
+#include "grader/12_wgmma_tma_gemm/exercise2_cases.hpp"
 #include "grader/harness/lesson_checks.hpp"
 
 TEST_CASE("ch12 answer key: the answer digests are the reference's", "[lesson][digests]") {
@@ -62,8 +64,13 @@ TEST_CASE("ch12 answer key: the answer digests are the reference's", "[lesson][d
           ch12::decode_descriptor(ch12::wgmma_descriptor(layout, tile, rows, k16, 0)).start_address;
     });
   }
-  for (ch12::Pairing pairing : ch12::kPairings) {
-    right.push_back(ch12::spec::pairing_case(pairing, ch12::predicted_reads_right(pairing)));
-  }
   lesson::check_answer_digests(right, slips, grader::chapter::kAnswerDigests);
+}
+
+TEST_CASE("ch12 answer key: the reference's rule of exercise 2a is the model's on every pairing",
+          "[lesson]") {
+  for (const ch12::Pairing& p : ch12::spec::pairing_pool()) {
+    INFO(ch12::spec::pairing_code(p));
+    CHECK(ch12::predicted_reads_right(p) == (ch12::spec::reads_as_written(p) ? 1 : 0));
+  }
 }

@@ -32,9 +32,8 @@ ITEMS = [
                    "  return 0;  // TODO",
                    "  return {call}(layout, tile_address, rows, k16, row0);")),
     Function(EX2A, "predicted_reads_right", ("predicted_reads_right",),
-             Plant("int predicted_reads_right(Pairing pairing) {\n  switch (pairing) {",
-                   "int predicted_reads_right(Pairing pairing) {\n"
-                   "  return {call}(pairing);\n  switch (pairing) {")),
+             Plant("  (void)pairing;\n  return kNotImplemented;  // TODO",
+                   "  return {call}(pairing);")),
     Function(EX2BC, "c_tile_pitch", ("c_tile_pitch",),
              Plant("  return kBlockN;  // TODO", "  return {call}();")),
 ] + [
@@ -45,7 +44,3 @@ ITEMS = [
                measured=(rf"counted\.epilogue\.pitch{pitch}",))
     for pitch in ASKED
 ]
-
-# Above copied_answers.py's 10% (it may come down, never go up): exercise 2a's nine yes-or-no
-# answers, about fixed pairings, are the same for every student.
-COPYING_CEILINGS = {"classmate": 0.40, "revealed": 0.40}

@@ -1,6 +1,7 @@
 // Chapter 12, the reference solution's own GPU checks (`<grader> reference`, solution mode): the
-// 8192^3 figure the lesson shows beside the graded 4096^3 one, and the two design choices the
-// lesson explains (section 3), each undone in an ablation of the reference ([ablation.NAME] of
+// grader's model of exercise 2a against wgmma on every pairing a run may draw; the 8192^3 figure
+// the lesson shows beside the graded 4096^3 one, and the two design choices the lesson explains
+// (section 3), each undone in an ablation of the reference ([ablation.NAME] of
 // solutions/12_wgmma_tma_gemm/chapter.ini), checked against the reference's C and timed beside it.
 #include <cuda_fp16.h>
 
@@ -16,6 +17,7 @@
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
 #include "grader/12_wgmma_tma_gemm/device_probes.hpp"
+#include "grader/12_wgmma_tma_gemm/exercise2_cases.hpp"
 #include "grader/gemm/gemm_bench.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
@@ -67,6 +69,22 @@ const Design kDesigns[] = {
 };
 
 }  // namespace
+
+TEST_CASE("ch12 reference: exercise 2a's model reads as wgmma does, on every pairing",
+          "[reference]") {
+  GPU_CHECKS_NEED_LIVE_CONTEXT();
+  if (const auto why = ch12::probes::no_wgmma_here()) GRADER_SKIP(*why + ".");
+  int pairings = 0, right = 0;
+  for (const ch12::Pairing& p : ch12::spec::pairing_pool()) {
+    const int wrong = ch12::probes::wrong_elements_of_pairing(p, 11u + pairings);
+    const bool model = ch12::spec::reads_as_written(p);
+    ++pairings, right += model ? 1 : 0;
+    INFO(ch12::spec::pairing_code(p) << ": the GPU got " << wrong << " elements wrong");
+    CHECK(model == (wrong == 0));
+  }
+  std::cout << "exercise 2a's pool: " << pairings << " pairings run, " << right
+            << " of them read right by the model\n";
+}
 
 TEST_CASE("ch12 reference: 8192^3 against cuBLAS", "[reference]") {
   GPU_CHECKS_NEED_LIVE_CONTEXT();

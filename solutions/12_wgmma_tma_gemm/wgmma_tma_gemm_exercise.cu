@@ -30,19 +30,34 @@ __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, un
 }
 // ---- end of your code ----
 
-// Exercise 2a: does wgmma read the tile right in each pairing? 1 or 0.
+// Exercise 2a: your rule: does wgmma read the tile right in `pairing`? 1 or 0.
 // ---- your code: exercise 2a ----
-int predicted_reads_right(Pairing pairing) {
-  switch (pairing) {
-    case Pairing::kSW128ReadAsSW64: return 0;
-    case Pairing::kSW128WithSbo128: return 0;
-    case Pairing::kSW128StepOf32Bytes: return 1;
-    case Pairing::kSW128At128BaseOffset0: return 1;
-    case Pairing::kSW64WithSbo1024: return 0;
-    case Pairing::kSW32StepOf32Bytes: return 0;
-    case Pairing::kInterleaveLboSboSwapped: return 0;
-    case Pairing::kInterleaveGapOf16Bytes: return 1;
-    case Pairing::kPaddedBRowsAsInterleave: return 0;
+// wgmma finds each byte from the start, SBO (the next 8 rows), the layout type (a core matrix's
+// rows a slab row apart, and the swizzle, on the absolute address as the TMA's) and, in
+// kInterleave only, LBO (the next 16 bytes of K). It reads the tile right when these are the
+// tile's own: exercise 1's, moved with the tile, in the tile's distances.
+int predicted_reads_right(const Pairing& pairing) {
+  const Pairing& p = pairing;
+  // Inside a core matrix the rows are 16 bytes apart in kInterleave: a pitch is not.
+  if (p.how == Written::kPaddedRows) return 0;
+  const bool swizzled = p.layout != OperandLayout::kInterleave;
+  const unsigned w = static_cast<unsigned>(slab_bytes(p.layout));
+  const unsigned spacing = p.how == Written::kCoreMatrixGaps ? p.spacing : 128;  // core matrices
+  const unsigned sbo = swizzled ? 8 * w : spacing;                               // the next 8 rows
+  const unsigned lbo = 8 * spacing;  // kInterleave: the next slab, 8 core matrices
+  switch (p.change) {
+    case Change::kNone: return spacing == 128 ? 1 : 0;  // any tile_offset: absolute swizzles
+    case Change::kLayoutType: return p.value == static_cast<unsigned>(p.layout) ? 1 : 0;
+    case Change::kStrideOffset: return p.value == sbo ? 1 : 0;
+    case Change::kLeadingOffset: return swizzled || p.value == lbo ? 1 : 0;
+    case Change::kLinearStep:
+      // k128B: 32 bytes on in the one slab; k32B and kInterleave: the next slab (or two) each
+      // step; k64B: two steps a slab, then the next one, which no one step reaches.
+      if (p.layout == OperandLayout::k128B) return p.value == 32 ? 1 : 0;
+      return p.layout != OperandLayout::k64B && p.value == 64 * 32 ? 1 : 0;
+    case Change::kScaled: return p.value == spacing ? 1 : 0;
+    case Change::kOffsetsSwapped: return 0;  // two different distances in every layout
+    case Change::kStartAtBoundary: return p.tile_offset == 0 ? 1 : 0;
   }
   return kNotImplemented;
 }
