@@ -86,8 +86,7 @@ def assessment_table():
         points = [sum(c.points for c in checks if (c.mode, c.kind) == col) for col in columns]
         hidden = sum(c.points for c in checks if c.hidden)
         # Measured where a chapter's cases vary (its copied-answers test): at most, on average.
-        ceilings = copied_answers.ceilings_of(folder)
-        copying = ", ".join(f"{route} {100 * ceilings.get(route, copied_answers.MOST_COPIED):.0f}%"
+        copying = ", ".join(f"{route} {100 * copied_answers.MOST_COPIED:.0f}%"
                             for route in ("classmate", "revealed")) \
             if os.path.isfile(os.path.join(ROOT, "grader", folder, "variant_cases.cpp")) \
             else "not measured (no variant cases)"

@@ -100,7 +100,8 @@ inline bool reads_as_written(const Pairing& p) {
   return true;
 }
 
-/// "the k128B tile the TMA wrote 384 bytes past a 1024-byte boundary, read with SBO 512".
+/// "the k128B tile the TMA wrote, 384 bytes past a 1024-byte boundary, through descriptors with
+/// SBO 512".
 inline std::string pairing_text(const Pairing& p) {
   std::string s =
       p.how == Written::kByTma ? std::string("the ") + name(p.layout) + " tile the TMA wrote"
@@ -111,57 +112,66 @@ inline std::string pairing_text(const Pairing& p) {
     s += ", " + std::to_string(p.tile_offset) + " bytes past a 1024-byte boundary";
   }
   const std::string v = std::to_string(p.value);
+  if (p.how == Written::kPaddedRows && p.change == Change::kNone) {
+    return s + ", through kInterleave descriptors with LBO 16 and SBO 8 pitches";
+  }
   switch (p.change) {
-    case Change::kNone: return s + ", read with no change";
+    case Change::kNone: return s + ", through exercise 1's descriptors";
     case Change::kLayoutType:
-      return s + ", read with layout type " + name(static_cast<OperandLayout>(p.value & 3u));
-    case Change::kStrideOffset: return s + ", read with SBO " + v;
-    case Change::kLeadingOffset: return s + ", read with LBO " + v;
-    case Change::kLinearStep: return s + ", step k16 read from " + v + " k16 bytes on";
-    case Change::kScaled: return s + ", read with every distance times " + v + " / 128";
-    case Change::kOffsetsSwapped: return s + ", read with LBO and SBO swapped";
-    case Change::kStartAtBoundary: return s + ", read from the boundary";
+      return s + ", through descriptors of layout type " +
+             name(static_cast<OperandLayout>(p.value & 3u));
+    case Change::kStrideOffset: return s + ", through descriptors with SBO " + v;
+    case Change::kLeadingOffset: return s + ", through descriptors with LBO " + v;
+    case Change::kLinearStep:
+      return s + ", through descriptors whose step k16 starts " + v + " k16 bytes on";
+    case Change::kScaled:
+      return s + ", through descriptors with every distance times " + v + " / 128";
+    case Change::kOffsetsSwapped: return s + ", through descriptors with LBO and SBO swapped";
+    case Change::kStartAtBoundary: return s + ", through descriptors that start at the boundary";
   }
   return s;
 }
 
-/// "{Written::kByTma, OperandLayout::k128B, 0, 384, Change::kStrideOffset, 512}": p as code.
-inline std::string pairing_code(const Pairing& p) {
+/// p's six fields as code: {"how", "Written::kByTma"}, ..., {"value", "512"}.
+inline std::vector<std::pair<const char*, std::string>> pairing_fields(const Pairing& p) {
   static const char* const how[] = {"kByTma", "kCoreMatrixGaps", "kPaddedRows"};
   static const char* const change[] = {"kNone",           "kLayoutType",     "kStrideOffset",
                                        "kLeadingOffset",  "kLinearStep",     "kScaled",
                                        "kOffsetsSwapped", "kStartAtBoundary"};
-  return std::string("{Written::") + how[static_cast<int>(p.how)] +
-         ", OperandLayout::" + name(p.layout) + ", " + std::to_string(p.spacing) + ", " +
-         std::to_string(p.tile_offset) + ", Change::" + change[static_cast<int>(p.change)] + ", " +
-         std::to_string(p.value) + "}";
+  return {{"how", std::string("Written::") + how[static_cast<int>(p.how)]},
+          {"layout", std::string("OperandLayout::") + name(p.layout)},
+          {"spacing", std::to_string(p.spacing)},
+          {"tile_offset", std::to_string(p.tile_offset)},
+          {"change", std::string("Change::") + change[static_cast<int>(p.change)]},
+          {"value", std::to_string(p.value)}};
+}
+
+/// "{Written::kByTma, OperandLayout::k128B, 0, 384, Change::kStrideOffset, 512}": p as code.
+inline std::string pairing_code(const Pairing& p) {
+  std::string code;
+  for (const auto& [field, value] : pairing_fields(p)) code += (code.empty() ? "{" : ", ") + value;
+  return code + "}";
 }
 
 /// Exercise 2a's kinds: each a family of pairings, one value drawn at a time.
 inline std::vector<std::vector<Pairing>> pairing_kinds() {
   using L = OperandLayout;
   std::vector<std::vector<Pairing>> kinds(10);
+  const auto tma = [&](int kind, L l, unsigned at, Change c, unsigned value) {
+    kinds[static_cast<std::size_t>(kind)].push_back({Written::kByTma, l, 0, at, c, value});
+  };
   for (L l : kOperandLayouts) {
-    for (unsigned at = 0; at < 1024; at += 128) {
-      kinds[0].push_back({Written::kByTma, l, 0, at, Change::kNone, 0});
-      if (at) kinds[1].push_back({Written::kByTma, l, 0, at, Change::kStartAtBoundary, 0});
-    }
+    for (unsigned at = 0; at < 1024; at += 128) tma(0, l, at, Change::kNone, 0);
+    for (unsigned at = 128; at < 1024; at += 128) tma(1, l, at, Change::kStartAtBoundary, 0);
     for (L other : kOperandLayouts) {
-      if (other != l) {
-        kinds[2].push_back(
-            {Written::kByTma, l, 0, 0, Change::kLayoutType, static_cast<unsigned>(other)});
-      }
+      if (other != l) tma(2, l, 0, Change::kLayoutType, static_cast<unsigned>(other));
     }
-    for (unsigned sbo = 128; sbo <= 2048; sbo *= 2) {
-      kinds[3].push_back({Written::kByTma, l, 0, 0, Change::kStrideOffset, sbo});
-    }
-    for (unsigned lbo = 16; lbo <= 4096; lbo *= 2) {
-      kinds[4].push_back({Written::kByTma, l, 0, 0, Change::kLeadingOffset, lbo});
-    }
+    for (unsigned sbo = 128; sbo <= 2048; sbo *= 2) tma(3, l, 0, Change::kStrideOffset, sbo);
+    for (unsigned lbo = 16; lbo <= 4096; lbo *= 2) tma(4, l, 0, Change::kLeadingOffset, lbo);
     for (unsigned step : {16u, 32u, 64u, 128u, 512u, 1024u, 2048u, 4096u}) {
-      kinds[5].push_back({Written::kByTma, l, 0, 0, Change::kLinearStep, step});
+      tma(5, l, 0, Change::kLinearStep, step);
     }
-    kinds[6].push_back({Written::kByTma, l, 0, 0, Change::kOffsetsSwapped, 0});
+    tma(6, l, 0, Change::kOffsetsSwapped, 0);
   }
   for (unsigned spacing = 128; spacing <= 256; spacing += 16) {
     kinds[7].push_back({Written::kCoreMatrixGaps, L::kInterleave, spacing, 0, Change::kNone, 0});

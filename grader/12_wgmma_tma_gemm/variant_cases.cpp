@@ -1,7 +1,6 @@
 // Chapter 12's graded cases by variant (grader/harness/variant.hpp): the pairings of exercise 2a
 // and the pitches of exercise 2c (grader/12_wgmma_tma_gemm/exercise2_cases.hpp draws them).
 // Exercise 1's cases are the same for every variant.
-#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -34,14 +33,8 @@ const char* const kExercise2bc = ::grader::chapter::checks::ex2b_2c.name;
 
 // "pairing.how == ch12::Written::kByTma && ...": a pairing's fields as a C++ condition.
 std::string condition(const ch12::Pairing& p) {
-  std::string values = ch12::spec::pairing_code(p);  // "{Written::kByTma, ..., 512}"
-  values = values.substr(1, values.size() - 2) + ", ";
-  const char* const fields[] = {"how", "layout", "spacing", "tile_offset", "change", "value"};
   std::string out;
-  for (const char* field : fields) {
-    const std::size_t comma = values.find(", ");
-    const std::string value = values.substr(0, comma);
-    values.erase(0, comma + 2);
+  for (const auto& [field, value] : ch12::spec::pairing_fields(p)) {
     out += (out.empty() ? "pairing." : " && pairing.") + std::string(field) +
            " == " + (value.find("::") != std::string::npos ? "ch12::" + value : value + "u");
   }
@@ -72,7 +65,7 @@ std::vector<GradedCase> cases(const Identity& v) {
                    "", "", nullptr});
   }
   for (const ch12::Pairing& p : ch12::spec::variant_pairings(v)) {
-    out.push_back({kExercise2a, "does wgmma read " + ch12::spec::pairing_text(p) + " right",
+    out.push_back({kExercise2a, "does wgmma read it right: " + ch12::spec::pairing_text(p),
                    "int predicted_reads_right(const ch12::Pairing& pairing)", condition(p),
                    [p] { return static_cast<long long>(ch12::predicted_reads_right(p)); }});
   }
