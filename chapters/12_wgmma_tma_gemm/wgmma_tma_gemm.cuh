@@ -147,12 +147,12 @@ enum class Change : int {
 /// descriptors changed one way (the base offset is 0 in every descriptor). B's 256 rows are
 /// written in k128B at a 1024-byte boundary and read with your descriptors, right.
 struct Pairing {
-  Written how = Written::kByTma;
+  Written how = Written::kByTma;                ///< how the tile is written
   OperandLayout layout = OperandLayout::k128B;  ///< the tile's layout (kInterleave by hand)
   unsigned spacing = 0;      ///< bytes, for the tiles written by hand: a multiple of 16 from 128
   unsigned tile_offset = 0;  ///< the tile's start past a 1024-byte boundary, a multiple of 128
-  Change change = Change::kNone;
-  unsigned value = 0;  ///< the change's value
+  Change change = Change::kNone;  ///< what its descriptors change
+  unsigned value = 0;             ///< the change's value
 };
 
 /// Exercise 2a. Your rule: does wgmma read the tile right in `pairing` (every element of C
