@@ -44,7 +44,7 @@ constexpr Access kAllAccesses[kAccessCount] = {
 /// Exercise 1. Your prediction: the wavefronts of warp 0's request for `access` in the classic
 /// kernel with TILE = `tile`, any whole number from 4 to 32 (not only a power of two: a TILE
 /// that does not divide 32 gives warps that end part-way through a row). The grader asks your
-/// variant's two tiles (its report says them; self-study: TILE = 16 and TILE = 8), then fresh
+/// variant's tiles (its report says them; self-study: TILE = 16 and TILE = 8), then fresh
 /// tiles each run draws: write the rule. Work a few out on paper first: which (tx, ty) does
 /// warp 0 hold? (The lesson works out TILE = 32.)
 int predicted_wavefronts(Access access, int tile);

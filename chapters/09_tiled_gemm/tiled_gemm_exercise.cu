@@ -8,7 +8,7 @@
 namespace ch09 {
 
 // Exercise 1: wavefronts of warp 0's request, classic kernel, any TILE from 4 to 32 (the
-// grader's report says which two tiles your variant asks).
+// grader's report says which tiles your variant asks).
 // ---- your code: exercise 1 ----
 int predicted_wavefronts(Access access, int tile) {
   (void)tile;

@@ -26,15 +26,14 @@ struct Exercise3Case {
   int pairs_stride = 1;          ///< lane t stores pairs[pairs_stride * (t / 2)] (1..64)
 };
 
-/// Draws the padded load's warp, load, padding (up to `largest_pad` chunks) and width, and the
-/// float2 store's stride (up to `largest_stride`), in that order.
-inline void draw_load_and_rules(grader::variant::Draw& d, Exercise3Case& c, int largest_pad,
-                                int largest_stride) {
+/// Draws the padded load's warp, load, padding and width, and the float2 store's stride, in
+/// that order, from the whole of the rules' contract.
+inline void draw_load_and_rules(grader::variant::Draw& d, Exercise3Case& c) {
   c.load_warp = d.between(0, kBlockSide / 2 - 1);
   c.load_instruction = d.between(0, 3);
-  c.padded_pitch = kTile + 4 * d.between(1, largest_pad);
+  c.padded_pitch = kTile + 4 * d.between(1, 31);
   c.padded_bytes = d.pick(std::vector<int>{4, 8, 16});
-  c.pairs_stride = d.between(1, largest_stride);
+  c.pairs_stride = d.between(1, 64);
 }
 
 /// The variant's cases of exercise 3 (variant 0: the workbook's own).
@@ -44,7 +43,7 @@ inline Exercise3Case exercise3_case(const grader::variant::Identity& v) {
   if (d.self_study()) return c;
   c.store_warp = d.between(0, kBlockSide / 2 - 1);
   c.store_instruction = d.between(0, kTile / kBlockSide - 1);
-  draw_load_and_rules(d, c, 7, 16);
+  draw_load_and_rules(d, c);
   return c;
 }
 
@@ -54,7 +53,7 @@ inline Exercise3Case exercise3_case(const grader::variant::Identity& v) {
 inline std::vector<Exercise3Case> fresh_exercise3_cases() {
   grader::variant::Draw d = grader::variant::fresh_draw("ch08");
   std::vector<Exercise3Case> cases(4);
-  for (Exercise3Case& c : cases) draw_load_and_rules(d, c, 31, 64);
+  for (Exercise3Case& c : cases) draw_load_and_rules(d, c);
   return cases;
 }
 

@@ -36,7 +36,10 @@ std::string summary(const Identity& v) {
                                    : "Your variant's cases: exercise 1 asks ";
   out += "predicted_wavefronts(access, tile) for the seven accesses of the classic kernel at ";
   for (std::size_t i = 0; i < tiles.size(); ++i) {
-    out += (i == 0 ? "" : " and ") + ch09::spec::tile_words(tiles[i]);
+    out += (i == 0                  ? ""
+            : i + 1 == tiles.size() ? " and "
+                                    : ", ") +
+           ch09::spec::tile_words(tiles[i]);
   }
   out +=
       ": blocks of TILE x TILE threads, __shared__ float As[TILE][TILE], Bs[TILE][TILE], each "
