@@ -1,4 +1,4 @@
-"""Chapter 04's graded items, for the copy attacks (tools/maintainer/copy_attacks.py): what an
+"""Chapter 04's graded items, for the copy attack (tools/maintainer/copy_attacks.py): what an
 answer taken from the hand-out would look like, and where it would go in the skeleton."""
 from copy_attack_items import Function, Kernel, Plant
 

@@ -11,8 +11,7 @@ SOLUTION_BUILD is a build of every chapter in solution mode (meson setup -Dkerne
 What each exercise grades is what its chapter's lesson checks hold the lesson to
 (lesson::check_not_printed: the self-study cases, the hidden checks' and those of class
 variants, as each chapter lists them): the script runs every chapter's `<grader> lesson` with
-WORKBOOK_WRITE_GRADED_REQUESTS set, which writes them out. The predictions the copy attacks aim
-at (solutions/NN_slug/copy_attacks.py) are left out too. A measured request is left out when
+WORKBOOK_WRITE_GRADED_REQUESTS set, which writes them out. A measured request is left out when
 it is one of them, or the same one at addresses shifted by whole 4-byte words (128-byte lines
 for cp.async): its picture is then the graded one's with the banks rotated, and its count the
 graded answer. The lesson checks hold the written file to the same rule (lesson_text.cpp,
@@ -27,10 +26,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import copy_attacks  # noqa: E402
-from copy_attack_items import Prediction  # noqa: E402
-import manifest  # noqa: E402 (grader/tools, on the path copy_attacks sets)
+sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
+import manifest  # noqa: E402
 MEASURED = ["smem-cases.tsv", "reference-smem-cases.tsv", "reference-smem-cases-random.tsv"]
 MEASURED_DIR = os.path.join("tools", "maintainer", "measurements", "h200")
 COUNTED = os.path.join("tools", "student", "browser", "h200-counted-cases.tsv")
@@ -127,13 +124,6 @@ def graded_requests(build):
                 cells = line.rstrip("\n").split("\t")
                 requests.append(request_of(cells[1], cells[2], cells[5].split()))
             graded["ch" + chapter[:2]] = requests
-    # And every prediction the copy attacks aim at (solutions/NN_slug/copy_attacks.py: the
-    # self-study and hidden cases), should a chapter's lesson checks not list one of them.
-    for chapter in manifest.chapters(ROOT):
-        for item in copy_attacks.load_items(ROOT, chapter):
-            if isinstance(item, Prediction):
-                r = item.request
-                graded["ch" + chapter[:2]].append(request_of(r.width, r.op, r.addresses))
     return graded, []
 
 
