@@ -26,12 +26,16 @@ struct Exercise3Case {
   int pairs_stride = 1;          ///< lane t stores pairs[pairs_stride * (t / 2)] (1..64)
 };
 
+/// The most padded tile's pitch the rules' contract allows, in floats: 64 + 4 x 31 (a block's
+/// 48 KiB of shared memory hold it: the GPU check measures the variant's load in it).
+constexpr int kMostPaddedPitch = kTile + 4 * 31;
+
 /// Draws the padded load's warp, load, padding and width, and the float2 store's stride, in
 /// that order, from the whole of the rules' contract.
 inline void draw_load_and_rules(grader::variant::Draw& d, Exercise3Case& c) {
   c.load_warp = d.between(0, kBlockSide / 2 - 1);
   c.load_instruction = d.between(0, 3);
-  c.padded_pitch = kTile + 4 * d.between(1, 31);
+  c.padded_pitch = kTile + 4 * d.between(1, (kMostPaddedPitch - kTile) / 4);
   c.padded_bytes = d.pick(std::vector<int>{4, 8, 16});
   c.pairs_stride = d.between(1, 64);
 }

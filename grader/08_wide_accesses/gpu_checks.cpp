@@ -50,7 +50,7 @@ WORKBOOK_CHECK(ex3_counters) {
   const std::vector<smem::WarpRequest> requests = {ch08::spec::padded_load(c),
                                                    ch08::spec::pairs_store(c)};
   const std::vector<gpu::MeasuredAccess> measured =
-      gpu::measure_warp_requests(requests, 64 * (ch08::kTile + 32) * 4);
+      gpu::measure_warp_requests(requests, 64 * ch08::spec::kMostPaddedPitch * 4);
   const std::pair<const char*, int> asked[] = {
       {"predicted_padded_load_wavefronts(pitch_floats, load_bytes)",
        ch08::predicted_padded_load_wavefronts(c.padded_pitch, c.padded_bytes)},
