@@ -157,8 +157,10 @@ struct Pairing {
 
 /// Exercise 2a. Your rule: does wgmma read the tile right in `pairing` (every element of C
 /// right)? 1 for yes, 0 for no, kNotImplemented until you have decided. The grader asks your
-/// variant's pairings (its report lists them) and fresh ones each run draws, of every kind above:
-/// tile offsets of 0 to 896 bytes, spacings of 128 to 256 bytes, values a change may take.
+/// variant's pairings (its report lists them) and fresh ones each run draws: TMA tiles with any
+/// change (tile offsets 0 to 896 bytes, SBO 128 to 2048, LBO 16 to 4096, steps 16 to 4096 bytes);
+/// core-matrix gaps (spacings 128 to 256 bytes) with no change or every distance scaled; padded
+/// rows (pitches 128 to 256 bytes) with no change.
 int predicted_reads_right(const Pairing& pairing);
 
 /// Exercise 2b. The C tile of the epilogue: 128 rows of floats (a block's C), each row at a pitch
