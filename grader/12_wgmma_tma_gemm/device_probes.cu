@@ -262,19 +262,17 @@ std::vector<__half> small_integers(std::size_t n, std::mt19937& rng) {
   return v;
 }
 
-// The host's image of a K-tile of `rows` x kKTile halves `src`, written as `how` by hand (one of
-// the two layouts no TMA map writes), core matrices or rows `spacing` bytes apart.
-std::vector<unsigned char> tile_image(int rows, const std::vector<__half>& src, Written how,
+// The host's image of A's K-tile (64 x kKTile halves `src`) written by hand as `how` (one of the
+// two layouts no TMA map writes), core matrices or rows `spacing` bytes apart: each byte where
+// exercise 2a's model says the tile holds it (spec::written_at, at the tile's own start).
+std::vector<unsigned char> tile_image(const std::vector<__half>& src, Written how,
                                       unsigned spacing) {
-  std::vector<unsigned char> image(static_cast<std::size_t>(rows) * spacing, 0);
+  const Pairing tile{how, OperandLayout::kInterleave, spacing, 0, Change::kNone, 0};
+  std::vector<unsigned char> image(static_cast<std::size_t>(64) * spacing, 0);
   const auto* bytes = reinterpret_cast<const unsigned char*>(src.data());
-  for (unsigned r = 0; r < static_cast<unsigned>(rows); ++r) {
+  for (unsigned r = 0; r < 64; ++r) {
     for (unsigned byte = 0; byte < static_cast<unsigned>(kKTileBytes); ++byte) {
-      const unsigned at =
-          how == Written::kCoreMatrixGaps
-              ? byte / 16 * (rows / 8 * spacing) + r / 8 * spacing + r % 8 * 16 + byte % 16
-              : r * spacing + byte;
-      image[at] = bytes[r * kKTileBytes + byte];
+      image[spec::written_at(tile, r, byte)] = bytes[r * kKTileBytes + byte];
     }
   }
   return image;
@@ -301,7 +299,7 @@ std::unique_ptr<PreparedTile> prepare_tile(const std::vector<__half>& src, int r
     p->map =
         make_operand_map(layout, p->source->get(), rows, kKTile, rows, "the grader's probe tile");
   } else {
-    const std::vector<unsigned char> image = tile_image(rows, src, how, spacing);
+    const std::vector<unsigned char> image = tile_image(src, how, spacing);  // A's 64 rows
     p->image = std::make_unique<gpu::DeviceBuffer<unsigned char>>(image);
     p->tile.image = p->image->get();
     p->tile.bytes = static_cast<int>(image.size());
