@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grader/harness/variant.hpp"
@@ -85,20 +86,31 @@ struct LdmatrixCase {
 };
 
 /// The row widths a class variant draws: one a swizzle can serve (a power of two, 32 to 128; the
-/// lesson works 256), and one that is not a power of two (plain and padded only), 48 to 240.
+/// lesson works 256), and three that are not a power of two (plain and padded only), 48 to 496.
 inline const std::vector<int>& swizzle_widths_drawn() {
   static const std::vector<int> w = {32, 64, 128};
   return w;
 }
 inline const std::vector<int>& other_widths_drawn() {
-  static const std::vector<int> w = {48, 80, 96, 112, 144, 160, 176, 192, 208, 224, 240};
+  static const std::vector<int> w = {48,  80,  96,  112, 144, 160, 176, 192, 208,
+                                     224, 240, 272, 288, 304, 320, 336, 352, 368,
+                                     384, 400, 416, 432, 448, 464, 480, 496};
   return w;
+}
+
+/// A multiple of 16 r0 and an even chunk c for an ldmatrix.x4 on `row_bytes` rows, drawn from
+/// `d`: rows r0 .. r0 + 15 of the tile's kRows, read within the 48 KiB of shared memory a block
+/// has everywhere, in any layout.
+inline std::pair<int, int> ldmatrix_position(int row_bytes, grader::variant::Draw& d) {
+  const int rows_that_fit = (48 * 1024 - row_bytes) / (row_bytes + 16);
+  const int r0 = 16 * d.between(0, std::min(kRows, rows_that_fit) / 16 - 1);
+  return {r0, 2 * d.between(0, (row_bytes / 16 - 2) / 2)};
 }
 
 /// Exercise 2b's cases for variant `v`, in the order the checks ask them. Self-study: 64- and
 /// 128-byte rows, each plain, padded and swizzled, at rows 0-15, chunk 0. A class variant: its
 /// swizzle width (plain, padded and swizzled; not plain at 32 bytes, the lesson's analyser
-/// example) and its other width (plain and padded), at rows and chunks of its own.
+/// example) and its three other widths (plain and padded), at rows and chunks of their own.
 inline std::vector<LdmatrixCase> ldmatrix_cases(const grader::variant::Identity& v) {
   std::vector<LdmatrixCase> out;
   if (v.self_study()) {
@@ -109,10 +121,10 @@ inline std::vector<LdmatrixCase> ldmatrix_cases(const grader::variant::Identity&
   }
   grader::variant::Draw d(v, "ch10");
   const int first = d.pick(swizzle_widths_drawn());
-  const int second = d.pick(other_widths_drawn());
-  const int r0 = 16 * d.between(0, kRows / 16 - 1);
-  for (int row_bytes : {first, second}) {
-    const int c = 2 * d.between(0, (row_bytes / 16 - 2) / 2);
+  std::vector<int> widths = {first};
+  for (int w : d.some(other_widths_drawn(), 3)) widths.push_back(w);
+  for (int row_bytes : widths) {
+    const auto [r0, c] = ldmatrix_position(row_bytes, d);
     for (Layout layout : kLayouts) {
       if (layout == Layout::kPlain && row_bytes == 32) continue;
       if (layout == Layout::kSwizzled && row_bytes != first) continue;
@@ -138,8 +150,7 @@ inline std::vector<LdmatrixCase> fresh_ldmatrix_cases(const std::vector<Ldmatrix
                widths.end());
   std::vector<LdmatrixCase> out;
   for (int row_bytes : d.some(widths, 2)) {
-    const int r0 = 16 * d.between(0, kRows / 16 - 1);
-    const int c = 2 * d.between(0, (row_bytes / 16 - 2) / 2);
+    const auto [r0, c] = ldmatrix_position(row_bytes, d);
     for (Layout layout : {Layout::kPlain, Layout::kPadded16}) {
       out.push_back({row_bytes, layout, r0, c});
     }

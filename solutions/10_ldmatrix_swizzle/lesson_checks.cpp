@@ -184,8 +184,10 @@ TEST_CASE("ch10 lesson: no variant grades the lesson's worked examples", "[lesso
       INFO(v.describe() << ": " << ch10::spec::case_words(c));
       CHECK(c.row_bytes != 256);
       CHECK(!(c.row_bytes == 32 && c.layout == ch10::Layout::kPlain));
-      CHECK((c.row_bytes % 16 == 0 && c.row_bytes >= 32 && c.row_bytes < 256));
+      CHECK((c.row_bytes % 16 == 0 && c.row_bytes >= 32 && c.row_bytes <= 496));
       CHECK((c.r0 % 16 == 0 && c.r0 + 16 <= ch10::spec::kRows));
+      // Read within a block's 48 KiB in every layout (the GPU check counts it there).
+      CHECK((c.r0 + 15) * (c.row_bytes + 16) + 16 * (c.c + 2) <= 48 * 1024);
       CHECK((c.c % 2 == 0 && 16 * (c.c + 2) <= c.row_bytes));
       // A case's count does not depend on where the ldmatrix.x4 reads.
       const ch10::SwizzleParams p = ch10::chosen_swizzle(c.row_bytes);

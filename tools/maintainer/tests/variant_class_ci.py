@@ -120,6 +120,8 @@ for chapter in chapters:
         sets.add(tuple(sorted(r[:2] for r in rows)))
         tables.add(tuple(sorted({(r[2], r[3], r[4]) for r in rows if r[2]})))
     spread.append((chapter, len(sets) if a else 0, predicts, len(tables) if predicts else 0))
+    expect(not predicts or len(tables) >= 95, f"{chapter}: {len(tables)} distinct prediction "
+           f"tables over 100 students (at least 95: a classmate's table must rarely be one's own)")
 print("over 100 students, by chapter: distinct graded-case sets, distinct prediction tables")
 for chapter, count, predicts, answer_tables in spread:
     print(f"  {chapter:<28} {count:>3} {answer_tables:>3}" + ("" if count else "  (does not vary)")
