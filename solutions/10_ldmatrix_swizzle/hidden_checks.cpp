@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
+#include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
 #include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
@@ -58,6 +59,24 @@ WORKBOOK_CHECK(hidden_swizzle) {
                         .hint("swizzle must hold for every B <= S, any M and any offset >= 0, "
                               "not only for the parameters the tiles use."));
       }
+    }
+  }
+  SUCCEED();
+}
+
+WORKBOOK_CHECK(hidden_chosen_swizzle) {
+  // The contract's widest rows, which no local check asks: a table of the local widths' answers
+  // (or one swizzle that happens to serve them all) has no rule for these.
+  if (!ch10::spec::swizzle_right()) {
+    GRADER_FAIL(
+        grader::Feedback("chosen_swizzle is checked on wider rows once exercise 1 "
+                         "(swizzle) is right."));
+  }
+  for (int row_bytes : {512, 1024}) {
+    if (const auto problem = ch10::spec::chosen_swizzle_problem(row_bytes)) {
+      GRADER_FAIL(grader::Feedback(*problem).line(
+          "chosen_swizzle must hold for every power of two from 32 to 1024 bytes: where do a "
+          "row's low bits start in a byte offset?"));
     }
   }
   SUCCEED();

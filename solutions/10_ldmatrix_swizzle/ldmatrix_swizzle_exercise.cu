@@ -19,14 +19,15 @@ __host__ __device__ int swizzle(int b, int m, int s, int offset) {
 // Exercise 2a: your swizzle for each row width.
 // ---- your code: exercise 2a ----
 __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
-  // Keep the 16 bytes of a chunk (M = 4); XOR the chunk index within a 128-byte line (3 bits
-  // for 128-byte rows, the 2 bits of a 64-byte row's 4 chunks, the 1 bit of a 32-byte row's 2)
-  // with the line index (S = 3: bits 7 and up, the row for 128-byte rows, the row pair for
-  // 64-byte rows, the row quad for 32-byte rows).
-  if (row_bytes == 128) return {3, 4, 3};
-  if (row_bytes == 64) return {2, 4, 3};
-  if (row_bytes == 32) return {1, 4, 3};
-  return {};
+  if (row_bytes < 32 || row_bytes > 1024 || (row_bytes & (row_bytes - 1)) != 0) return {};
+  // Keep the 16 bytes of a chunk (M = 4); XOR the chunk's index within its 128-byte line (B
+  // bits: the 3 of a line's 8 chunks, or the 2 or 1 of a shorter row's 4 or 2 chunks) with the
+  // bits from S up: the row's own low bits (S = log2(row_bytes / 16)) where a row fills a line
+  // or more, the index of the line (S = 3, bit 7 up) where a line holds 2 or 4 rows.
+  int b = 0, s = 3;
+  while ((16 << b) < row_bytes && b < 3) ++b;
+  while ((16 << s) < row_bytes) ++s;
+  return {b, 4, s};
 }
 // ---- end of your code ----
 
