@@ -22,6 +22,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+KINDS = {"function", "prediction", "layout", "kernel", "speed", "guard"}
 # Every key a section may have: (required, meaning).
 KEYS = {
     "chapter": {
@@ -42,10 +43,8 @@ KEYS = {
         "name": (True, "the check's name, as the grader reports it"),
         "mode": (True, "host (no GPU needed) or gpu"),
         "points": (True, "what passing earns: a number >= 0 (0 for a guard the skeleton passes)"),
-        "kind": (True, "what it certifies: " + ", ".join(sorted([
-            "function", "prediction", "layout", "kernel", "speed", "guard"]))),
-        "passes_when": (True, "a phrase: the lesson's table of checks shows it; {NAME} quotes "
-                              "threshold NAME"),
+        "kind": (True, "what it certifies: " + ", ".join(sorted(KINDS))),
+        "passes_when": (True, "a phrase for the lesson's table; {NAME} quotes threshold NAME"),
         "draws": (False, "what the check draws from the student's variant; empty: nothing"),
         "thresholds": (False, "the chapter's thresholds the check applies"),
         "certifies": (False, "(hidden) the checks whose points need it passed: fresh cases"),
@@ -60,8 +59,7 @@ KEYS = {
         "expect": (False, "a text the failing checks must print (on the first screen too)"),
         "expect_also": (False, "a second text they must print"),
         "expect_not": (False, "a text nothing may print (an answer it would give away)"),
-        "variant": (False, "the variant it is graded on: 0 (the default), lowest, highest or a "
-                           "class variant's number"),
+        "variant": (False, "the variant it is graded on: 0 (default), lowest, highest or a number"),
     },
     "lines": {
         "on": (True, "reference, or the wrong answer whose kernels the counters check runs"),
@@ -75,7 +73,8 @@ KEYS = {
         "with2": (False, "what the second text becomes"),
     },
 }
-KINDS = {"function", "prediction", "layout", "kernel", "speed", "guard"}
+KEYS["wrong"].update({k + "_on_gpu": (False, f"{k} of NAME_on_gpu: this edit, GPU checks") for k in
+                      ("why", "fails", "passes", "expect", "expect_also", "expect_not")})
 CODE_KEYS = {"replace", "with", "replace2", "with2"}
 
 
@@ -289,15 +288,16 @@ def _instructors_part(chapter, path):
                                                             and len(variant) <= 9):
                 raise ManifestError(f"{where}: variant = {variant!r}; say 0 to 999999999, "
                                     f"lowest or highest")
-            for text_key in ("expect", "expect_also", "expect_not"):
-                if "|" in values.get(text_key, ""):
-                    raise ManifestError(f"{where}: {text_key} holds no '|'")
-            chapter.wrong_answers.append(WrongAnswer(
-                key, values["why"], source, _edits(values, where, [("replace", "with")]),
-                _words(values["fails"]), _words(values.get("passes", "")), "",
-                values.get("expect", ""), values.get("expect_also", ""),
-                values.get("expect_not", ""),
-                variant))
+            for text_key in (k for k in values if k.startswith("expect") and "|" in values[k]):
+                raise ManifestError(f"{where}: {text_key} holds no '|'")
+            edits = _edits(values, where, [("replace", "with")])
+            for suffix in ("", "_on_gpu") if "fails_on_gpu" in values else ("",):
+                chapter.wrong_answers.append(WrongAnswer(
+                    key + suffix, values.get("why" + suffix, values["why"]), source, edits,
+                    _words(values["fails" + suffix]), _words(values.get("passes" + suffix, "")),
+                    "", values.get("expect" + suffix, ""),
+                    values.get("expect_also" + suffix, ""), values.get("expect_not" + suffix, ""),
+                    variant))
         elif kind == "ablation" and key:
             values, where = _values(path, parser[name], "ablation")
             chapter.ablations.append(Ablation(
