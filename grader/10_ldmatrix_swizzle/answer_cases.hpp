@@ -137,11 +137,21 @@ inline std::optional<grader::Feedback> chosen_swizzle_problem(int row_bytes) {
         .hint("pick B, M and S for each row width; section 2 of the lesson.");
   }
   const int bytes = kRows * row_bytes;
-  std::vector<int> seen(static_cast<size_t>(bytes), -1);
+  // Where the exercise's swizzle puts each byte of the tile, asked in one batch.
+  std::vector<int> placed(static_cast<size_t>(bytes)), seen(static_cast<size_t>(bytes), -1);
+  grader::subject::for_each_call(
+      ch10::swizzle,
+      [&](auto ask) {
+        for (int o = 0; o < bytes; ++o) ask(p.b, p.m, p.s, o);
+      },
+      [&](int to, int, int, int, int o) { placed[static_cast<size_t>(o)] = to; });
+  const SwizzleFn tile_swizzle = [&](int, int, int, int o) {
+    return placed[static_cast<size_t>(o)];
+  };
   for (int o = 0; o < bytes; ++o) {
-    const int to = ch10::swizzle(p.b, p.m, p.s, o);
+    const int to = placed[static_cast<size_t>(o)];
     const bool outside = to < 0 || to >= bytes;
-    const bool split = (o % 16 != 0 && to != ch10::swizzle(p.b, p.m, p.s, o - 1) + 1) ||
+    const bool split = (o % 16 != 0 && to != placed[static_cast<size_t>(o - 1)] + 1) ||
                        (o % 16 == 0 && to % 16 != 0);
     if (outside || split || seen[static_cast<size_t>(to)] >= 0) {
       grader::Feedback f(which + " moves byte " + std::to_string(o) + " of the tile to " +
@@ -167,7 +177,7 @@ inline std::optional<grader::Feedback> chosen_swizzle_problem(int row_bytes) {
     seen[static_cast<size_t>(to)] = o;
   }
   for (int w = 0; w < bytes / 512; ++w) {
-    const smem::WarpRequest r = cp_async_fill(row_bytes, Layout::kSwizzled, p, w, ch10::swizzle);
+    const smem::WarpRequest r = cp_async_fill(row_bytes, Layout::kSwizzled, p, w, tile_swizzle);
     const smem::Analysis a = smem::analyze(r);
     if (a.wavefronts != a.ideal) {
       grader::Feedback f(which + ": warp " + std::to_string(w) +
@@ -184,8 +194,7 @@ inline std::optional<grader::Feedback> chosen_swizzle_problem(int row_bytes) {
   }
   for (int r0 = 0; r0 < kRows; r0 += 16) {
     for (int c = 0; c < row_bytes / 16; c += 2) {
-      const smem::WarpRequest r =
-          ldmatrix_x4(row_bytes, Layout::kSwizzled, p, r0, c, ch10::swizzle);
+      const smem::WarpRequest r = ldmatrix_x4(row_bytes, Layout::kSwizzled, p, r0, c, tile_swizzle);
       const smem::Analysis a = smem::analyze(r);
       if (a.wavefronts != a.ideal) {
         return detail::conflict(
