@@ -16,7 +16,7 @@ __host__ __device__ int swizzle(int b, int m, int s, int offset) {
 }
 // ---- end of your code ----
 
-// Exercise 2a: your swizzle for each row width.
+// Exercise 2a: your swizzle for each row width (a power of two, 32 to 1024 bytes: a rule).
 // ---- your code: exercise 2a ----
 __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
   if (row_bytes < 32 || row_bytes > 1024 || (row_bytes & (row_bytes - 1)) != 0) return {};
