@@ -78,6 +78,7 @@ def assessment_table():
                ("gpu", "prediction"), ("gpu", "function"), ("gpu", "kernel"), ("gpu", "speed")]
     sys.path.insert(0, os.path.join(ROOT, "tools", "maintainer"))
     import copied_answers  # noqa: E402
+    import copy_attacks  # noqa: E402
     rows = ["| chapter | " + " | ".join(f"{m if m == 'host' else 'GPU'} {k}" for m, k in columns)
             + " | of them hidden | what a table may earn | the viva's accesses |",
             "|---|" + "---|" * (len(columns) + 3)]
@@ -90,6 +91,15 @@ def assessment_table():
                             for route in ("classmate", "revealed")) \
             if os.path.isfile(os.path.join(ROOT, "grader", folder, "variant_cases.cpp")) \
             else "not measured (no variant cases)"
+        # The local-runs attack (check_course_readiness.py grades it): a table of what the local
+        # runs ask earns the functions and layouts whose whole domain they ask.
+        whole = {i.check for i in copy_attacks.load_items(ROOT, folder)
+                 if isinstance(i, copy_attacks.Function) and not i.local}
+        whole_ids = {c.id for c in checks if c.name in whole and c.kind in ("function", "layout")}
+        tabled = sum(c.points for c in checks
+                     if c.id in whole_ids or set(c.certifies) & whole_ids)
+        host = sum(c.points for c in checks if c.mode == "host")
+        copying += f"; a table of the local runs {tabled:g} of {host:g} host points"
         rows.append(f"| {folder} | " + " | ".join(f"{p:g}" if p else "" for p in points)
                     + f" | {hidden:g} | {copying} | "
                     + f"{', '.join(orals.VIVA.get(folder[:2], orals.VIVA_OTHERWISE))} |")

@@ -6,19 +6,18 @@ from copy_attack_items import Function, Kernel, Plant
 ITEMS = [
     Function("ex1", "swizzle", ("swizzle",),
              Plant("  (void)b;\n  (void)m;\n  (void)s;\n  return offset;  // TODO: as shipped, "
-                   "the identity", "  return {call}(b, m, s, offset);")),
-    # What an old grader held literally: the reference's exercise 2a.
+                   "the identity", "  return {call}(b, m, s, offset);"),
+             local="b <= 3 && m <= 4 && b <= s && s <= 4 && offset < 1 << 15"),
     Function("ex2a", "chosen_swizzle", ("chosen_swizzle",),
              Plant("  (void)row_bytes;\n  return {};  // TODO", "  return {call}(row_bytes);"),
-             leaks=(r"\{row_bytes == 128 \? (3) : 2, 4, 3\}",)),
+             local="row_bytes <= 128"),
     Function("ex3a", "fill_copy", ("fill_copy",),
              Plant("  (void)t;\n  (void)i;\n  return {};  // TODO: as shipped, kNotImplemented",
                    "  return {call}(t, i);")),
     Function("ex3b", "fragment_offset", ("fragment_offset",),
              Plant("  (void)lane;\n  (void)row0;\n  (void)kk;\n  return kNotImplemented;  // TODO",
                    "  return {call}(lane, row0, kk);")),
-    # Old hand-outs' graders held the complete kernel: the swizzled one (grader_offset, with the
-    # Swizzle<3,4,3> branch, and grader_tc_gemm), then the plain tile's (tc_gemm_with_tile).
+    # The names a complete kernel in grader code would go by.
     Kernel("ex3_counters", "tc_gemm_kernel",
            ("grader_offset", "grader_tc_gemm", "tc_gemm_with_tile")),
 ]

@@ -6,7 +6,8 @@ from copy_attack_items import Function, Kernel, Plant
 ITEMS = [
     Function("ex1", "tma_smem_offset", ("tma_smem_offset", "offset"),
              Plant("  (void)mode;\n  return row * box_row_bytes + byte;  // TODO: the three "
-                   "swizzled modes", "  return {call}(mode, box_row_bytes, row, byte);")),
+                   "swizzled modes", "  return {call}(mode, box_row_bytes, row, byte);"),
+             local="box_row_bytes <= 256 && row < (box_row_bytes < 128 ? 2048 / box_row_bytes : 16)"),
     Function("ex2b_2c", "least_padded_pitch", ("least_padded_pitch",),
              Plant("int least_padded_pitch() {\n  return kNotImplemented;",
                    "int least_padded_pitch() {\n  return {call}();")),

@@ -20,7 +20,9 @@
    hand-out's grader and library code find nothing, and, graded as a class by
    tools/instructor/grade, score zero on every check they attack; a control made from a hand-out
    doctored with the reference's functions in a grader header finds them and scores the points
-   they answer, which shows that the attack would see what a leak gives away.
+   they answer, which shows that the attack would see what a leak gives away. The local-runs
+   attack: each function answered only where the local runs ask it passes its local check and
+   scores 0 officially.
 5. An instructor who filled in an exercise in a checkout of the workbook still has the shipped
    skeleton rejected by the self-tests.
 Exit 0 when all of that holds. CI runs it (.ci/run).
@@ -38,6 +40,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
+import manifest  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "tools", "instructor"))
 import meson_testlog  # noqa: E402,F401
 from make_handout import listing  # noqa: E402
@@ -68,6 +72,8 @@ def copy_attacks(work, handout, target):
     check(made.returncode == 0, "copy_attacks.py writes the attacks and the control")
     if made.returncode != 0:
         return
+    shutil.rmtree(os.path.join(work, "local-runs"), ignore_errors=True)  # graded on its own
+    shutil.move(os.path.join(out, "local-runs"), os.path.join(work, "local-runs"))
     report = json.load(open(os.path.join(out, "attacks.json")))
     leaks = [(kind, chapter, e) for kind, found in report["attacks"].items()
              for chapter, entries in found.items() for e in entries]
@@ -108,6 +114,31 @@ def copy_attacks(work, handout, target):
               + "".join(f"\n         lost: {n}" for n in lost))
     except (OSError, ValueError) as e:
         check(False, f"the control has a result ({e})")
+
+
+def local_runs_attack(work, target):
+    """Step 4's second attack (copy_attacks.py's local-runs submission), graded officially."""
+    report = json.load(open(os.path.join(work, "copy-attacks", "attacks.json")))["local-runs"]
+    grades = os.path.join(work, "local-runs-grades")
+    graded = run([sys.executable, os.path.join(ROOT, "tools", "instructor", "grade"),
+                  os.path.join(work, "local-runs"), "--out", grades, "--chapters",
+                  ",".join(report), "--gpu-targets", target, "--time-limit", "600"], ROOT)
+    try:
+        with open(os.path.join(grades, "submissions", "local-runs", "result.json")) as f:
+            tests = {t["name"]: t for t in json.load(f)["tests"]}
+    except (OSError, ValueError) as e:
+        return check(False, f"the local-runs attack has a result ({e}): {graded.stdout[-800:]}")
+    earned = []
+    for chapter, names in report.items():
+        checks = manifest.load(ROOT, chapter).checks
+        ids = {c.id for c in checks if c.name in names}  # and the hidden checks certifying them
+        earned += [tests[c.name] for c in checks if c.name in names or set(c.certifies) & ids]
+        for name in names:
+            t, held = tests[name], tests[name]["output"].startswith("passed, but scored 0")
+            check(held, f"answered only where the local runs ask, '{name[:40]}...' passes there "
+                        f"and scores 0 officially" + ("" if held else f": {t['output']}"))
+    print(f"  the local-runs attack earns {sum(t['score'] for t in earned):g} of "
+          f"{sum(t['max_score'] for t in earned):g} official host points it aims at")
 
 
 def main():
@@ -223,6 +254,7 @@ def main():
 
     print("The copy attack on the hand-out, graded as a class:")
     copy_attacks(work, handout, args.gpu_target)
+    local_runs_attack(work, args.gpu_target)
 
     print(f"An instructor who filled in chapter {chapter} in a checkout:")
     checkout = os.path.join(work, "checkout")

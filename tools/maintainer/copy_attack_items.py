@@ -19,13 +19,16 @@ class Plant:
 @dataclass(frozen=True)
 class Function:
     """A graded function: an answer the hand-out would give away as a definition of one of
-    `names` in grader or library code (pasted into the exercise and called through {call}), or
-    as a literal (`leaks`, regular expressions found anywhere under grader/ and common/)."""
+    `names` in grader or library code (pasted into the exercise and called through {call}).
+    Answers written as text anywhere in the hand-out are test_lesson_references.py's."""
     check: str
     name: str
     names: tuple                # identifiers a leaked reference would be defined as
     plant: Plant                # {call}: e.g. "return {call}(b, m, s, offset);"
-    leaks: tuple = ()
+    # Where the local runs ask the function (a C++ condition on its parameters): all that its
+    # digests, or a search with the local checks as its oracle, can tell. "" where they ask its
+    # whole domain, so that a table of their answers is the function itself.
+    local: str = ""
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,14 @@ the list of the chapter's graded functions and kernels, tools/maintainer/copy_at
 HANDOUT_TREE an unpacked hand-out (the attacker's whole view). The attack, grader-code, writes
 OUT_DIR/grader-code/, a hand-out tree holding every chapter's exercise file: every graded
 function replaced by a call of a definition of the same name (or a listed alias) that the
-hand-out's grader/ or common/ code holds, pasted into the exercise; any literal answer the item
-lists found there; a graded kernel found there is reported. No attack takes predicted counts
+hand-out's grader/ or common/ code holds, pasted into the exercise; a graded kernel found there
+is reported. No attack takes predicted counts
 from the hand-out's tables or lessons: every prediction is a rule graded on fresh cases, and a
 table of the right numbers of a variant's cases earns nothing (copied_answers.py measures it).
+
+OUT_DIR/local-runs/ is a second attack: each graded function that declares where the local runs
+ask it (`local`) answers there only (what inverted digests, or a search with the local checks as
+its oracle, give at best), the rest of the exercise being the reference's.
 
 An item the attack finds nothing for stays as the skeleton has it. OUT_DIR/attacks.json lists what
 it found, item by item, with the check each attacks. With --control, a copy of the hand-out is
@@ -37,6 +41,7 @@ from copy_attack_items import Function, Kernel  # noqa: E402
 import manifest  # noqa: E402
 
 ATTACK = "grader-code"
+LOCAL = "local-runs"
 SOURCE_SUFFIXES = (".hpp", ".cpp", ".cu", ".cuh", ".h")
 
 
@@ -108,18 +113,6 @@ def definitions(tree, name):
     return found
 
 
-def literal_leaks(tree, patterns):
-    """[(file, first group)] of every match of `patterns` in the tree's grader/ and common/."""
-    found = []
-    for top in ("grader", "common"):
-        for path in files_under(tree, top, SOURCE_SUFFIXES + (".tsv", ".md")):
-            text = read(path)
-            for pattern in patterns:
-                for m in re.finditer(pattern, text):
-                    found.append((os.path.relpath(path, tree), m.group(1) if m.groups() else ""))
-    return found
-
-
 def pasted(tree, path):
     """A grader or library file's text as an exercise could paste it: without #pragma once and
     without its includes of grader/ headers (an exercise may not include those)."""
@@ -147,8 +140,6 @@ def attack(tree, chapter, items, skeleton):
     for item in items:
         sources, call = [], None
         if isinstance(item, Function):
-            for path, literal in literal_leaks(tree, item.leaks):
-                sources.append(f"{path}: holds the answer literally ({literal})")
             for name in item.names:
                 for path, qualified in definitions(tree, name):
                     sources.append(f"{path}: defines {qualified}")
@@ -173,6 +164,24 @@ def attack(tree, chapter, items, skeleton):
         text = text[:cut] + "\n// Pasted from the hand-out by a copy attack:\n" + \
             "".join(prelude) + text[cut:]
     return text, found
+
+
+def local_runs(root, chapter, items, skeleton):
+    """The local-runs attack's exercise for `chapter` (the reference solution, each function that
+    declares `local` answering there only and as the skeleton does elsewhere), and its checks."""
+    text = read(os.path.join(root, "solutions", chapter, f"{chapter[3:]}_exercise.cu"))
+    aimed = set()
+    for item in (i for i in items if isinstance(i, Function) and i.local):
+        aimed.add(item.check)
+        name = item.names[0]
+        reference, stub = function_text(text, name), function_text(skeleton, name)
+        header = reference[:reference.index("{")]
+        args = re.search(r"\{call\}\(([^)]*)\)", item.plant.new).group(1)
+        text = text.replace(reference, header.replace(name + "(", name + "_of_local_runs(", 1) +
+                            reference[len(header):] + "\n\n" + header + "{\n  if (" +
+                            item.local + ") return " + name + "_of_local_runs(" + args + ");\n" +
+                            stub[stub.index("{") + 1:], 1)
+    return text, sorted(aimed)
 
 
 def write_submission(out, name, exercises):
@@ -231,6 +240,9 @@ def main():
         exercises[c], found[c] = attack(tree, c, items[c], skeletons[c])
     write_submission(out, ATTACK, exercises)
     report = {"attacks": {ATTACK: found}}
+    narrowed = {c: local_runs(root, c, items[c], skeletons[c]) for c in chapters}
+    report[LOCAL] = {c: aimed for c, (_, aimed) in narrowed.items() if aimed}
+    write_submission(out, LOCAL, {c: narrowed[c][0] for c in report[LOCAL]})
     planted = {c for c in chapters if exercises[c] != skeletons[c]}
     if "--control" in sys.argv[1:]:
         doctored = os.path.join(out, "doctored-handout")
