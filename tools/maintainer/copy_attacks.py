@@ -11,9 +11,9 @@ HANDOUT_TREE an unpacked hand-out (the attacker's whole view). The attack, grade
 OUT_DIR/grader-code/, a hand-out tree holding every chapter's exercise file: every graded
 function replaced by a call of a definition of the same name (or a listed alias) that the
 hand-out's grader/ or common/ code holds, pasted into the exercise; a graded kernel found there
-is reported. No attack takes predicted counts
-from the hand-out's tables or lessons: every prediction is a rule graded on fresh cases, and a
-table of the right numbers of a variant's cases earns nothing (copied_answers.py measures it).
+is reported. No attack takes predicted counts from the hand-out's tables or lessons: every
+prediction is a rule graded on fresh cases, and a table of the right numbers of a variant's
+cases earns nothing (copied_answers.py measures it).
 
 OUT_DIR/local-runs/ is a second attack: each graded function that declares where the local runs
 ask it (`local`) answers there only (what inverted digests, or a search with the local checks as
@@ -175,6 +175,8 @@ def local_runs(root, chapter, items, skeleton):
         aimed.add(item.check)
         name = item.names[0]
         reference, stub = function_text(text, name), function_text(skeleton, name)
+        if not reference or not stub:
+            sys.exit(f"copy_attacks.py: {chapter}: the solution or the skeleton defines no {name}")
         header = reference[:reference.index("{")]
         args = re.search(r"\{call\}\(([^)]*)\)", item.plant.new).group(1)
         text = text.replace(reference, header.replace(name + "(", name + "_of_local_runs(", 1) +
