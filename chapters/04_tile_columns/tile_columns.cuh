@@ -19,7 +19,8 @@ constexpr int kNotImplemented = -1;
 /// bytes need (no bank conflict as Nsight Compute counts it), with the least padding: the
 /// smallest such pitch >= width. Widths are 1 to 1024 (the grader tries your variant's, which
 /// its report lists: 1 to 256 in a self-study workbook, 48 of each size up to 512 in a
-/// class hand-out; official grading more). Returns kNotImplemented until written.
+/// class hand-out, fresh ones up to 512 at each run; official grading the
+/// wider ones). Returns kNotImplemented until written.
 __host__ __device__ int padded_pitch(int element_bytes, int width);
 
 constexpr int kTile = 32;      ///< The kernel's tiles are kTile x kTile floats.

@@ -11,7 +11,8 @@ EX2 = "ex2_correct"
 ITEMS = [
     Function(EX1, "padded_pitch", ("padded_pitch", "least_pitch", "least_conflict_free_pitch"),
              Plant("  return kNotImplemented;  // TODO",
-                   "  return {call}(element_bytes, width);")),
+                   "  return {call}(element_bytes, width);"),
+             local="width <= 512"),
     Kernel(EX2, "block_column_sums_kernel",
            ("block_column_sums_kernel", "padded_column_sums_kernel")),
 ]

@@ -15,7 +15,7 @@
 #include "grader/harness/random_seed.hpp"
 
 WORKBOOK_CHECK(hidden_padded_pitch) {
-  const auto problem = ch04::spec::pitch_problem(257, 1024);
+  const auto problem = ch04::spec::pitch_problem(ch04::spec::kLocalWidths + 1, 1024);
   GRADER_EXPECT(!problem, *problem);
 }
 
