@@ -92,10 +92,12 @@ def assessment_table():
             if os.path.isfile(os.path.join(ROOT, "grader", folder, "variant_cases.cpp")) \
             else "not measured (no variant cases)"
         # The local-runs attack (check_course_readiness.py grades it): a table of what the local
-        # runs ask earns the functions and layouts whose whole domain they ask.
-        whole = {i.check for i in copy_attacks.load_items(ROOT, folder)
-                 if isinstance(i, copy_attacks.Function) and not i.local}
-        whole_ids = {c.id for c in checks if c.name in whole and c.kind in ("function", "layout")}
+        # runs ask earns a check of functions and layouts whose whole domain they ask, every one.
+        functions = [i for i in copy_attacks.load_items(ROOT, folder)
+                     if isinstance(i, copy_attacks.Function)]
+        asked_beyond = {i.check for i in functions if i.local}
+        whole_ids = {c.id for c in checks if c.kind in ("function", "layout")
+                     and c.name in {i.check for i in functions} - asked_beyond}
         tabled = sum(c.points for c in checks
                      if c.id in whole_ids or set(c.certifies) & whole_ids)
         host = sum(c.points for c in checks if c.mode == "host")

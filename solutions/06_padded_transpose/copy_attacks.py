@@ -9,7 +9,8 @@ EX2 = "ex2_correct"
 ITEMS = [
     Function(EX1, "padded_pitch", ("padded_pitch",),
              Plant("  (void)element_bytes;\n  return columns;  // TODO",
-                   "  return {call}(columns, element_bytes);")),
+                   "  return {call}(columns, element_bytes);"),
+             local="columns <= 128"),
     Function(EX1, "padded_tile_index", ("padded_tile_index", "padded_index", "padded_word"),
              Plant("  return row * kTile + col;", "  return {call}(row, col);")),
     # A complete padded transpose: the exercise's own name, and the name of the padded kernel

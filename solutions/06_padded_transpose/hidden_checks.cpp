@@ -1,15 +1,30 @@
 // Chapter 06's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
-// never does. The same kernel on shapes the hand-out's checks do not try: a kernel tuned to the
-// local shapes loses these points.
+// never does. The padding rule on tiles wider than any local run asks, and the same kernel on
+// shapes the hand-out's checks do not try: a table of the local runs' pitches, or a kernel tuned
+// to the local shapes, loses these points.
 #include <random>
 #include <utility>
 #include <vector>
 
+#include "chapters/06_padded_transpose/padded_transpose.cuh"
 #include "grader/06_padded_transpose/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
+#include "grader/transpose/tile_layout_check.hpp"
 #include "grader/transpose/transpose_bench.hpp"
+
+WORKBOOK_CHECK(hidden_padding_rule) {
+  std::mt19937 rng(grader::hidden_seed(603));
+  std::vector<std::pair<int, int>> cases;
+  for (const int bytes : {2, 4, 8, 16, 2, 4, 8, 16}) {
+    const int wider = 1024 - transpose::kPaddingColumnsAskedLocally;
+    cases.push_back(
+        {transpose::kPaddingColumnsAskedLocally + 1 + static_cast<int>(rng() % wider), bytes});
+  }
+  const auto problem = transpose::padding_rule_problem(ch06::padded_pitch, cases, false);
+  GRADER_EXPECT(!problem, *problem);
+}
 
 WORKBOOK_CHECK(hidden_transpose) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();

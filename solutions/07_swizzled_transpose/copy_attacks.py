@@ -7,6 +7,9 @@ EX1 = "ex1"
 EX2 = "ex2_correct"
 
 ITEMS = [
+    Function(EX1, "swizzled_word", ("swizzled_word",),
+             Plant("  return row * width + col;", "  return {call}(row, col, width);"),
+             local="width <= 32"),
     Function(EX1, "swizzled_tile_index", ("swizzled_tile_index", "swizzled_index", "xor_index"),
              Plant("  return row * kTile + col;", "  return {call}(row, col);")),
     Kernel(EX2, "swizzled_transpose_kernel",

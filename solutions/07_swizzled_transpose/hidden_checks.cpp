@@ -1,15 +1,24 @@
 // Chapter 07's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
-// never does. The same kernel on shapes the hand-out's checks do not try: a kernel tuned to the
-// local shapes loses these points.
+// never does. The swizzle rule on tiles wider than any local run asks, and the same kernel on
+// shapes the hand-out's checks do not try: a table of the local runs' words, or a kernel tuned to
+// the local shapes, loses these points.
 #include <random>
 #include <utility>
 #include <vector>
 
+#include "chapters/07_swizzled_transpose/swizzled_transpose.cuh"
 #include "grader/07_swizzled_transpose/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
+#include "grader/transpose/tile_layout_check.hpp"
 #include "grader/transpose/transpose_bench.hpp"
+
+WORKBOOK_CHECK(hidden_swizzle_rule) {
+  const auto problem =
+      transpose::layout_rule_problem("swizzled_word", ch07::swizzled_word, {64, 128, 256});
+  GRADER_EXPECT(!problem, *problem);
+}
 
 WORKBOOK_CHECK(hidden_transpose) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();

@@ -7,11 +7,22 @@
 
 namespace ch07 {
 
-// Exercise 1: the swizzle. As shipped it is plain row-major: a column load is 32-way.
+// Exercise 1: the swizzle, for any width, then for the kernel's tile. As shipped both are plain
+// row-major: a column load is 32-way.
 // ---- your code: exercise 1 ----
-// Column col of row `row` is stored at column col ^ row. Within a row, x -> x ^ row is a
-// bijection of 0..31 (XOR with a fixed value is its own inverse), so a row is still 32 words in
-// 32 banks; down a column, row -> col ^ row takes 32 different values, so a column is too.
+// Column col of row `row` is stored at column col ^ f(row). Within a row, x -> x ^ f(row) is a
+// bijection of the row (XOR with a fixed value below the width is its own inverse), so the rows
+// a warp stores keep their banks. Down a column, rows that start in the same bank (rows
+// 32 / width apart, where a line of 32 banks holds several rows) need different values of f:
+// f(row) = (row / rows per line) % (the columns that line gives each row, at most 32).
+__host__ __device__ int swizzled_word(int row, int col, int width) {
+  const int rows_per_line = width < 32 ? 32 / width : 1;
+  const int columns_per_line = width < 32 ? width : 32;
+  return row * width + (col ^ ((row / rows_per_line) % columns_per_line));
+}
+
+// 32 floats a row: one row per line, and f(row) = row % 32 = row, written so (the kernel's index
+// needs no remainder).
 __host__ __device__ int swizzled_tile_index(int row, int col) {
   return row * kTile + (col ^ row);
 }
