@@ -1,6 +1,7 @@
-// The transpose ladder's host checks of a 32 x 32 tile layout (chapters 06 and 07): every element
-// has its own word inside the tile, and a warp storing a row or loading a column of the tile
-// takes one wavefront; and of a padding rule, a tile's pitch for its column reads.
+// The transpose ladder's host checks of tile layouts (chapters 06 and 07): every element has its
+// own word inside the tile, and a warp storing rows or loading a column of the tile takes one
+// wavefront, for the kernels' 32 x 32 tile and for a layout rule's tiles of any width; and of a
+// padding rule, a tile's pitch for its column reads.
 #pragma once
 
 #include <functional>
@@ -36,12 +37,12 @@ inline std::vector<smem::WarpRequest> tile_requests(const std::function<int(int,
 inline std::vector<std::pair<smem::WarpRequest, std::string>> row_requests(
     const std::function<int(int, int)>& index, int width) {
   std::vector<std::pair<smem::WarpRequest, std::string>> requests;
-  const int rows_at_once = width < 32 ? 32 / width : 1;
+  const int per_row = width < 32 ? width : 32;  // the elements of one row a warp stores
+  const int rows_at_once = 32 / per_row;
   for (int row = 0; row < 32; row += rows_at_once) {
     for (int first = 0; first < width; first += 32) {
       const auto store = smem::WarpRequest::from_lanes(4, smem::Op::kStore, [&](int t) {
-        return 4LL *
-               index(row + t / (width < 32 ? width : 32), first + t % (width < 32 ? width : 32));
+        return 4LL * index(row + t / per_row, first + t % per_row);
       });
       requests.push_back({store, rows_at_once > 1 ? "rows " + std::to_string(row) + " .. " +
                                                         std::to_string(row + rows_at_once - 1)
@@ -102,8 +103,8 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
         const std::string conflict = column_conflict();
         if (!conflict.empty()) f.line(conflict);
         return f.hint(
-            "the tile's size is fixed by the interface: the least padding that makes "
-            "columns conflict-free fits it.");
+            "the tile's size is fixed by the interface: a layout that makes columns "
+            "conflict-free with the least padding, or none, fits it.");
       }
       if (owner[static_cast<size_t>(w)] >= 0) {
         const int other = owner[static_cast<size_t>(w)];
