@@ -1,5 +1,5 @@
 // Chapter 03: exercise 2's table as a layout, before anything is counted or launched through it:
-// table_words() within what the kernel may ask for, every table_slot() inside it, and no slot
+// table_words() within what a block may ask for, every table_slot() inside it, and no slot
 // holding two entries. The host checks, the hidden one and the GPU checks (which size the
 // kernel's shared memory from table_words() and index it with table_slot()) ask it first.
 #pragma once
@@ -11,13 +11,16 @@
 #include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/subject_link.hpp"
 
 namespace ch03::checks {
 
-/// The fewest words a table needs: one for each entry.
-constexpr int kLeastTableWords = ch03::kTableEntries;
-/// The most: 48 KiB of shared memory.
+/// The most words a table may take: 48 KiB of shared memory (a table needs one an entry, at least).
 constexpr int kMostTableWords = 48 * 1024 / 4;
+/// The largest tables of the contract, and the largest a local run asks (official grading asks
+/// the rest).
+constexpr int kMostTableEntries = 384;
+constexpr int kTableEntriesAskedLocally = 256;
 
 /// The name of the check that judges the layout itself (its TEST_CASE), for the messages of the
 /// checks it gates.
@@ -25,38 +28,57 @@ inline const char* const kLayoutCheck = ::grader::chapter::checks::ex2_layout.na
 
 using TableFault = grader::LayoutFault;
 
-inline std::string call_of(int key, int lane) {
-  return "table_slot(" + std::to_string(key) + ", " + std::to_string(lane) + ")";
+inline std::string call_of(int key, int lane, int entries) {
+  return "table_slot(" + std::to_string(key) + ", " + std::to_string(lane) + ", " +
+         std::to_string(entries) + ")";
 }
 
-/// The first problem of the table's bounds: table_words() outside [kLeastTableWords,
-/// kMostTableWords], checked before anything is sized from it, then a slot outside
-/// [0, table_words()). With `apart`, also a slot that holds two entries.
-inline std::optional<TableFault> table_fault(bool apart = true) {
-  const int words = ch03::table_words();
+/// table_slot(key, lane, entries) of every key and lane of a table of `entries` entries, asked
+/// of the student's code in one batch: slot 32 key + lane.
+inline std::vector<int> table_slots(int entries) {
+  std::vector<int> slots;
+  grader::subject::for_each_call(
+      ch03::table_slot,
+      [&](auto ask) {
+        for (int key = 0; key < entries; ++key) {
+          for (int lane = 0; lane < 32; ++lane) ask(key, lane, entries);
+        }
+      },
+      [&](int s, const auto&...) { slots.push_back(s); });
+  return slots;
+}
+
+/// The first problem of a table of `entries` entries' bounds: table_words(entries) outside
+/// [entries, kMostTableWords], checked before anything is sized from it, then a slot outside
+/// [0, table_words(entries)). With `apart`, also a slot that holds two entries.
+inline std::optional<TableFault> table_fault(int entries = ch03::kTableEntries, bool apart = true) {
+  const int words = ch03::table_words(entries);
+  const std::string size_call = "table_words(" + std::to_string(entries) + ")";
   if (auto fault = grader::size_fault(
-          "table_words()", words, kLeastTableWords, kMostTableWords, "words",
-          "one word for each of the 256 entries, at most 48 KiB of shared memory",
+          size_call, words, entries, kMostTableWords, "words",
+          "one word for each of the " + std::to_string(entries) +
+              " entries, at most 48 KiB of shared memory",
           "table_words() sizes the kernel's shared memory: the words your table_slot() uses, no "
           "more than 48 KiB.")) {
     return fault;
   }
+  const std::vector<int> slots = table_slots(entries);
   std::vector<int> entry_in(static_cast<size_t>(words), -1);  // the entry of each slot
   std::vector<int> first_lane(static_cast<size_t>(words), -1);
-  for (int key = 0; key < ch03::kTableEntries; ++key) {
+  for (int key = 0; key < entries; ++key) {
     for (int lane = 0; lane < 32; ++lane) {
-      const int s = ch03::table_slot(key, lane);
+      const int s = slots[static_cast<size_t>(32 * key + lane)];
       if (s < 0 || s >= words) {
-        return TableFault{call_of(key, lane) + " is " + std::to_string(s) +
-                              ", outside [0, table_words() = " + std::to_string(words) + ")",
+        return TableFault{call_of(key, lane, entries) + " is " + std::to_string(s) +
+                              ", outside [0, " + size_call + " = " + std::to_string(words) + ")",
                           "table_words() must cover every slot the table uses."};
       }
       int& entry = entry_in[static_cast<size_t>(s)];
       if (apart && entry >= 0 && entry != key) {
         return TableFault{"slot " + std::to_string(s) + " holds entry " + std::to_string(entry) +
-                              " (" + call_of(entry, first_lane[static_cast<size_t>(s)]) +
-                              ") and entry " + std::to_string(key) + " (" + call_of(key, lane) +
-                              "): one word cannot hold two entries",
+                              " (" + call_of(entry, first_lane[static_cast<size_t>(s)], entries) +
+                              ") and entry " + std::to_string(key) + " (" +
+                              call_of(key, lane, entries) + "): one word cannot hold two entries",
                           "copies of one entry may share a slot; different entries may not."};
       }
       if (entry < 0) {

@@ -91,19 +91,21 @@ int predicted_wavefronts(Pattern p, PatternCase c) {
 }
 // ---- end of your code ----
 
-// Exercise 2: the table's layout in shared memory. As shipped it is the naive one (entry k in
-// word k, one copy): random keys then collide in banks. Lay the table out, or replicate it, so
-// that no key distribution makes a warp's lookups conflict.
+// Exercise 2: the table's layout in shared memory, for a table of any size of the contract. As
+// shipped it is the naive one (entry k in word k, one copy): random keys then collide in banks.
+// Lay the table out, or replicate it, so that no key distribution makes a warp's lookups
+// conflict.
 // ---- your code: exercise 2 ----
 // 32 copies, one per lane, interleaved so that copy t lies entirely in bank t: lane t reads
-// entry k at word 32 k + t. Any keys, any lane: 32 different banks, one wavefront. Costs
-// 32 x 1 KiB = 32 KiB of shared memory per block.
-__host__ __device__ int table_slot(int key, int lane) {
+// entry k at word 32 k + t. Any keys, any lane: 32 different banks, one wavefront. Costs 32
+// words an entry: 32 KiB for lookup_kernel's 256, the whole 48 KiB for the contract's 384.
+__host__ __device__ int table_slot(int key, int lane, int entries) {
+  (void)entries;
   return 32 * key + lane;
 }
 
-__host__ __device__ int table_words() {
-  return 32 * kTableEntries;
+__host__ __device__ int table_words(int entries) {
+  return 32 * entries;
 }
 // ---- end of your code ----
 

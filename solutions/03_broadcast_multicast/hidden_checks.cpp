@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -41,20 +42,17 @@ bool give_word(int t, const std::array<Reach, kLanes>& reach, std::vector<int>& 
   return false;
 }
 
-}  // namespace
-
-WORKBOOK_CHECK(hidden_table) {
-  // Only a valid table has collisions to look for: one that sends every lane to one word is a
-  // broadcast, one wavefront for any keys, and holds one entry.
-  if (const auto fault = ch03::checks::table_fault()) {
-    GRADER_FAIL(grader::not_judged_while_invalid(fault->fact, ch03::checks::kLayoutCheck));
-  }
-  const int words = ch03::table_words();
+// The keys that collide worst in a valid table of `entries` entries, found from the layout itself:
+// the feedback if they make a warp's lookup take more than one wavefront, or nothing.
+std::optional<grader::Feedback> worst_keys_problem(int entries) {
+  const int words = ch03::table_words(entries);
+  const std::vector<int> slots = ch03::checks::table_slots(entries);
+  const auto slot = [&](int key, int t) { return slots[static_cast<std::size_t>(32 * key + t)]; };
   // Every bank: what each lane can reach in it.
   std::array<std::array<Reach, kLanes>, smem::kNumBanks> reach;
-  for (int key = 0; key < ch03::kTableEntries; ++key) {
+  for (int key = 0; key < entries; ++key) {
     for (int t = 0; t < kLanes; ++t) {
-      const int s = ch03::table_slot(key, t);
+      const int s = slot(key, t);
       reach[static_cast<std::size_t>(s % smem::kNumBanks)][static_cast<std::size_t>(t)].push_back(
           {s, key});
     }
@@ -81,25 +79,46 @@ WORKBOOK_CHECK(hidden_table) {
       }
     }
   }
-  if (worst == 1) {
-    SUCCEED();
-    return;
-  }
+  if (worst == 1) return std::nullopt;
   const auto request = smem::WarpRequest::from_lanes(4, smem::Op::kLoad, [&](int t) {
-    return 4LL * ch03::table_slot(worst_keys[static_cast<std::size_t>(t)], t);
+    return 4LL * slot(worst_keys[static_cast<std::size_t>(t)], t);
   });
   std::string keys;
   for (int t = 0; t < kLanes; ++t) {
     keys += (t ? " " : "") + std::to_string(worst_keys[static_cast<std::size_t>(t)]);
   }
-  GRADER_FAIL(grader::Feedback("Keys chosen to collide in your table make a warp's lookup take " +
-                               grader::wavefronts(smem::analyze(request).wavefronts) +
-                               "; it must take one for any keys.")
-                  .line("the keys, lane 0 first: " + keys)
-                  .picture(grader::draw(request))
-                  .hint("random keys may miss a collision that some keys make; for every key "
-                        "to be safe, no other lane may read a different word in a bank that "
-                        "lane t reads from."));
+  return grader::Feedback("In a table of " + std::to_string(entries) +
+                          " entries, keys chosen to collide make a warp's lookup take " +
+                          grader::wavefronts(smem::analyze(request).wavefronts) +
+                          "; it must take one for any keys.")
+      .line("the keys, lane 0 first: " + keys)
+      .picture(grader::draw(request))
+      .hint(
+          "random keys may miss a collision that some keys make; for every key to be safe, no "
+          "other lane may read a different word in a bank that lane t reads from, at every "
+          "table size of the contract.");
+}
+
+}  // namespace
+
+WORKBOOK_CHECK(hidden_table) {
+  // lookup_kernel's table, then larger tables than any local run asks. Only a valid table has
+  // collisions to look for: one that sends every lane to one word is a broadcast, one wavefront
+  // for any keys, and holds one entry.
+  std::mt19937 rng(grader::hidden_seed(305));
+  const int asked_above = ch03::checks::kTableEntriesAskedLocally;
+  const int larger =
+      asked_above + 1 + static_cast<int>(rng() % (ch03::checks::kMostTableEntries - asked_above));
+  for (const int entries : {ch03::kTableEntries, larger, ch03::checks::kMostTableEntries}) {
+    if (const auto fault = ch03::checks::table_fault(entries)) {
+      // lookup_kernel's table has a local check of its own to pass first; the larger ones not.
+      GRADER_FAIL(entries == ch03::kTableEntries
+                      ? grader::not_judged_while_invalid(fault->fact, ch03::checks::kLayoutCheck)
+                      : ch03::checks::table_feedback(*fault));
+    }
+    if (auto problem = worst_keys_problem(entries)) GRADER_FAIL(*problem);
+  }
+  SUCCEED();
 }
 
 WORKBOOK_CHECK(hidden_lookup) {

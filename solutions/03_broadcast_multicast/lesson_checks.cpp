@@ -137,8 +137,9 @@ TEST_CASE("ch03 lesson: it leaves the graded answers to the student", "[lesson]"
                         84,  90,  120, 118, 12, 90,  166, 88,  69,  184};
   graded.push_back({"table_slot (exercise 2)",
                     {"32 * key + lane", "key * 32 + lane", "lane + 32 * key", "32 copies"},
-                    {WarpRequest::from_lanes(
-                        4, Op::kLoad, [&](int t) { return 4LL * ch03::table_slot(keys[t], t); })}});
+                    {WarpRequest::from_lanes(4, Op::kLoad, [&](int t) {
+                      return 4LL * ch03::table_slot(keys[t], t, ch03::kTableEntries);
+                    })}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }
 
