@@ -49,12 +49,16 @@ __global__ void stride_probe_kernel(int stride, int iterations, long long* cycle
 constexpr int kThreads = 256;         ///< Threads per block of owner_sums_kernel (fixed).
 constexpr int kValuesPerThread = 32;  ///< Values each thread owns.
 
-/// The shared-memory word where a block keeps value `i` (0..31) of its thread `owner`
-/// (0..kThreads-1). Every (owner, i) must get its own word in [0, staged_words()).
-__host__ __device__ int staged_index(int owner, int i);
+/// The shared-memory word where a block of `threads` threads (a multiple of 32, 32 .. 352;
+/// owner_sums_kernel's has kThreads), staging and summing as owner_sums_kernel does, keeps value
+/// `i` (0..31) of its thread `owner` (0 .. threads - 1), with neither loop conflicting. Every
+/// (owner, i) must get its own word in [0, staged_words(threads)). The local checks ask blocks
+/// of up to 256 threads; official grading asks larger ones.
+__host__ __device__ int staged_index(int owner, int i, int threads);
 
-/// Words of shared memory the layout needs (at most 12288, 48 KiB).
-__host__ __device__ int staged_words();
+/// Words of shared memory the layout of a block of `threads` threads needs (at most 12288,
+/// 48 KiB).
+__host__ __device__ int staged_words(int threads);
 
 /// The layout as shipped: thread `owner` keeps its values in one row of 32 words, so value i of
 /// every thread lies in bank i (the grader's baseline).
@@ -68,9 +72,11 @@ struct ThreadMajorLayout {
 /// Your layout: staged_index() and staged_words().
 struct YourLayout {
   /// Word of value `i` of thread `owner`: staged_index().
-  __host__ __device__ static int index(int owner, int i) { return staged_index(owner, i); }
+  __host__ __device__ static int index(int owner, int i) {
+    return staged_index(owner, i, kThreads);
+  }
   /// Words the layout needs: staged_words().
-  __host__ __device__ static int words() { return staged_words(); }
+  __host__ __device__ static int words() { return staged_words(kThreads); }
 };
 
 /// The kernel whose layout you fix (given; not an exercise). Launched with kThreads threads per

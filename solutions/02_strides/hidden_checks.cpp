@@ -1,7 +1,7 @@
 // Chapter 02's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
 // never does. The same functions and kernels on cases the hand-out's checks do not try: a
-// prediction tuned to strides 0..64, or a microbenchmark or layout tuned to the local cases,
-// loses these points.
+// prediction tuned to strides 0..64, a layout tuned to the local blocks, or a microbenchmark or
+// kernel layout tuned to the local cases, loses these points.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -11,6 +11,7 @@
 #include "grader/02_strides/device_probes.hpp"
 #include "grader/02_strides/gcd_law_check.hpp"
 #include "grader/02_strides/kernel_checks.hpp"
+#include "grader/02_strides/layout_check.hpp"
 #include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
@@ -51,6 +52,19 @@ std::vector<ch02::spec::StrideCase> hidden_strides() {
 WORKBOOK_CHECK(hidden_gcd_law) {
   const auto problem = ch02::spec::gcd_law_problem(ch02::hidden::hidden_strides());
   GRADER_EXPECT(!problem, *problem);
+}
+
+WORKBOOK_CHECK(hidden_staged_layout) {
+  // Blocks larger than any local run asks: a layout tuned to owner_sums_kernel's 256 threads, or
+  // a table of the local runs' indices, has no rule for these.
+  for (int threads = ch02::checks::kThreadsAskedLocally + 32; threads <= ch02::checks::kMostThreads;
+       threads += 32) {
+    if (const auto fault = ch02::checks::layout_fault(threads)) {
+      GRADER_FAIL(ch02::checks::layout_feedback(*fault));
+    }
+    if (auto problem = ch02::checks::conflict_problem(threads)) GRADER_FAIL(*problem);
+  }
+  SUCCEED();
 }
 
 WORKBOOK_CHECK(hidden_microbenchmark) {

@@ -78,7 +78,8 @@ TEST_CASE("ch02 lesson: it leaves the graded answers to the student", "[lesson]"
          {ch02::spec::stride_request(s, bytes)}});
   }
   // Exercise 3: the reference's layout (this build links it), however it is written.
-  const std::string row = std::to_string(ch02::staged_index(1, 0) - ch02::staged_index(0, 0));
+  const std::string row = std::to_string(ch02::staged_index(1, 0, ch02::kThreads) -
+                                         ch02::staged_index(0, 0, ch02::kThreads));
   graded.push_back({"staged_index (exercise 3)",
                     {"owner * " + row, row + " * owner", "owner * (kValuesPerThread + 1)",
                      "[32][" + row + "]", "[256][" + row + "]"},

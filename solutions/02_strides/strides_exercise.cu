@@ -51,16 +51,19 @@ __global__ void stride_probe_kernel(int stride, int iterations, long long* cycle
 
 // Exercise 3: the layout of owner_sums_kernel's shared memory (the kernel is in strides.cuh).
 // As shipped it is thread-major, like ThreadMajorLayout: value i of every thread lies in bank i,
-// so the sum loop is 32-way. Make both the staging stores and the sum loads conflict-free.
+// so the sum loop is 32-way. Make both the staging stores and the sum loads conflict-free, for a
+// block of any size of the contract.
 // ---- your code: exercise 3 ----
 // Padding each owner's row to 33 words: value i of owner o is in bank (o + i) % 32, so a warp
-// reading value i of 32 owners hits 32 banks, and a warp storing 32 values of one owner too.
-__host__ __device__ int staged_index(int owner, int i) {
+// reading value i of 32 owners hits 32 banks, and a warp storing 32 values of one owner too,
+// whatever the block's size (33 words a thread: 352 threads fill 48 KiB but for 672 words).
+__host__ __device__ int staged_index(int owner, int i, int threads) {
+  (void)threads;
   return owner * (kValuesPerThread + 1) + i;
 }
 
-__host__ __device__ int staged_words() {
-  return kThreads * (kValuesPerThread + 1);
+__host__ __device__ int staged_words(int threads) {
+  return threads * (kValuesPerThread + 1);
 }
 // ---- end of your code ----
 
