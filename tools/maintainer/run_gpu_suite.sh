@@ -135,6 +135,7 @@ elif build build-gpu-student student; then
   python3 tools/maintainer/meson_testlog.py student-mode build-gpu-student/meson-logs/testlog.json || status=1
   # ... and score no GPU points: class grading does not run an untouched chapter's GPU checks.
   python3 tools/maintainer/check_skeleton_points.py build-gpu-student --mode gpu \
+    ${chapters:+--chapters "$chapters"} \
     >"$out/skeleton-points.log" 2>&1 || status=1
   tail -n 1 "$out/skeleton-points.log"
   # The chapter template on this GPU: a scratch chapter's skeleton fails, its solution passes.
