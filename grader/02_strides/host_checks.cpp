@@ -19,7 +19,7 @@ WORKBOOK_CHECK(ex1) {
 
 WORKBOOK_CHECK(ex3_layout) {
   // staged_words() is checked before anything is sized from it.
-  if (const auto fault = ch02::checks::layout_fault()) {
+  if (const auto fault = ch02::checks::layout_fault(ch02::kThreads)) {
     GRADER_FAIL(ch02::checks::layout_feedback(*fault));
   }
   SUCCEED();
@@ -28,7 +28,7 @@ WORKBOOK_CHECK(ex3_layout) {
 WORKBOOK_CHECK(ex3) {
   // Only a valid layout has conflicts to count: one that sends every lane to one word is a
   // broadcast, one wavefront, and keeps nothing.
-  if (const auto fault = ch02::checks::layout_fault()) {
+  if (const auto fault = ch02::checks::layout_fault(ch02::kThreads)) {
     GRADER_FAIL(grader::not_judged_while_invalid(fault->fact, ch02::checks::kLayoutCheck));
   }
   if (auto problem = ch02::checks::conflict_problem(ch02::kThreads)) GRADER_FAIL(*problem);

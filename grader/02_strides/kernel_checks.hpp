@@ -49,7 +49,7 @@ inline std::optional<grader::Feedback> owner_sums_problem(const std::vector<int>
                                                           std::uint64_t seed) {
   // The launch sizes shared memory from staged_words() and indexes it with staged_index():
   // both are checked on the host first. (Two values in one word are left to the sums.)
-  if (const auto fault = layout_fault(/*bijection=*/false)) {
+  if (const auto fault = layout_fault(ch02::kThreads, /*bijection=*/false)) {
     return grader::not_run_while_invalid(*fault, kLayoutCheck);
   }
   std::mt19937 rng(static_cast<unsigned>(seed));

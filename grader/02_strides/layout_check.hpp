@@ -51,12 +51,14 @@ inline std::vector<int> staged_indices(int threads) {
   return words;
 }
 
+/// A flag where the block's size belongs is refused, not read as a size of 0 or 1 threads.
+std::optional<LayoutFault> layout_fault(bool, bool = true) = delete;
+
 /// The first problem of the bounds of a block of `threads` threads' layout:
 /// staged_words(threads) outside [one word a value, kMostStagedWords], checked before anything
 /// is sized from it, then an index outside [0, staged_words(threads)). With `bijection`, also
 /// two (owner, value) pairs on one word.
-inline std::optional<LayoutFault> layout_fault(int threads = ch02::kThreads,
-                                               bool bijection = true) {
+inline std::optional<LayoutFault> layout_fault(int threads, bool bijection = true) {
   const int words = ch02::staged_words(threads);
   const std::string size_call = "staged_words(" + std::to_string(threads) + ")";
   if (auto fault = grader::size_fault(

@@ -90,7 +90,7 @@ WORKBOOK_CHECK(ex1) {
 
 WORKBOOK_CHECK(ex2_layout) {
   // table_words() is checked before anything is sized from it.
-  if (const auto fault = ch03::checks::table_fault()) {
+  if (const auto fault = ch03::checks::table_fault(ch03::kTableEntries)) {
     GRADER_FAIL(ch03::checks::table_feedback(*fault));
   }
   SUCCEED();
@@ -99,7 +99,7 @@ WORKBOOK_CHECK(ex2_layout) {
 WORKBOOK_CHECK(ex2) {
   // Only a valid table has conflicts to count: one that sends every lane to one word is a
   // broadcast, one wavefront, and holds one entry.
-  if (const auto fault = ch03::checks::table_fault()) {
+  if (const auto fault = ch03::checks::table_fault(ch03::kTableEntries)) {
     GRADER_FAIL(grader::not_judged_while_invalid(fault->fact, ch03::checks::kLayoutCheck));
   }
   const std::vector<int> slots = ch03::checks::table_slots(ch03::kTableEntries);

@@ -21,7 +21,7 @@ inline std::optional<grader::Feedback> lookup_mismatch(const std::vector<unsigne
                                                        const std::string& what) {
   // The launch sizes shared memory from table_words() and indexes it with table_slot(): both
   // are checked on the host first. (Two entries in one slot are left to the results.)
-  if (const auto fault = table_fault(/*apart=*/false)) {
+  if (const auto fault = table_fault(ch03::kTableEntries, /*apart=*/false)) {
     return grader::not_run_while_invalid(*fault, kLayoutCheck);
   }
   const std::vector<unsigned> out = ch03::probes::lookups(table, keys, true);

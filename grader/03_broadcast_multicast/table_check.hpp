@@ -48,10 +48,13 @@ inline std::vector<int> table_slots(int entries) {
   return slots;
 }
 
+/// A flag where the table's size belongs is refused, not read as a size of 0 or 1 entries.
+std::optional<TableFault> table_fault(bool, bool = true) = delete;
+
 /// The first problem of a table of `entries` entries' bounds: table_words(entries) outside
 /// [entries, kMostTableWords], checked before anything is sized from it, then a slot outside
 /// [0, table_words(entries)). With `apart`, also a slot that holds two entries.
-inline std::optional<TableFault> table_fault(int entries = ch03::kTableEntries, bool apart = true) {
+inline std::optional<TableFault> table_fault(int entries, bool apart = true) {
   const int words = ch03::table_words(entries);
   const std::string size_call = "table_words(" + std::to_string(entries) + ")";
   if (auto fault = grader::size_fault(
