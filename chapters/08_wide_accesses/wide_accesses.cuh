@@ -18,7 +18,18 @@ constexpr int kChunks = kTile / 4;                ///< 16-byte chunks (float4) p
 constexpr int kBlockSide = 16;                    ///< Blocks are dim3(kBlockSide, kBlockSide).
 constexpr int kTileFloats = kTile * (kTile + 4);  ///< The tile's floats: room for 16 B per row.
 
-/// Exercise 1. Where chunk `chunk` (0..15, floats 4 chunk .. 4 chunk + 3) of tile row `row`
+/// Exercise 1a. The swizzle for any width: where chunk `chunk` (0 .. row_chunks - 1) of row
+/// `row` (0..63) starts, in floats, in an unpadded tile of 64 rows of `row_chunks` float4 chunks
+/// (a power of two, 8 .. 64): a multiple of 4, every chunk its own four floats of the tile's
+/// 256 row_chunks, and every warp request below conflict-free:
+///  - a warp storing 32 consecutive chunks of the tile in row-major order (the first chunk of
+///    the 32 a multiple of 32): whole rows where they are narrower than 32 chunks;
+///  - a warp loading as the kernel's step 2 does: lane l (0..15) chunk c (even) of row 4 l + k,
+///    lane 16 + l chunk c + 1 of the same row (k = 0..3).
+/// The local checks ask 16 chunks a row (the kernel's) and 8; official grading asks wider.
+__host__ __device__ int swizzled_chunk(int row, int chunk, int row_chunks);
+
+/// Exercise 1b. Where chunk `chunk` (0..15, floats 4 chunk .. 4 chunk + 3) of tile row `row`
 /// (0..63) starts, in floats from the start of the tile. Every offset is a multiple of 4 (so a
 /// float4 there is 16-byte aligned), every (row, chunk) has its own four floats inside
 /// kTileFloats, and both tile accesses of wide_transpose_kernel are conflict-free: no warp

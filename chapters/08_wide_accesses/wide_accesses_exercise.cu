@@ -7,9 +7,13 @@
 
 namespace ch08 {
 
-// Exercise 1: where the float4 chunk of a tile row lives. As shipped it is plain row-major,
-// float tile[64][64]: aligned, but the load of a 4 x 4 block conflicts.
+// Exercise 1: where the float4 chunk of a tile row lives, for any width, then for the kernel's
+// tile. As shipped both are plain row-major: aligned, but the load of a 4 x 4 block conflicts.
 // ---- your code: exercise 1 ----
+__host__ __device__ int swizzled_chunk(int row, int chunk, int row_chunks) {
+  return row * 4 * row_chunks + 4 * chunk;
+}
+
 __host__ __device__ int tile_chunk_offset(int row, int chunk) {
   return row * kTile + 4 * chunk;
 }

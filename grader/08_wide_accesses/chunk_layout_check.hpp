@@ -1,6 +1,6 @@
 // Chapter 08: the kernel's tile accesses as the contract states them (the questions of exercises
-// 1 and 3), and the host check of a chunk layout: bounds, alignment, bijection, and every tile
-// store and load of the kernel at its ideal wavefronts.
+// 1 and 3), and the host check of a chunk layout, the kernel's or the swizzle rule's at any
+// width: bounds, alignment, bijection, and every tile store and load at its ideal wavefronts.
 #pragma once
 
 #include <functional>
@@ -12,6 +12,7 @@
 #include "common/model/bank_model.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/subject_link.hpp"
 
 namespace ch08::spec {
 
@@ -23,13 +24,6 @@ inline int thread_x(int lane) {
 }
 inline int thread_y(int w, int lane) {
   return 2 * w + lane / kBlockSide;
-}
-
-/// Instruction i of warp w storing its chunks: thread (x, y) stores chunk x of tile row y + 16 i.
-inline smem::WarpRequest tile_store(const Layout& offset, int w, int i) {
-  return smem::WarpRequest::from_lanes(16, smem::Op::kStore, [&](int t) {
-    return 4LL * offset(thread_y(w, t) + kBlockSide * i, thread_x(t));
-  });
 }
 
 /// Instruction k of warp w loading its blocks: thread (x, y) loads chunk y of tile row 4 x + k.
@@ -45,25 +39,40 @@ inline int padded_by_a_chunk(int row, int chunk) {
   return row * (kTile + 4) + 4 * chunk;
 }
 
-/// The first problem of `offset` as the kernel's tile layout: bounds, alignment and bijection of
-/// every chunk, then every warp request of the kernel against its ideal. Nothing when it is
-/// right.
-inline std::optional<grader::Feedback> check_chunk_layout(const Layout& offset) {
-  const auto call = [](int row, int chunk) {
-    return "tile_chunk_offset(" + std::to_string(row) + ", " + std::to_string(chunk) + ")";
-  };
-  std::vector<int> owner(kTileFloats / 4, -1);  // slot of 4 floats -> row * 16 + chunk
+/// A warp storing chunks 32 s .. 32 s + 31 of a tile of `row_chunks` chunks a row, in row-major
+/// order. The kernel's tile (16 chunks a row): warp w's store i is s = w + 8 i.
+inline smem::WarpRequest row_major_store(const Layout& offset, int row_chunks, int s) {
+  return smem::WarpRequest::from_lanes(16, smem::Op::kStore, [&](int t) {
+    const int n = 32 * s + t;
+    return 4LL * offset(n / row_chunks, n % row_chunks);
+  });
+}
+
+/// Instruction i of warp w storing its chunks: thread (x, y) stores chunk x of tile row y + 16 i.
+inline smem::WarpRequest tile_store(const Layout& offset, int w, int i) {
+  return row_major_store(offset, kChunks, w + 8 * i);
+}
+
+/// The first problem of `offset` as a layout of 64 rows of `row_chunks` chunks in `floats`
+/// floats, `call(row, chunk)` naming the student's call, `tile` the tile ("In TILE, a warp ..."),
+/// `room` saying what the tile holds:
+/// bounds, alignment and bijection of every chunk, then every warp storing 32 chunks in row-major
+/// order and every load of the kernel's step 2 (as its warps would read a tile that wide) against
+/// its ideal. Nothing when it is right.
+inline std::optional<grader::Feedback> chunk_layout_problem(
+    const Layout& offset, int row_chunks, int floats,
+    const std::function<std::string(int, int)>& call, const std::string& tile,
+    const std::string& room) {
+  std::vector<int> owner(static_cast<size_t>(floats / 4), -1);  // slot of 4 floats -> chunk
   for (int row = 0; row < kTile; ++row) {
-    for (int chunk = 0; chunk < kChunks; ++chunk) {
+    for (int chunk = 0; chunk < row_chunks; ++chunk) {
       const int f = offset(row, chunk);
-      if (f < 0 || f > kTileFloats - 4) {  // not f + 4 > kTileFloats: INT_MAX - 3 would wrap
+      if (f < 0 || f > floats - 4) {  // not f + 4 > floats: INT_MAX - 3 would wrap
         return grader::Feedback(call(row, chunk) + " is " + std::to_string(f) +
                                 ": the chunk's floats " + std::to_string(f) + " .. " +
                                 std::to_string(f + 3) + " are not all inside the tile's " +
-                                std::to_string(kTileFloats) + " floats.")
-            .hint(
-                "the tile's size is fixed by the interface: 64 rows of 64 floats, plus at "
-                "most 4 floats (16 bytes) of padding per row.");
+                                std::to_string(floats) + " floats.")
+            .hint(room);
       }
       if (f % 4 != 0) {
         return grader::Feedback(call(row, chunk) + " is " + std::to_string(f) +
@@ -78,43 +87,48 @@ inline std::optional<grader::Feedback> check_chunk_layout(const Layout& offset) 
       int& slot = owner[static_cast<size_t>(f / 4)];
       if (slot >= 0) {
         return grader::Feedback(call(row, chunk) + " is " + std::to_string(f) + ", where " +
-                                call(slot / kChunks, slot % kChunks) +
+                                call(slot / row_chunks, slot % row_chunks) +
                                 " already is: two chunks would overwrite each other.")
             .hint(
                 "the layout must be a bijection: within a row, no two chunks may land on "
                 "the same position.");
       }
-      slot = row * kChunks + chunk;
+      slot = row * row_chunks + chunk;
     }
   }
-  for (int w = 0; w < kBlockSide / 2; ++w) {
-    for (int i = 0; i < kTile / kBlockSide; ++i) {
-      const smem::WarpRequest store = tile_store(offset, w, i);
-      const smem::Analysis a = smem::analyze(store);
-      if (a.wavefronts != a.ideal) {
-        const int row = 2 * w + kBlockSide * i;
-        return grader::Feedback(
-                   "Warp " + std::to_string(w) + " storing chunks 0-15 of tile rows " +
-                   std::to_string(row) + " and " + std::to_string(row + 1) +
-                   " (lanes 0-15 and 16-31) takes " + grader::wavefronts(a.wavefronts) +
-                   "; 32 lanes x 16 bytes need only " + grader::wavefronts(a.ideal) + ".")
-            .picture(grader::draw(store))
-            .hint(
-                "each group of 8 lanes (0-7, 8-15, ...) must write 8 chunks that fall in "
-                "8 different 16-byte bank quads.");
-      }
+  for (int s = 0; s < 2 * row_chunks; ++s) {
+    const smem::WarpRequest store = row_major_store(offset, row_chunks, s);
+    const smem::Analysis a = smem::analyze(store);
+    if (a.wavefronts != a.ideal) {
+      const int first = 32 * s / row_chunks, last = (32 * s + 31) / row_chunks;
+      const std::string what = first == last ? "chunks " + std::to_string(32 * s % row_chunks) +
+                                                   "-" + std::to_string(32 * s % row_chunks + 31) +
+                                                   " of tile row " + std::to_string(first)
+                                             : "tile rows " + std::to_string(first) + "-" +
+                                                   std::to_string(last) + " (" +
+                                                   std::to_string(row_chunks) + " lanes a row)";
+      return grader::Feedback("In " + tile + ", a warp storing " + what + " takes " +
+                              grader::wavefronts(a.wavefronts) +
+                              "; 32 lanes x 16 bytes need only " + grader::wavefronts(a.ideal) +
+                              ".")
+          .picture(grader::draw(store))
+          .hint(
+              "each group of 8 lanes (0-7, 8-15, ...) must write 8 chunks that fall in 8 "
+              "different 16-byte bank quads.");
     }
+  }
+  for (int w = 0; w < row_chunks / 2; ++w) {
     for (int k = 0; k < 4; ++k) {
       const smem::WarpRequest load = tile_load(offset, w, k);
       const smem::Analysis a = smem::analyze(load);
       if (a.wavefronts != a.ideal) {
         return grader::Feedback(
-                   "Warp " + std::to_string(w) + " loading chunks " + std::to_string(2 * w) +
-                   " and " + std::to_string(2 * w + 1) + " of tile rows " + std::to_string(k) +
-                   ", " + std::to_string(4 + k) + ", ..., " + std::to_string(60 + k) + " (load " +
-                   std::to_string(k) + " of its 4 x 4 blocks) takes " +
-                   grader::wavefronts(a.wavefronts) + "; 32 lanes x 16 bytes need only " +
-                   grader::wavefronts(a.ideal) + ".")
+                   "In " + tile + ", warp " + std::to_string(w) + " loading chunks " +
+                   std::to_string(2 * w) + " and " + std::to_string(2 * w + 1) + " of tile rows " +
+                   std::to_string(k) + ", " + std::to_string(4 + k) + ", ..., " +
+                   std::to_string(60 + k) + " (load " + std::to_string(k) +
+                   " of its 4 x 4 blocks) takes " + grader::wavefronts(a.wavefronts) +
+                   "; 32 lanes x 16 bytes need only " + grader::wavefronts(a.ideal) + ".")
             .picture(grader::draw(load))
             .hint(
                 "the 8 lanes of a group read rows 4 apart; their chunks must land in 8 "
@@ -122,6 +136,44 @@ inline std::optional<grader::Feedback> check_chunk_layout(const Layout& offset) 
                 "that differs for rows 4 apart (section 3 of the lesson works one for "
                 "consecutive rows).");
       }
+    }
+  }
+  return std::nullopt;
+}
+
+/// The first problem of `offset` as the kernel's tile layout (chunk_layout_problem on 16 chunks a
+/// row, with room for 16 bytes of padding a row).
+inline std::optional<grader::Feedback> check_chunk_layout(const Layout& offset) {
+  return chunk_layout_problem(
+      offset, kChunks, kTileFloats,
+      [](int row, int chunk) {
+        return "tile_chunk_offset(" + std::to_string(row) + ", " + std::to_string(chunk) + ")";
+      },
+      "tile_chunk_offset's tile",
+      "the tile's size is fixed by the interface: 64 rows of 64 floats, plus at most 4 floats "
+      "(16 bytes) of padding per row.");
+}
+
+/// The feedback for the first of `widths` (chunks a row) at which swizzled_chunk is no
+/// conflict-free layout of its unpadded tile, or nothing. Each tile's offsets are asked of the
+/// student's code in one batch.
+inline std::optional<grader::Feedback> swizzle_rule_problem(const std::vector<int>& widths) {
+  for (const int row_chunks : widths) {
+    const std::vector<int> offsets =
+        grader::subject::grid_of_calls(ch08::swizzled_chunk, kTile, row_chunks, row_chunks);
+    const auto offset = [&](int row, int chunk) {
+      return offsets[static_cast<size_t>(row * row_chunks + chunk)];
+    };
+    const auto call = [&](int row, int chunk) {
+      return "swizzled_chunk(" + std::to_string(row) + ", " + std::to_string(chunk) + ", " +
+             std::to_string(row_chunks) + ")";
+    };
+    if (auto problem = chunk_layout_problem(
+            offset, row_chunks, kTile * 4 * row_chunks, call,
+            "swizzled_chunk's tile of " + std::to_string(row_chunks) + " chunks a row",
+            "swizzled_chunk's tile is unpadded: 64 rows of 4 x " + std::to_string(row_chunks) +
+                " floats, no more.")) {
+      return problem;
     }
   }
   return std::nullopt;

@@ -1,5 +1,5 @@
-// Chapter 08 host checks: the 16-byte chunk layout (bounds, alignment, bijection, conflicts) and
-// the predictions, against the bank model.
+// Chapter 08 host checks: the 16-byte chunk layouts, the swizzle rule's and the kernel's (bounds,
+// alignment, bijection, conflicts), and the predictions, against the bank model.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -40,6 +40,9 @@ void check_own_prediction(const char* name, int predicted,
 }  // namespace
 
 WORKBOOK_CHECK(ex1) {
+  // The rule at the widths a local run asks (the kernel's 16 chunks a row, and 8; official
+  // grading asks wider), then the kernel's tile.
+  if (auto problem = ch08::spec::swizzle_rule_problem({16, 8})) GRADER_FAIL(*problem);
   const auto problem = ch08::spec::check_chunk_layout(ch08::tile_chunk_offset);
   GRADER_EXPECT(!problem, *problem);
 }

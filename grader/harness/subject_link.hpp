@@ -113,6 +113,22 @@ void for_each_call(F fn, Each each, Use use) {
   each([&](const auto&... args) { use(fn(args...), args...); });
 }
 
+/// fn(i, j, size) for every i < rows and j < cols, in row-major order (i * cols + j): a layout
+/// rule's whole tile at `size`, asked of the student's code in one batch (for_each_call).
+template <typename R>
+std::vector<R> grid_of_calls(R (*fn)(int, int, int), int rows, int cols, int size) {
+  std::vector<R> results;
+  for_each_call(
+      fn,
+      [&](auto ask) {
+        for (int i = 0; i < rows; ++i) {
+          for (int j = 0; j < cols; ++j) ask(i, j, size);
+        }
+      },
+      [&](R r, const auto&...) { results.push_back(r); });
+  return results;
+}
+
 /// Calls function `function` of the student's code (`name` in messages) with `args` in the
 /// subject, and returns its result; throws Fault saying what went wrong.
 template <typename R, typename... Args>

@@ -1,16 +1,24 @@
 // Chapter 08's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
-// never does. The same kernel on shapes the hand-out's checks do not try (every size still a
-// multiple of 4, as the contract says): a kernel tuned to the local shapes loses these points.
+// never does. The swizzle rule on tiles wider than any local run asks, and the same kernel on
+// shapes the hand-out's checks do not try (every size still a multiple of 4, as the contract
+// says): a table of the local runs' offsets, or a kernel tuned to the local shapes, loses these
+// points.
 #include <random>
 #include <utility>
 #include <vector>
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
+#include "grader/08_wide_accesses/chunk_layout_check.hpp"
 #include "grader/08_wide_accesses/device_probes.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
 #include "grader/transpose/transpose_bench.hpp"
+
+WORKBOOK_CHECK(hidden_swizzle_rule) {
+  const auto problem = ch08::spec::swizzle_rule_problem({32, 64});
+  GRADER_EXPECT(!problem, *problem);
+}
 
 WORKBOOK_CHECK(hidden_transpose) {
   GPU_CHECKS_NEED_LIVE_CONTEXT();

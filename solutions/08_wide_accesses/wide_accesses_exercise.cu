@@ -7,8 +7,8 @@
 
 namespace ch08 {
 
-// Exercise 1: where the float4 chunk of a tile row lives. As shipped it is plain row-major,
-// float tile[64][64]: aligned, but the load of a 4 x 4 block conflicts.
+// Exercise 1: where the float4 chunk of a tile row lives, for any width, then for the kernel's
+// tile. As shipped both are plain row-major: aligned, but the load of a 4 x 4 block conflicts.
 // ---- your code: exercise 1 ----
 // Chunk `chunk` of row `row` goes to chunk position chunk ^ ((row / 4) % 8) of its row.
 //  - XOR with a value below 8 only permutes chunks within each half-row of 8 chunks
@@ -20,6 +20,14 @@ namespace ch08 {
 // Plain row-major (64 row + 4 chunk) puts those 8 chunks in the same 4 banks: 8 wavefronts per
 // group. Padding rows by 16 bytes cannot help: rows 4 apart are then 4 x 68 floats apart, an
 // odd multiple of 16 banks, and only 2 bank positions remain.
+// The width only moves where a row starts: a row of 8 or more chunks is whole 128-byte lines, so
+// every row starts in bank quad 0, and the same permutation serves every width.
+__host__ __device__ int swizzled_chunk(int row, int chunk, int row_chunks) {
+  return row * 4 * row_chunks + 4 * (chunk ^ ((row / 4) % 8));
+}
+
+// The kernel's tile, 16 chunks a row, written out (its index needs no multiplication by a
+// variable width).
 __host__ __device__ int tile_chunk_offset(int row, int chunk) {
   return row * kTile + 4 * (chunk ^ ((row / 4) % 8));
 }
