@@ -39,16 +39,8 @@ inline std::string call_of(int owner, int i, int threads) {
 /// staged_index(owner, i, threads) of every owner and value of a block of `threads` threads,
 /// asked of the student's code in one batch: index owner * kValuesPerThread + i.
 inline std::vector<int> staged_indices(int threads) {
-  std::vector<int> words;
-  grader::subject::for_each_call(
-      ch02::staged_index,
-      [&](auto ask) {
-        for (int owner = 0; owner < threads; ++owner) {
-          for (int i = 0; i < ch02::kValuesPerThread; ++i) ask(owner, i, threads);
-        }
-      },
-      [&](int w, const auto&...) { words.push_back(w); });
-  return words;
+  return grader::subject::grid_of_calls(ch02::staged_index, threads, ch02::kValuesPerThread,
+                                        threads);
 }
 
 /// A flag where the block's size belongs is refused, not read as a size of 0 or 1 threads.

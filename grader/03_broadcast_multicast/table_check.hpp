@@ -36,16 +36,7 @@ inline std::string call_of(int key, int lane, int entries) {
 /// table_slot(key, lane, entries) of every key and lane of a table of `entries` entries, asked
 /// of the student's code in one batch: slot 32 key + lane.
 inline std::vector<int> table_slots(int entries) {
-  std::vector<int> slots;
-  grader::subject::for_each_call(
-      ch03::table_slot,
-      [&](auto ask) {
-        for (int key = 0; key < entries; ++key) {
-          for (int lane = 0; lane < 32; ++lane) ask(key, lane, entries);
-        }
-      },
-      [&](int s, const auto&...) { slots.push_back(s); });
-  return slots;
+  return grader::subject::grid_of_calls(ch03::table_slot, entries, 32, entries);
 }
 
 /// A flag where the table's size belongs is refused, not read as a size of 0 or 1 entries.

@@ -158,15 +158,7 @@ inline std::optional<grader::Feedback> layout_rule_problem(const std::string& na
                                                            int (*word)(int, int, int),
                                                            const std::vector<int>& widths) {
   for (const int width : widths) {
-    std::vector<int> words;  // row-major, 32 x width
-    grader::subject::for_each_call(
-        word,
-        [&](auto ask) {
-          for (int row = 0; row < 32; ++row) {
-            for (int col = 0; col < width; ++col) ask(row, col, width);
-          }
-        },
-        [&](int w, const auto&...) { words.push_back(w); });
+    const std::vector<int> words = grader::subject::grid_of_calls(word, 32, width, width);
     const auto index = [&](int row, int col) {
       return words[static_cast<std::size_t>(row * width + col)];
     };
