@@ -25,8 +25,13 @@ int predicted_wavefronts(Access access, int tile) {
 }
 // ---- end of your code ----
 
-// Exercise 2a: the transposed A tile. As shipped: plain rows of 128 floats.
+// Exercise 2a: the transposed A tile, its pitch for any block first. As shipped: plain rows of
+// block_m floats.
 // ---- your code: exercise 2a ----
+__host__ __device__ int as_pitch(int block_m) {
+  return block_m;  // TODO: conflict-free for the transposed store
+}
+
 __host__ __device__ int as_offset(int k, int m) {
   return k * kBlockM + m;  // TODO: conflict-free for the transposed store
 }

@@ -11,6 +11,7 @@
 #include "common/model/bank_model.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/feedback_message.hpp"
+#include "grader/harness/subject_link.hpp"
 
 namespace ch09::spec {
 
@@ -181,6 +182,69 @@ inline std::optional<grader::Feedback> check_ownership(const Owner& row, const O
             o = t;
           }
         }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+/// The transposed store into `float As[8][pitch]`: lanes 2 j and 2 j + 1 store m = j into k rows 0
+/// and 4 (the other elements' stores are the same, a row on).
+inline smem::WarpRequest pitch_store(long long pitch) {
+  return smem::WarpRequest::from_lanes(
+      4, smem::Op::kStore, [=](int lane) { return 4LL * (4LL * (lane % 2) * pitch + lane / 2); });
+}
+
+/// The blocks (rows of A) from `from` to `to` that as_pitch's contract allows: multiples of 4.
+inline std::vector<int> block_rows(int from, int to) {
+  std::vector<int> rows;
+  for (int b = from; b <= to; b += 4) rows.push_back(b);
+  return rows;
+}
+
+/// The feedback for the first of `blocks` where as_pitch is not the smallest aligned pitch whose
+/// transposed store takes one wavefront (by the bank model), or nothing. One batch of calls.
+inline std::optional<grader::Feedback> pitch_rule_problem(const std::vector<int>& blocks) {
+  std::vector<int> pitches;
+  grader::subject::for_each_call(
+      ch09::as_pitch,
+      [&](auto ask) {
+        for (const int b : blocks) ask(b);
+      },
+      [&](int p, const auto&...) { pitches.push_back(p); });
+  const auto conflict_free = [](long long p) {
+    const smem::Analysis a = smem::analyze(pitch_store(p));
+    return a.wavefronts == a.ideal;
+  };
+  for (std::size_t n = 0; n < blocks.size(); ++n) {
+    const int b = blocks[n], p = pitches[n];
+    const std::string said = "as_pitch(" + std::to_string(b) + ") is " + std::to_string(p);
+    if (p < b || p % 4 != 0) {
+      return grader::Feedback(said + ": a row of As must hold the block's " + std::to_string(b) +
+                              " values of one k, and every chunk of 4 m must start 16-byte "
+                              "aligned, so the pitch is a multiple of 4 from " +
+                              std::to_string(b) + " up.");
+    }
+    if (!conflict_free(p)) {
+      const smem::Analysis a = smem::analyze(pitch_store(p));
+      return grader::Feedback(said + ": at that pitch the transposed store takes " +
+                              grader::wavefronts(a.wavefronts) + ", not 1.")
+          .picture(grader::draw(pitch_store(p)))
+          .hint(
+              "lanes 2 j and 2 j + 1 write one m into k rows 4 apart: ask where 4 rows of the "
+              "pitch move that m among the 32 banks.");
+    }
+    for (long long q = b; q < p; q += 4) {
+      if (conflict_free(q)) {
+        return grader::Feedback(said +
+                                ": its store takes one wavefront, but so does a smaller "
+                                "aligned pitch from " +
+                                std::to_string(b) +
+                                " up, and every float of padding costs 8 "
+                                "floats of shared memory a tile.")
+            .hint(
+                "pad no more than the store needs: which pitches from the block's rows up "
+                "keep it conflict-free?");
       }
     }
   }

@@ -1,6 +1,7 @@
 // Chapter 09 host checks: the classic kernel's predictions against the bank model, and the
 // layout and thread mapping of the register-blocked SGEMM.
 #include <string>
+#include <vector>
 
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
 #include "grader/09_tiled_gemm/classic_cases.hpp"
@@ -49,7 +50,14 @@ WORKBOOK_CHECK(ex2) {
         "the threads do not own every output of the tile once yet (exercise 2b)",
         ::grader::chapter::checks::ex2b.name));
   }
-  const auto problem =
-      ch09::spec::check_accesses(ch09::as_offset, ch09::thread_row, ch09::thread_col);
+  if (const auto problem =
+          ch09::spec::check_accesses(ch09::as_offset, ch09::thread_row, ch09::thread_col)) {
+    GRADER_FAIL(*problem);
+  }
+  // Then the pitch as a rule: the kernel's block of 128 rows, then every block the local runs
+  // ask (official grading asks larger).
+  std::vector<int> blocks = {ch09::kBlockM};
+  for (const int b : ch09::spec::block_rows(16, ch09::kBlockM - 4)) blocks.push_back(b);
+  const auto problem = ch09::spec::pitch_rule_problem(blocks);
   GRADER_EXPECT(!problem, *problem);
 }

@@ -4,6 +4,10 @@ where it would go in the skeleton."""
 from copy_attack_items import Function, Kernel, Plant
 
 ITEMS = [
+    Function("ex2", "as_pitch", ("as_pitch", "a_tile_pitch", "transposed_pitch"),
+             Plant("  return block_m;  // TODO: conflict-free for the transposed store",
+                   "  return {call}(block_m);"),
+             local="block_m <= 128"),
     Function("ex2", "as_offset", ("as_offset", "a_tile_offset", "transposed_offset"),
              Plant("  return k * kBlockM + m;  // TODO: conflict-free for the transposed store",
                    "  return {call}(k, m);")),

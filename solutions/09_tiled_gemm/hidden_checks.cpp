@@ -1,14 +1,15 @@
 // Chapter 09's hidden checks: official grading (tools/instructor/grade) runs them, a hand-out
 // never does. Exercise 1 for a tile of the contract the local checks do not ask (drawn from the
-// variant apart from them), and sgemm_kernel
-// on shapes of its contract the local checks do not try: answers and kernels tuned to the local
-// cases lose these points.
+// variant apart from them), as_pitch for blocks larger than any local run asks, and sgemm_kernel
+// on shapes of its contract the local checks do not try: answers, tables and kernels tuned to the
+// local cases lose these points.
 #include <random>
 #include <vector>
 
 #include "grader/09_tiled_gemm/classic_check.hpp"
 #include "grader/09_tiled_gemm/device_probes.hpp"
 #include "grader/09_tiled_gemm/gemm_check.hpp"
+#include "grader/09_tiled_gemm/gemm_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"
@@ -18,6 +19,12 @@
 WORKBOOK_CHECK(hidden_tile) {
   const ch09::spec::GradedTile t = ch09::hidden::hidden_tile(grader::variant::current());
   ch09::spec::check_classic_predictions(t.tile, t.k);
+}
+
+WORKBOOK_CHECK(hidden_as_pitch) {
+  const auto problem =
+      ch09::spec::pitch_rule_problem(ch09::spec::block_rows(ch09::kBlockM + 4, 512));
+  GRADER_EXPECT(!problem, *problem);
 }
 
 WORKBOOK_CHECK(hidden_sgemm) {

@@ -45,8 +45,17 @@ int predicted_wavefronts(Access access, int tile) {
 }
 // ---- end of your code ----
 
-// Exercise 2a: the transposed A tile. As shipped: plain rows of 128 floats.
+// Exercise 2a: the transposed A tile, its pitch for any block first. As shipped: plain rows of
+// block_m floats.
 // ---- your code: exercise 2a ----
+// Lanes 2 j and 2 j + 1 store one m into k rows 4 apart, 4 P floats apart: the 16 lanes of each
+// row cover 16 consecutive banks, so the two rows meet all 32 banks when 4 P is 16 banks round,
+// 4 P = 16 (mod 32), that is P = 4 (mod 8). A multiple of 4 from block_m up is either that
+// already (block_m = 4 mod 8: no padding at all) or 4 more.
+__host__ __device__ int as_pitch(int block_m) {
+  return block_m % 8 == 4 ? block_m : block_m + 4;
+}
+
 // Rows of 132 floats: the transposed store writes k rows i and 4 + i (528 x 4 = 2112 bytes apart,
 // 16 banks) for 16 consecutive m, so the 32 lanes meet 32 banks; 132 is a multiple of 4, so every
 // chunk of 4 m stays 16-byte aligned.
