@@ -34,7 +34,10 @@ std::string summary(const Identity& v) {
 std::vector<GradedCase> cases(const Identity& v) {
   const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(v);
   return {
-      {kExercise1, "tile_chunk_offset: every chunk of the 64 x 64 tile, every tile store and load",
+      {kExercise1,
+       "swizzled_chunk: every chunk of the tiles of 16 and 8 chunks a row, every store of 32 "
+       "chunks and every block load; tile_chunk_offset: every chunk of the 64 x 64 tile, every "
+       "tile store and load",
        "", "", nullptr},
       {kExercise3, "tile store: " + ch08::spec::store_text(c),
        "int predicted_tile_store_wavefronts()", "true",
