@@ -21,7 +21,7 @@ constexpr int kTileFloats = kTile * (kTile + 4);  ///< The tile's floats: room f
 /// Exercise 1a. The swizzle for any width: where chunk `chunk` (0 .. row_chunks - 1) of row
 /// `row` (0..63) starts, in floats, in an unpadded tile of 64 rows of `row_chunks` float4 chunks
 /// (a power of two, 8 .. 64): a multiple of 4, every chunk its own four floats of the tile's
-/// 256 row_chunks, and every warp request below conflict-free:
+/// 256 x row_chunks floats, and every warp request below conflict-free:
 ///  - a warp storing 32 consecutive chunks of the tile in row-major order (the first chunk of
 ///    the 32 a multiple of 32): whole rows where they are narrower than 32 chunks;
 ///  - a warp loading as the kernel's step 2 does: lane l (0..15) chunk c (even) of row 4 l + k,
