@@ -13,7 +13,8 @@ import sys
 import threading
 import time
 
-from . import orals, pristine, runner, scoring, submission
+from . import checks, orals, pristine, runner, scoring, submission
+from .prepare import decide_variant
 
 PROGRESS = "progress.json"  # a submission's phase and state, for whoever shows the class's
 
@@ -37,7 +38,7 @@ def key_of(workbook, path, options):
     except submission.SubmissionError:
         files = {}
     exercises, ignored = submission.exercise_files(files, workbook.chapters)
-    variant = runner.decide_variant(submission.submission_id(path), files, options)
+    variant = decide_variant(submission.submission_id(path), files, options)
     return (f"{workbook.commit} {options.describe()} variant={variant['variant']} "
             f"refused={bool(variant['refused'])} {submission.fingerprint(exercises, ignored)}")
 
@@ -299,7 +300,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
             mark(directory, "checks", "running")
             with lock:
                 now["checking"] = (prepared.ident, time.monotonic())
-            result = runner.finish(workbook, prepared, options, key, keep_work, host_checked)
+            result = checks.finish(workbook, prepared, options, key, keep_work, host_checked)
             with lock:
                 now["checking"] = None
             mark(directory, "checks", "done" if result["complete"] else "error",
@@ -373,7 +374,7 @@ def grade_task(workbook, folder, out, options, index, phase=None):
             if phase == "build":
                 result = runner.build_phase(workbook, path, directory, options, key)
             else:
-                result = runner.grade_one(workbook, path, directory, options, key)
+                result = checks.grade_one(workbook, path, directory, options, key)
             if result is None:  # the GPU checks follow, in the GPU phase's task
                 mark(directory, "build", "done", seconds=time.monotonic() - start)
                 say(f"grade: {path} built and its host checks run in "

@@ -8,7 +8,7 @@ Each command (the submission's build, a chapter's grader) runs through util-linu
 its own, which no account and no other process has (a uid from FIRST_UID to LAST_UID, claimed
 for the run): `setpriv` (that user, no groups, no capabilities, no new privileges), `prlimit`
 (processes, file size, open files, memory) and `choom` (the first to go when memory runs out).
-What the sandbox shows at its fixed paths (runner.SRC, BUILD and TOOL) is laid out as real
+What the sandbox shows at its fixed paths (pristine.SRC, BUILD and TOOL) is laid out as real
 folders under one folder, a private copy of the pristine workbook with the submission's files
 laid over it: the user's own while the submission builds, then the root's, read-only to the
 user, before any grader runs, so that no grader can rewrite another's binary. The user gets a
@@ -174,10 +174,10 @@ def own(path, uid, writable):
 
 class FallbackSandbox:
     """Runs commands as sandbox.Sandbox does (the same run()), in the fallback described above.
-    `places` is the folder holding the sandbox's fixed paths (runner.show_pristine_at);
+    `places` is the folder holding the sandbox's fixed paths (pristine.show_pristine_at);
     `private` the paths the user must neither read nor write (trial() checks them)."""
 
-    # runner.chown_tree gives the namespace sandbox's user (nobody) the folders it writes; this
+    # pristine.chown_tree gives the namespace sandbox's user (nobody) the folders it writes; this
     # sandbox sets the owner of everything it lays out itself.
     as_root = False
 

@@ -26,7 +26,9 @@ import time
 import traceback
 import zipfile
 
-from . import fallback_sandbox, runner, sandbox, scoring, submission, variants
+from . import fallback_sandbox, pristine, runner, sandbox, scoring, submission, variants
+from .checks import grade_one
+from .prepare import variant_file_of
 
 # Forces a sandbox at run time (CI tests the fallback where namespaces exist): namespace or
 # fallback. Only the autograder reads it; the one-machine and Slurm grading never fall back.
@@ -92,11 +94,11 @@ def package_problems(names, chapters):
         if "solutions" in parts:
             at = parts.index("solutions")
             chapter, leaf = (parts + ["", ""])[at + 1:at + 3]
-            hidden = leaf.startswith(runner.HIDDEN_PREFIX) or leaf == runner.INSTRUCTORS_MANIFEST
+            hidden = leaf.startswith(pristine.HIDDEN_PREFIX) or leaf == pristine.INSTRUCTORS_MANIFEST
             if chapter not in chapters or not hidden or len(parts) != at + 3:
                 problems.append(f"{name}: a solution (only the chosen chapters' "
-                                f"solutions/NN_slug/{runner.HIDDEN_PREFIX}* files and the hidden "
-                                f"checks' solutions/NN_slug/{runner.INSTRUCTORS_MANIFEST} may "
+                                f"solutions/NN_slug/{pristine.HIDDEN_PREFIX}* files and the hidden "
+                                f"checks' solutions/NN_slug/{pristine.INSTRUCTORS_MANIFEST} may "
                                 f"ship)")
     for needed in SCRIPTS + (CONFIG, "tool/tools/instructor/gradescope_autograder"):
         if needed not in names:
@@ -114,7 +116,7 @@ def make_package(zip_path, options, source_root, id_field="sid", sandbox_choice=
     roster = [e.student for e in variants.read_roster(roster_path)] if roster_path else None
     secret = variants.read_secret(secret_path) if secret_path else None
     with tempfile.TemporaryDirectory(prefix="gradescope-package-") as cache:
-        workbook = runner.Workbook(cache, None, options, source_root=source_root)
+        workbook = pristine.Workbook(cache, None, options, source_root=source_root)
         config = {"format": FORMAT, "commit": workbook.commit, "chapters": workbook.chapters,
                   "gpu_targets": options.gpu_targets, "time_limit": options.time_limit,
                   "build_time_limit": options.build_time_limit,
@@ -128,15 +130,15 @@ def make_package(zip_path, options, source_root, id_field="sid", sandbox_choice=
                                             .load(workbook.tree, c).cuda_modules})}
         entries = []  # (name in the zip, bytes, mode)
         for script in SCRIPTS + (IMAGE,):
-            data = runner.committed_file(source_root, f"tools/instructor/gradescope/{script}")
+            data = pristine.committed_file(source_root, f"tools/instructor/gradescope/{script}")
             if data is None:
                 sys.exit(f"grade: tools/instructor/gradescope/{script} is not committed")
             entries.append((script, data, 0o644 if script == IMAGE else 0o755))
         tool = [f"tools/instructor/grading/{n}" for n in
-                runner.committed_names(source_root, "tools/instructor/grading")
+                pristine.committed_names(source_root, "tools/instructor/grading")
                 if n.endswith(".py")] + list(TOOL_FILES)
         for path in tool:
-            data = runner.committed_file(source_root, path)
+            data = pristine.committed_file(source_root, path)
             if data is None:
                 sys.exit(f"grade: {path} is not committed; the package holds the committed tool")
             entries.append((f"tool/{path}", data, 0o755 if "." not in os.path.basename(path)
@@ -253,7 +255,7 @@ def make_box(layout, config):
         if sandbox._under(layout.root, [system]):
             raise NotGraded(f"the autograder's root {layout.root} is under {system}, which the "
                             f"sandbox replaces with its own: unpack it elsewhere")
-    runner.show_pristine_at(layout.grading)
+    pristine.show_pristine_at(layout.grading)
     os.makedirs(layout.scratch, exist_ok=True)
     jobs = {"WORKBOOK_BUILD_JOBS": str(config.get("build_jobs", 1))}
     if sandbox_kind(config, lambda: sandbox.unavailable(layout.scratch)) == "namespace":
@@ -274,9 +276,9 @@ def make_box(layout, config):
 
 def prebuilt_workbook(layout, config, box, options):
     try:
-        return runner.Workbook(layout.pristine, box, options, source_root=None,
+        return pristine.Workbook(layout.pristine, box, options, source_root=None,
                                commit=config["commit"])
-    except runner.GradingError as e:
+    except pristine.GradingError as e:
         raise NotGraded(f"{e}: upload the zip that tools/instructor/grade "
                         f"--gradescope-autograder wrote") from None
 
@@ -299,7 +301,7 @@ def setup(root):
     try:
         workbook = prebuilt_workbook(layout, config, box, options)
         workbook.ensure_built(progress=say)
-    except (NotGraded, runner.GradingError) as e:
+    except (NotGraded, pristine.GradingError) as e:
         sys.exit(f"setup: {e}")
     finally:
         if kind == "fallback":
@@ -359,7 +361,7 @@ def student_in_group(ids, files):
     names (each student's workbook has their own)."""
     if len(ids) == 1:
         return ids[0]
-    stamp = runner.variant_file_of(files)
+    stamp = variant_file_of(files)
     named = None
     if stamp is not None:
         try:
@@ -375,7 +377,7 @@ def student_in_group(ids, files):
 
 class SubmitterRoster:
     """The roster of the one student Gradescope names: their entry (id, name) and their variant
-    from the course secret (what runner.decide_variant asks of a variants.Roster)."""
+    from the course secret (what prepare.decide_variant asks of a variants.Roster)."""
 
     def __init__(self, student, secret, name=""):
         self.path = "Gradescope's metadata"
@@ -535,7 +537,7 @@ def grade(layout, config, boxes):
     runner.SCRATCH[0] = layout.scratch
     say(f"run_autograder: grading {student} ({path}) in the {kind} sandbox, workbook "
         f"{config['commit'][:12]}, chapters {', '.join(config['chapters'])}")
-    result = runner.grade_one(workbook, path, layout.out, options, ident=student)
+    result = grade_one(workbook, path, layout.out, options, ident=student)
     for name in ("build.log", "run.log"):
         text = tail(os.path.join(layout.out, name))
         if text:

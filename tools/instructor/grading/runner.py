@@ -13,14 +13,9 @@ import tarfile
 import time
 
 from . import sandbox, scoring
-# The parts' names that the grading tool, the class runs and the tests use, here too.
-from .checks import (Checked, finish, grade_one, keep_logs, result_of,  # noqa: F401
-                     run_checks, write_result)
-from .prepare import (SCRATCH, Prepared, decide_variant,  # noqa: F401
-                      overlay_dirs, prepare, variant_file_of)
-from .pristine import (HIDDEN_PREFIX, INSTRUCTORS_MANIFEST, SOURCE_ROOT,  # noqa: F401
-                       GradingError, Workbook, chown_tree, committed_file, committed_names,
-                       grader_name, show_pristine_at)
+from .checks import Checked, keep_logs, result_of, run_checks, write_result
+from .prepare import SCRATCH, Prepared, overlay_dirs, prepare
+from .pristine import GradingError, chown_tree
 
 
 class Options:

@@ -47,7 +47,7 @@ if work == "/tmp" or work.startswith("/tmp/"):
 again = "--again" in sys.argv[3:]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from grading import (fallback_sandbox, gradescope, runner, scoring, submission,  # noqa: E402
+from grading import (fallback_sandbox, gradescope, pristine, scoring, submission,  # noqa: E402
                      variants)
 import hostile_class  # noqa: E402
 from hostile_class import put  # noqa: E402
@@ -101,9 +101,9 @@ if not again:
         shipped = sorted(n.split("/workbook/", 1)[1] for n in names
                          if "/workbook/solutions/" in n)
         committed = sorted(f"solutions/{c}/{n}" for c in chapters
-                           for n in runner.committed_names(root, f"solutions/{c}")
-                           if n.startswith(runner.HIDDEN_PREFIX)
-                           or n == runner.INSTRUCTORS_MANIFEST)
+                           for n in pristine.committed_names(root, f"solutions/{c}")
+                           if n.startswith(pristine.HIDDEN_PREFIX)
+                           or n == pristine.INSTRUCTORS_MANIFEST)
         expect(shipped == committed, f"the package holds every chapter's hidden checks (and "
                                      f"their manifest) and nothing else of solutions/: "
                                      f"{sorted(set(shipped) ^ set(committed))}")
@@ -171,7 +171,7 @@ hidden_source = hidden_source_of(layout)
 expect(hidden_marker in read(hidden_source).decode(), "the hidden checks carry CI's marker")
 builds = [os.path.join(layout.pristine, d, "build") for d in os.listdir(layout.pristine)
           if d.startswith("build-") and os.path.isdir(os.path.join(layout.pristine, d))]
-graders = {c: os.path.join(builds[0], runner.grader_name(c)) for c in graded} if builds else {}
+graders = {c: os.path.join(builds[0], pristine.grader_name(c)) for c in graded} if builds else {}
 before = {c: digest(p) for c, p in graders.items() if os.path.isfile(p)}
 expect(len(before) == 2, f"setup.sh built both graders: {graders}")
 kept = {p: digest(p) for p in (layout.config, layout.secret, hidden_source)}
@@ -373,8 +373,8 @@ expect(list(gradescope.student_of(layout, "email", True)) == ["ada@example.edu"]
 grading_build = os.path.join(layout.grading, "build")
 secrets = {
     "readable": [layout.secret, hidden_source, layout.config, layout.metadata],
-    "writable": [layout.results_json, os.path.join(grading_build, runner.grader_name(second)),
-                 os.path.join(grading_build, runner.grader_name(first)), layout.config,
+    "writable": [layout.results_json, os.path.join(grading_build, pristine.grader_name(second)),
+                 os.path.join(grading_build, pristine.grader_name(first)), layout.config,
                  os.path.join(layout.root, "run_autograder")]
     + ([graders[second]] if second in graders else []),  # where an earlier step built it
     "markers": [secret.decode(), hidden_marker, "GRADESCOPE-CI-SECRET-IN-THE-ENVIRONMENT"],

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 from grading import gradescope, scoring, variants  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from scratch_handout import check as expect, failures as problems, finish  # noqa: E402
+from scratch_handout import check as expect, finish  # noqa: E402
 
 
 def raises(kind, call, said=""):
