@@ -1,29 +1,15 @@
-"""The sandbox of a Gradescope autograder where the namespace sandbox (sandbox.py) cannot be made:
-a throwaway container that grades one submission, as root, under Docker's default seccomp profile
-and capabilities, which refuse new namespaces and mounts (bubblewrap needs them as well).
-Nothing else uses it: the one-machine and Slurm grading refuse to grade without the namespace
-sandbox. Its limits (per user and per process) are the submission's own, as the container is.
+"""The sandbox of a Gradescope autograder where the namespace sandbox (sandbox.py) cannot be made
+(Docker's default seccomp profile and capabilities refuse new namespaces and mounts): a throwaway
+container that grades one submission, as root. What it does, and does not do, is
+docs/instructors/grading.md's "The sandbox on Gradescope"; nothing else uses it.
 
-Each command (the submission's build, a chapter's grader) runs through util-linux as a user of
-its own, which no account and no other process has (a uid from FIRST_UID to LAST_UID, claimed
-for the run): `setpriv` (that user, no groups, no capabilities, no new privileges), `prlimit`
-(processes, file size, open files, memory) and `choom` (the first to go when memory runs out).
-What the sandbox shows at its fixed paths (pristine.SRC, BUILD and TOOL) is laid out as real
-folders under one folder, a private copy of the pristine workbook with the submission's files
-laid over it: the user's own while the submission builds, then the root's, read-only to the
-user, before any grader runs, so that no grader can rewrite another's binary. The user gets a
-temporary folder of its own, emptied after each command; after each command every process of
-the user is killed (and the tool, a child subreaper, reaps them) and its files in the system's
-temporary folders are removed, so commands run one at a time, whoever asks. A grader's report still reaches the tool through a pipe the tool
-holds. The results, the autograder's source (the hidden checks' source, the course secret) and
-the submission are the root's alone: the caller makes them so, and trial() proves that the
-user can neither read nor write them before anything is graded.
-
-What it does not do, unlike the namespace sandbox: the user sees the rest of the file system as
-any unprivileged user would (whatever is readable by all), the container's network, and its
-processes' command lines; its files outside the temporary folders (and its use of the disk) are
-bounded only by the file-size limit and the container. A tool killed outright leaves the user's
-processes to the end of the container. docs/instructors/grading.md says when this is enough.
+Each command runs as a user of its own (a uid from FIRST_UID to LAST_UID, claimed for the run)
+through `setpriv`, `prlimit` and `choom`. What the namespace sandbox shows at its fixed paths
+(pristine.SRC, BUILD and TOOL) is laid out as real folders under one folder: the user's while the
+submission builds, then root's and read-only before any grader runs, so that no grader can
+rewrite another's binary. After each command every process of the user is killed (the tool, a
+child subreaper, reaps them) and its files in the temporary folders removed, so commands run one
+at a time. trial() proves that the user can reach none of the private paths before grading.
 """
 import ctypes
 import fcntl
@@ -284,6 +270,15 @@ class FallbackSandbox:
                 return sandbox.Outcome(timed_out=True)
             return self._run(command, cwd, log_path, left, **options)
 
+    def as_user(self, memory_bytes, file_bytes):
+        """The words that run a command as the user, with no groups, capabilities or new
+        privileges, within the limits (no bound on its address space without `memory_bytes`),
+        the first to go when memory runs out."""
+        return ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--", "prlimit",
+                f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024", "--core=0"] + (
+            [f"--as={memory_bytes}"] if memory_bytes else []) + ["--", "choom", "-n", "1000", "--"]
+
     def _run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
              report=False, gpu=False, memory_bytes=None, file_bytes=sandbox.GIB,
              tmp_bytes=512 * sandbox.MIB, report_bytes=16 * sandbox.MIB, niceness=0,
@@ -331,11 +326,7 @@ class FallbackSandbox:
             report_r, report_w = os.pipe()
             os.fchown(report_w, self.uid, self.uid)  # the user opens it by name (/dev/fd/N)
             command = [a.replace("{report}", f"/dev/fd/{report_w}") for a in command]
-        limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
-                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes else [])
-        argv = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
-                "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"] + limits + \
-            ["--", "choom", "-n", "1000", "--"] + list(command)
+        argv = self.as_user(memory_bytes, file_bytes) + list(command)
         log_r, log_w = os.pipe()
         try:
             with sandbox.running_lock:
@@ -389,12 +380,9 @@ class FallbackSandbox:
         del timeout  # the judge's own limits end it
         self._lay(folder, None, self.subject_place, False)
         self._fresh_temporary()
-        limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
-                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes and not gpu else [])
         words = ["env", "-i", f"PATH={self.path}", f"HOME={self.temporary}",
-                 f"TMPDIR={self.temporary}", "LANG=C.UTF-8", "setpriv", f"--reuid={self.uid}",
-                 f"--regid={self.uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",
-                 "--bounding-set=-all", "--"] + limits + ["--", "choom", "-n", "1000", "--"]
+                 f"TMPDIR={self.temporary}", "LANG=C.UTF-8"] + self.as_user(
+            None if gpu else memory_bytes, file_bytes)
         path = os.path.join(os.path.dirname(folder), "wrapper")
         with open(path, "w") as f:
             fault = os.path.join(os.path.dirname(folder), sandbox.WRAPPER_FAULT)

@@ -1,23 +1,13 @@
-"""The sandbox every command of a submission runs in: its build and its graders.
+"""The sandbox every command of a submission runs in: its build and its graders. What it shows,
+hides and bounds is docs/instructors/grading.md's "The sandbox".
 
-Built on util-linux, which Debian, Ubuntu and the GPU machines have: `unshare` gives the command new
-mount, PID, network, IPC and UTS namespaces (as root; otherwise a user namespace too), and
-sandbox_init.py, PID 1 there, builds a file system from a fresh tmpfs (the system's programs and
-libraries read-only; of /etc only the dynamic loader's cache, the alternatives' links and an account
-file naming root and nobody; /sys only where the GPU is passed in, the CPUs' list otherwise; the
-workbook's source, the grades, the submissions and the instructor's home out of sight; only the
-scratch folders the command needs, its overlays mounted under neutral names so that no path of the
-machine shows in /proc/self/mountinfo), then runs the command through `unshare --root` (that file
-system), `setpriv` (as `nobody` when the tool runs as root; no capabilities, no new privileges, in
-every case) and `prlimit` (file size, open files; processes and memory where no cgroup of the
-sandbox's own bounds them, cgroup.py). The command sees only its own processes, has no network, and
-cannot signal, trace or outlive the tool: when it ends, or when the tool stops it, the kernel ends
-every process of its PID namespace. sandbox_init.py itself is started from descriptors (its code and
-its spec), with no environment but PATH, so that its command line (/proc/1/cmdline) names no path of
-the machine. A grader's report reaches the tool through a pipe the tool reads while the grader runs,
-so nothing can rewrite it afterwards; its output is kept up to a bound. Debian 12's bubblewrap (0.8)
-cannot stand in for sandbox_init.py: it mounts no overlay (the pristine workbook under each
-submission's changes) and sets no limit.
+`unshare` (as root; otherwise in a user namespace too) starts sandbox_init.py as PID 1 from
+descriptors (its code and its spec), so that its command line names no path of the machine; it
+lays out the file system and runs the command through `setpriv` and `prlimit` (cgroup.py bounds
+processes and memory where it can). When the command ends, or the tool stops it, the kernel ends
+every process of its PID namespace. A report pipe is read while the command runs, so nothing can
+rewrite the report afterwards. Debian 12's bubblewrap (0.8) cannot stand in for sandbox_init.py:
+it mounts no overlay (the pristine workbook under each submission's changes) and sets no limit.
 """
 import contextlib
 import glob
