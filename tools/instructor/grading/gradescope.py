@@ -1,21 +1,12 @@
-"""A Gradescope autograder of the workbook: the package `tools/instructor/grade
---gradescope-autograder autograder.zip` writes (make_package), and what its setup.sh and
+"""A Gradescope autograder of the workbook (docs/instructors/grading.md, Gradescope): the zip
+`tools/instructor/grade --gradescope-autograder` writes (make_package), and what its setup.sh and
 run_autograder run in Gradescope's container (setup, run; through
-tools/instructor/gradescope_autograder).
-
-The zip holds, besides the two scripts: autograder.json (what it grades: the workbook's commit,
-the chapters, the GPU target, the time limits, whose id names a student's variant, the
-sandbox), the pristine workbook of that commit (the hand-out plus the chosen chapters' hidden
-checks, under pristine/), the grading tool (tool/), and, with variants, the course secret and
-the roster. It holds no solution and no checkout: nothing at grading time needs git.
-
-Gradescope unpacks it to ROOT/source (ROOT is /autograder, or $AUTOGRADER_ROOT); setup.sh
-installs the toolchain and builds the pristine workbook once, into ROOT/source/pristine/. For a
-submission, run_autograder grades ROOT/submission (host checks: there is no GPU), on the variant
-of the student ROOT/submission_metadata.json names, into ROOT/results/results.json, which it
-always writes: a grade, a refusal saying why (score 0), or, for a fault of the machine, a result
-that says "not graded, to be retried" (not_graded). The sandbox's paths are laid out under
-ROOT/grading/, the submission's work under ROOT/work/.
+tools/instructor/gradescope_autograder). Gradescope unpacks it to ROOT/source (ROOT is
+/autograder, or $AUTOGRADER_ROOT): setup builds the pristine workbook once, into
+ROOT/source/pristine/; run grades ROOT/submission (host checks) on the variant of the student
+ROOT/submission_metadata.json names, into ROOT/results/results.json, which it always writes: a
+grade, a refusal saying why (score 0), or, for a fault of the machine, a result that says "not
+graded, to be retried" (not_graded).
 """
 import json
 import os
