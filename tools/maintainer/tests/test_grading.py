@@ -370,8 +370,9 @@ import stat  # noqa: E402
 import struct  # noqa: E402
 import tarfile  # noqa: E402
 import time  # noqa: E402
-import warnings  # noqa: E402
 import zipfile  # noqa: E402
+
+from hostile_class import patch_zip, tar_bytes, tar_info, zip_bytes, zip_headers  # noqa: E402
 
 
 def outcome(path, what):
@@ -404,58 +405,6 @@ def refused(path, what, words):
     kind, found = outcome(path, what)
     expect(kind == "error" and words in found, f"{what}: expected a SubmissionError saying "
                                                f"{words!r}, got {kind}: {found}")
-
-
-def zip_bytes(members, compression=zipfile.ZIP_DEFLATED):
-    """A zip of [(name, data)] or [(ZipInfo, data)]."""
-    out = io.BytesIO()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "Duplicate name"
-        with zipfile.ZipFile(out, "w", compression) as z:
-            for name, data in members:
-                z.writestr(name, data)
-    return bytearray(out.getvalue())
-
-
-def zip_headers(data):
-    """Offsets of the local and central headers of a zip built here (no signatures in data)."""
-    local = [i for i in range(len(data) - 3) if data[i:i + 4] == b"PK\x03\x04"]
-    central = [i for i in range(len(data) - 3) if data[i:i + 4] == b"PK\x01\x02"]
-    return local, central
-
-
-def patch_zip(data, flags=0, method=None, sizes=None, member=0):
-    """Sets flag bits, the compression method or the (compressed, uncompressed) sizes of one
-    member, in its local header and the central directory alike (in a copy of `data`)."""
-    data = bytearray(data)
-    local, central = zip_headers(data)
-    for base, flag_at, method_at, sizes_at in ((local[member], 6, 8, 18),
-                                               (central[member], 8, 10, 20)):
-        old = struct.unpack_from("<H", data, base + flag_at)[0]
-        struct.pack_into("<H", data, base + flag_at, old | flags)
-        if method is not None:
-            struct.pack_into("<H", data, base + method_at, method)
-        if sizes is not None:
-            struct.pack_into("<II", data, base + sizes_at, *sizes)
-    return data
-
-
-def tar_bytes(members, compression=""):
-    """A tar of [(TarInfo, data or None)]."""
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w:" + compression, format=tarfile.GNU_FORMAT,
-                      encoding="utf-8", errors="surrogateescape") as t:
-        for info, data in members:
-            if data is not None:
-                info.size = len(data)
-            t.addfile(info, io.BytesIO(data) if data is not None else None)
-    return out.getvalue()
-
-
-def tar_info(name, kind=tarfile.REGTYPE, link=""):
-    info = tarfile.TarInfo(name)
-    info.type, info.linkname = kind, link
-    return info
 
 
 EXERCISE = b"__global__ void k() {}\n"
