@@ -51,6 +51,7 @@ from grading import (fallback_sandbox, gradescope, pristine, scoring, submission
                      variants)
 import hostile_class  # noqa: E402
 from hostile_class import put  # noqa: E402
+from run_gpu_grading import exercise_file  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -67,8 +68,7 @@ def digest(path):
     return hashlib.sha256(read(path)).hexdigest()
 
 
-chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                  if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))
+chapters = scoring.manifest.chapters(root)
 graded = chapters[:2]
 first, second = graded
 hidden_marker = "GRADESCOPE-CI-HIDDEN-SOURCE-MARKER"
@@ -273,12 +273,8 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
     return results
 
 
-def exercise(folder, chapter):
-    return read(os.path.join(root, folder, chapter, f"{chapter[3:]}_exercise.cu"))
-
-
 def tree_of(folder, stamp=None):
-    files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu": exercise(folder, c) for c in graded}
+    files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu": exercise_file(root, folder, c) for c in graded}
     files["workbook/notes.txt"] = b"my notes\n"
     if stamp:
         files["workbook/VARIANT"] = variants.variant_file(*stamp).encode()
@@ -323,7 +319,7 @@ for kind in ("fallback", "namespace"):
 skeleton_zip = io.BytesIO()
 with zipfile.ZipFile(skeleton_zip, "w") as z:
     for c in graded:
-        z.writestr(f"workbook/chapters/{c}/{c[3:]}_exercise.cu", exercise("chapters", c))
+        z.writestr(f"workbook/chapters/{c}/{c[3:]}_exercise.cu", exercise_file(root, "chapters", c))
 results = gradescope_run("skeleton", archive=("workbook.zip", skeleton_zip.getvalue()),
                          metadata=user("bo"))
 if results:
@@ -398,7 +394,7 @@ probe = ("  if (c.pattern == Pattern::kReversedFloats) {  // wrong for it: its f
          '      if (fd >= 0) { std::cout << "WROTE: " << path << "\\n"; close(fd); }\n'
          f'    }}\n    std::cout << "PROBE: tried {len(probed)} paths\\n";\n    return 0;\n  }}')
 put(os.path.join(planted_folder, "write_probe", "chapters", first, f"{first[3:]}_exercise.cu"),
-    hostile_class.in_prediction(hostile_class.HEADER + exercise("solutions", first), probe))
+    hostile_class.in_prediction(hostile_class.HEADER + exercise_file(root, "solutions", first), probe))
 cases["write_probe"] = hostile_class.Case(4, "opens for writing the results, every grader and "
                                              "the package, saying which it could", "less",
                                           says=[f"PROBE: tried {len(probed)} paths"],

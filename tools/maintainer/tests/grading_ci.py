@@ -23,7 +23,8 @@ root = os.path.abspath(sys.argv[1])
 work = os.path.abspath(sys.argv[2])
 use_slurm = "--slurm" in sys.argv[3:]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import sample_class, scoring  # noqa: E402
+from grading import scoring  # noqa: E402
+import run_gpu_grading  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -38,7 +39,7 @@ shutil.rmtree(work, ignore_errors=True)
 folder = os.path.join(work, "class")
 os.makedirs(folder)
 # The reference solutions, the untouched skeletons and a mix (the first chapter done).
-expected, host_total = sample_class.write(root, folder, chapters, ["host"])
+expected, host_total = run_gpu_grading.write_class(root, folder, chapters, ["host"])
 # One pristine workbook per chapter set, shared by every run below (but the one as another user).
 cache = os.path.join(work, "pristine")
 common = ["--chapters", ",".join(chapters), "--time-limit", "300", "--workbook-cache", cache]
@@ -286,7 +287,7 @@ judge_class(limits + "-out", limit_cases)
 
 one = os.path.join(work, "one")
 put(os.path.join(one, "honest", "chapters", first, f"{first[3:]}_exercise.cu"),
-    sample_class.exercise_file(root, "solutions", first))
+    run_gpu_grading.exercise_file(root, "solutions", first))
 base = [sys.executable, tool, "--class", one, "--out", hostile_out, "--workbook-cache", cache,
         "--chapters", first,
         "--time-limit", "20"]
@@ -362,7 +363,7 @@ expect(isinstance(seeds[0], int) and seeds[0] != seeds[1] and not shipped
        f"{reproduced['score']} of {full}): {again.stderr[-400:]}")
 slow = os.path.join(work, "slow")
 put(os.path.join(slow, "sleeper", "chapters", first, f"{first[3:]}_exercise.cu"),
-    hostile_class.in_prediction(hostile_class.HEADER + sample_class.exercise_file(
+    hostile_class.in_prediction(hostile_class.HEADER + run_gpu_grading.exercise_file(
         root, "solutions", first), "  std::this_thread::sleep_for(std::chrono::hours(1));"))
 first_run = subprocess.Popen([sys.executable, tool, "--class", slow, "--out", hostile_out,
                               "--workbook-cache", cache, "--chapters", first, "--time-limit",
