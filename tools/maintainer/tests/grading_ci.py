@@ -27,6 +27,12 @@ from grading import scoring  # noqa: E402
 import run_gpu_grading  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
+
+
+def grade(*arguments, **kw):
+    """tools/instructor/grade with `arguments`, its output captured."""
+    return subprocess.run([sys.executable, tool, *arguments], capture_output=True, text=True, **kw)
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from scratch_handout import check as expect, failures as problems  # noqa: E402
 
@@ -66,16 +72,14 @@ os.killpg(process.pid, signal.SIGTERM)  # as Ctrl-C, scancel or a shutdown would
 process.wait()
 interrupted = class_rows(os.path.join(out, "class.csv"))
 expect(1 <= len(interrupted) < 3, f"the interrupted run kept its finished results: {interrupted}")
-resumed = subprocess.run([sys.executable, tool, "--class", folder, "--out", out] + common,
-                         capture_output=True, text=True)
+resumed = grade("--class", folder, "--out", out, *common)
 print(resumed.stderr, flush=True)
 expect(resumed.returncode == 0, f"the resumed class run failed: {resumed.stderr}")
 expect(f"{len(interrupted)} already graded, {3 - len(interrupted)} to grade" in resumed.stderr,
        "the resumed run grades only what is missing")
 expect(re.search(r"\[3/3\] .*elapsed .*left", resumed.stderr) is not None,
        "the progress line (done/total, elapsed, estimate)")
-again = subprocess.run([sys.executable, tool, "--class", folder, "--out", out] + common,
-                       capture_output=True, text=True)
+again = grade("--class", folder, "--out", out, *common)
 expect("3 already graded, 0 to grade" in again.stderr, "a re-run grades nothing new")
 
 with open(os.path.join(out, "class.csv")) as f:
@@ -136,8 +140,7 @@ expect("\nFAILED " in screen and block is not None and block.group(2) == screen,
 # (here they find no GPU, which is an error to retry with the builds kept).
 if use_slurm:
     slurm_out = os.path.join(work, "slurm")
-    run = subprocess.run([sys.executable, tool, "--class", folder, "--out", slurm_out, "--slurm",
-                          "--wait"] + common, capture_output=True, text=True, timeout=1500)
+    run = grade("--class", folder, "--out", slurm_out, "--slurm", "--wait", *common, timeout=1500)
     print(run.stderr, flush=True)
     expect(run.returncode == 0, f"Slurm grading failed: {run.stdout}{run.stderr}")
     with open(os.path.join(slurm_out, "slurm", "grade-build.sbatch")) as f:
@@ -153,10 +156,8 @@ if use_slurm:
            "--wait shows each submission's progress")
 
     split_out = os.path.join(work, "slurm-gpu")
-    split = subprocess.run([sys.executable, tool, "--class", folder, "--out", split_out,
-                            "--slurm", "--gpu", "--cpu-partition", "cpu",
-                            "--gpu-partition", "gpu", "--wait"] + common, capture_output=True,
-                           text=True, timeout=1500)
+    split = grade("--class", folder, "--out", split_out, "--slurm", "--gpu", "--cpu-partition",
+                  "cpu", "--gpu-partition", "gpu", "--wait", *common, timeout=1500)
     print(split.stderr, flush=True)
     expect(split.returncode != 0 and "class.csv holds 0 of 3" in split.stderr,
            f"without a GPU on the gpu partition nothing is graded: {split.stderr[-600:]}")
@@ -232,12 +233,10 @@ host_checks = [c.name for c in scoring.load_points(root, first) if c.mode == "ho
 full = sum(c.points for c in scoring.load_points(root, first) if c.mode == "host")
 cases = hostile_class.write(root, hostile, first, secrets, host_checks)
 environment = dict(os.environ, GRADING_CI_SECRET=markers["env"])
-hostile_command = [sys.executable, tool, "--class", hostile, "--out", hostile_out,
-                   "--workbook-cache", cache, "--chapters",
-                   first, "--time-limit", "10", "--build-jobs", "2"]  # two of them hang
+hostile_command = ["--class", hostile, "--out", hostile_out, "--workbook-cache", cache,
+                   "--chapters", first, "--time-limit", "10", "--build-jobs", "2"]  # two hang
 start = time.monotonic()
-run = subprocess.run(hostile_command, capture_output=True, text=True, timeout=1800,
-                     env=environment)
+run = grade(*hostile_command, timeout=1800, env=environment)
 hostile_seconds = time.monotonic() - start
 print(run.stderr[-6000:], flush=True)
 expect(run.returncode == 0, f"the hostile class did not complete: {run.stderr[-2000:]}")
@@ -268,8 +267,7 @@ expect(len(class_rows) == len(cases) + 1, f"class.csv holds every hostile submis
                                           f"{len(class_rows) - 1} of {len(cases)}")
 left = hostile_class.leftover_processes(r"sleep 4242|sandbox_init|grading/build")
 expect(not left, f"processes left behind by the hostile class: {left}")
-again = subprocess.run(hostile_command, capture_output=True, text=True, timeout=600,
-                       env=environment)
+again = grade(*hostile_command, timeout=600, env=environment)
 expect(f"{len(cases)} already graded, 0 to grade" in again.stderr,
        f"a re-run of the hostile class reuses every result: {again.stderr[-500:]}")
 
@@ -278,9 +276,8 @@ expect(f"{len(cases)} already graded, 0 to grade" in again.stderr,
 limits = os.path.join(work, "limits")
 limit_cases = hostile_class.limits_class(root, limits, first)
 # The time limit lets the hog reach its memory limit (16 GiB at most) on a slow machine.
-run = subprocess.run([sys.executable, tool, "--class", limits, "--out", limits + "-out",
-                      "--workbook-cache", cache, "--chapters", first, "--time-limit", "60",
-                      "--build-jobs", "2"], capture_output=True, text=True, timeout=1800)
+run = grade("--class", limits, "--out", limits + "-out", "--workbook-cache", cache, "--chapters",
+            first, "--time-limit", "60", "--build-jobs", "2", timeout=1800)
 expect(run.returncode == 0, f"the class of a fork bomb and a memory hog did not complete: "
                             f"{run.stderr[-2000:]}")
 judge_class(limits + "-out", limit_cases)
@@ -288,10 +285,9 @@ judge_class(limits + "-out", limit_cases)
 one = os.path.join(work, "one")
 put(os.path.join(one, "honest", "chapters", first, f"{first[3:]}_exercise.cu"),
     run_gpu_grading.exercise_file(root, "solutions", first))
-base = [sys.executable, tool, "--class", one, "--out", hostile_out, "--workbook-cache", cache,
-        "--chapters", first,
+base = ["--class", one, "--out", hostile_out, "--workbook-cache", cache, "--chapters", first,
         "--time-limit", "20"]
-gpu = subprocess.run(base + ["--gpu"], capture_output=True, text=True, timeout=600)
+gpu = grade(*base, "--gpu", timeout=600)
 expect(gpu.returncode != 0 and "--gpu, but the GPU checks cannot run here" in gpu.stderr
        and not os.path.exists(os.path.join(hostile_out, "submissions", "honest")),
        f"--gpu without a usable GPU refuses before grading: {gpu.returncode} {gpu.stderr[-400:]}")
@@ -302,8 +298,7 @@ if os.geteuid() == 0:
     # Smaller than a subject's view: the disk fills while the submission is built.
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tiny", tiny], check=True)
     try:
-        full_disk = subprocess.run(base + ["--scratch", tiny], capture_output=True, text=True,
-                                   timeout=600)
+        full_disk = grade(*base, "--scratch", tiny, timeout=600)
     finally:
         subprocess.run(["umount", "-l", tiny])
     with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
@@ -323,8 +318,7 @@ for entry in os.listdir(foreign):
             for n in [folder] + [os.path.join(folder, n) for n in dirs + names]:
                 os.lchown(n, 4242, 4242)
 at = base.index("--workbook-cache") + 1
-foreign_run = subprocess.run(base[:at] + [foreign] + base[at + 1:], capture_output=True,
-                             text=True, timeout=600)
+foreign_run = grade(*base[:at], foreign, *base[at + 1:], timeout=600)
 shutil.rmtree(foreign, ignore_errors=True)
 
 
@@ -338,8 +332,7 @@ expect(foreign_run.returncode == 0 and first_grading["complete"]
        and first_grading["score"] == full and "0 already graded, 1 to grade" in foreign_run.stderr,
        f"a pristine workbook another user wrote grades in full, the error before retried: "
        f"{foreign_run.returncode} {first_grading.get('error')} {foreign_run.stderr[-400:]}")
-hidden_visibility = subprocess.run(base + ["--visibility", "hidden"], capture_output=True,
-                                   text=True, timeout=600)
+hidden_visibility = grade(*base, "--visibility", "hidden", timeout=600)
 expect("0 already graded, 1 to grade" in hidden_visibility.stderr,
        "another --visibility grades again (it is part of the reuse key)")
 seeds = [first_grading["hidden_seed"], honest_result()["hidden_seed"]]
@@ -351,8 +344,7 @@ expect(hidden_results["visibility"] == "hidden" and hidden_results["tests"]
        f"{sorted(set(t['visibility'] for t in hidden_results['tests']))}")
 # The hidden checks' seed: drawn for each grading (in no file of the workbook), recorded, and
 # given back with --hidden-seed to reproduce a grading; the reference passes with each.
-again = subprocess.run(base + ["--hidden-seed", str(seeds[0])], capture_output=True, text=True,
-                       timeout=600)
+again = grade(*base, "--hidden-seed", str(seeds[0]), timeout=600)
 reproduced = honest_result()
 shipped = subprocess.run(["git", "-C", root, "grep", "-l", "-F", str(seeds[0])],
                          capture_output=True, text=True).stdout
@@ -373,7 +365,7 @@ deadline = time.monotonic() + 300
 while time.monotonic() < deadline and not hostile_class.leftover_processes(  # its own judge
         rf"ch{first[:2]}_{first[3:]}_grader host --record \S*/sleeper-"):
     time.sleep(0.2)
-second = subprocess.run(base, capture_output=True, text=True, timeout=600)
+second = grade(*base, timeout=600)
 expect(second.returncode != 0 and "another grading run is using" in second.stderr,
        f"a second run on the same --out is refused: {second.stderr[-300:]}")
 first_run.kill()  # SIGKILL: the tool cannot clean up; its sandboxes must end with it
@@ -457,9 +449,8 @@ if tuned:
                            os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu"), exercise],
                           capture_output=True, text=True)
     expect(made.returncode == 0, f"the tuned exercise {answer} is made: {made.stderr}")
-    run = subprocess.run([sys.executable, tool, "--class", os.path.join(work, "tuned"), "--out",
-                          os.path.join(work, "tuned-out")] + common,
-                         capture_output=True, text=True, timeout=1800)
+    run = grade("--class", os.path.join(work, "tuned"), "--out", os.path.join(work, "tuned-out"),
+                *common, timeout=1800)
     expect(run.returncode == 0, f"grading the tuned submission failed: {run.stderr}")
     with open(os.path.join(work, "tuned-out", "submissions", "tuned", "result.json")) as f:
         result = json.load(f)
