@@ -192,28 +192,6 @@ def mark(directory, phase, state, **details):
     scoring.write_atomically(path, json.dumps(record) + "\n")
 
 
-class Heartbeat:
-    """Says what the class run is doing whenever it has said nothing for `every` seconds."""
-
-    def __init__(self, describe, every=30.0):
-        self.describe, self.every = describe, every
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.beat, daemon=True)
-
-    def beat(self):
-        while not self.stop.wait(1.0):
-            if time.monotonic() - LAST_SAID[0] >= self.every:
-                say(self.describe())
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_):
-        self.stop.set()
-        self.thread.join()
-
-
 # nice(1) of a build queued behind the one whose checks come next.
 QUEUED_BUILD_NICENESS = 10
 
@@ -255,6 +233,10 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
                     f"{i} ({time.monotonic() - s:.0f} s)" for i, s in now["building"].items()))
         return "grade: " + "; ".join(parts)
 
+    def heartbeat():  # what the class run is doing, whenever it has said nothing for 30 s
+        if time.monotonic() - LAST_SAID[0] >= 30:
+            say(describe())
+
     def prepare(item, niceness):
         path, directory, _ = item
         ident = submission.submission_id(path)
@@ -274,7 +256,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     # Builds run ahead of the checks, but at most `build_jobs` + 1 submissions ahead: a large
     # class does not fill the disk with build directories waiting for the GPU.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, build_jobs)) as pool, \
-            Heartbeat(describe):
+            pristine.Ticker(heartbeat, 1.0):
         pending = collections.deque()
         upcoming = iter(enumerate(todo, done + 1))
 
