@@ -94,6 +94,14 @@ def finished(directory, key):
         return None
 
 
+def to_grade(workbook, paths, out, options, or_built=False):
+    """(path, results folder, key) of each submission of `paths` without a finished result graded
+    the same way (nor, `or_built`, a build of it left for its GPU phase)."""
+    found = [(p, results_folder(out, p), key_of(workbook, p, options)) for p in paths]
+    return [(p, d, k) for p, d, k in found
+            if finished(d, k) is None and not (or_built and built(d, k))]
+
+
 def built(directory, key):
     """Whether the build phase left this submission, graded the same way, for its GPU phase."""
     try:
@@ -207,12 +215,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     workbook.ensure_built(progress=say)
     say(f"grade: the pristine workbook is ready after {time.monotonic() - start:.0f} s")
     check_gpu(workbook, options)
-    todo = []
-    for path in paths:
-        directory = results_folder(out, path)
-        key = key_of(workbook, path, options)
-        if finished(directory, key) is None:
-            todo.append((path, directory, key))
+    todo = to_grade(workbook, paths, out, options)
     total, done = len(paths), len(paths) - len(todo)
     start = time.monotonic()  # the estimates count from here, the pristine build done
     say(f"grade: {done} already graded, {len(todo)} to grade "
@@ -516,12 +519,7 @@ def grade_slurm(workbook, tool, folder, out, options, partitions=(None, None), w
 def build_here_all(workbook, paths, out, options, build_jobs):
     """--build-here: every submission's build phase on this machine (`build_jobs` at a time),
     before the GPU phase is submitted."""
-    todo = []
-    for path in paths:
-        directory = results_folder(out, path)
-        key = key_of(workbook, path, options)
-        if finished(directory, key) is None and not built(directory, key):
-            todo.append((path, directory, key))
+    todo = to_grade(workbook, paths, out, options, or_built=True)
     say(f"grade: building {len(todo)} submission(s) here before the GPU checks are submitted "
         f"({len(paths) - len(todo)} built or graded already)")
 
