@@ -187,13 +187,10 @@ class _Collector:
             self.result.ignored[shown] = f"too large ({size} bytes; the limit is " \
                                          f"{MAX_FILE_BYTES}), not read"
             return None
-        self.reserve(size)
-        return shown
-
-    def reserve(self, size):
         self.total += size
         if self.total > MAX_TOTAL_BYTES:
             self.fail(f"it holds more than {_mib(MAX_TOTAL_BYTES)} of files to read")
+        return shown
 
     def add(self, shown, data):
         self.result[shown] = data

@@ -274,7 +274,8 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
 
 
 def tree_of(folder, stamp=None):
-    files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu": exercise_file(root, folder, c) for c in graded}
+    files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu": exercise_file(root, folder, c)
+             for c in graded}
     files["workbook/notes.txt"] = b"my notes\n"
     if stamp:
         files["workbook/VARIANT"] = variants.variant_file(*stamp).encode()
@@ -394,7 +395,8 @@ probe = ("  if (c.pattern == Pattern::kReversedFloats) {  // wrong for it: its f
          '      if (fd >= 0) { std::cout << "WROTE: " << path << "\\n"; close(fd); }\n'
          f'    }}\n    std::cout << "PROBE: tried {len(probed)} paths\\n";\n    return 0;\n  }}')
 put(os.path.join(planted_folder, "write_probe", "chapters", first, f"{first[3:]}_exercise.cu"),
-    hostile_class.in_prediction(hostile_class.HEADER + exercise_file(root, "solutions", first), probe))
+    hostile_class.in_prediction(hostile_class.HEADER + exercise_file(root, "solutions", first),
+                                probe))
 cases["write_probe"] = hostile_class.Case(4, "opens for writing the results, every grader and "
                                              "the package, saying which it could", "less",
                                           says=[f"PROBE: tried {len(probed)} paths"],
@@ -403,25 +405,13 @@ cases["write_probe"] = hostile_class.Case(4, "opens for writing the results, eve
 waiting = {"sleeps_past_time_limit", "signal_stop_everything"}
 paths = {submission.submission_id(os.path.join(planted_folder, n)):
          os.path.join(planted_folder, n) for n in os.listdir(planted_folder)}
-
-
-def with_time_limit(seconds):
-    """Sets the unpacked package's time limit; returns the one it had."""
-    with open(layout.config) as f:
-        config = json.load(f)
-    was, config["time_limit"] = config["time_limit"], seconds
-    with open(layout.config, "w") as f:
-        json.dump(config, f, indent=2)
-        f.write("\n")
-    return was
-
-
 config_bytes = read(layout.config)
+hang_config = (json.dumps(dict(json.loads(config_bytes), time_limit=10), indent=2) + "\n").encode()
 judged, logs = {}, {}
 for ident, case in sorted(cases.items()):
     kind = "namespace" if case.kind == "namespace" else "fallback"
     if ident in waiting:
-        with_time_limit(10)
+        put(layout.config, hang_config)
     try:
         results = gradescope_run(f"hostile: {ident} ({kind})", source=paths[ident],
                                  metadata=user("ada"), sandbox=kind)

@@ -69,8 +69,8 @@ for bad, says in ((whole + line(**check("fails")), "two results"),
     except record.RecordRefused as e:
         expect(says in str(e), f"the refusal says {says!r}: {e}")
 # Every check of every chapter is read back by its name.
-names = [c.name for chapter in sorted(os.listdir(os.path.join(root, "grader")))
-         if scoring.is_chapter(root, chapter) for c in scoring.load_points(root, chapter)]
+names = [c.name for chapter in scoring.manifest.chapters(root)
+         for c in scoring.load_points(root, chapter)]
 names.append('a "quoted" <b> & c \\ \u00e9')
 r = record.parse(HEADER + b"".join(line(**check(n)) for n in names)).results()
 expect(list(r) == names, f"checks not read back by name: {set(names) - set(r)}")
