@@ -310,41 +310,36 @@ def student_of(layout, field, with_variants):
     try:
         with open(layout.metadata, encoding="utf-8") as f:
             metadata = json.load(f)
-    except FileNotFoundError:
-        if not with_variants:
-            return {}
-        raise NotGraded(f"{layout.metadata} is missing (Gradescope writes it for every "
-                        f"submission): without it the student, and so the variant, is unknown")
-    except (OSError, ValueError) as e:
-        if not with_variants:
-            return {}
-        raise NotGraded(f"{layout.metadata} cannot be read ({e})") from None
-    users = metadata.get("users") if isinstance(metadata, dict) else None
-    if not isinstance(users, list) or not users or not all(isinstance(u, dict) for u in users):
-        if not with_variants:
-            return {}
-        raise Refused(f"Gradescope's metadata names no submitter (its \"users\" list is "
-                      f"{'missing' if not isinstance(users, list) else 'empty or damaged'})")
-    ids = {}
-    for user in users:
-        value = user.get(field)
-        who = user.get("name") or user.get("email") or "a submitter"
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str) or not value.strip():
-            if not with_variants:
-                return {}
-            raise Refused(f"Gradescope's metadata has no {field} for {str(who)[:60]}: the "
-                          f"variant is derived from it (add the student id to the course "
-                          f"roster on Gradescope, then regrade)")
-        try:
+        users = metadata.get("users") if isinstance(metadata, dict) else None
+        if not isinstance(users, list) or not users or not all(isinstance(u, dict)
+                                                              for u in users):
+            raise Refused(f"Gradescope's metadata names no submitter (its \"users\" list is "
+                          f"{'missing' if not isinstance(users, list) else 'empty or damaged'})")
+        ids = {}
+        for user in users:
+            value = user.get(field)
+            who = user.get("name") or user.get("email") or "a submitter"
+            if isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            if not isinstance(value, str) or not value.strip():
+                raise Refused(f"Gradescope's metadata has no {field} for {str(who)[:60]}: the "
+                              f"variant is derived from it (add the student id to the course "
+                              f"roster on Gradescope, then regrade)")
             student = variants.check_student(value.strip(), f"Gradescope's {field}")
-        except variants.VariantError as e:
-            if not with_variants:
-                return {}
-            raise Refused(str(e)) from None
-        ids[student] = str(user.get("name") or "")[:200]
-    return ids
+            ids[student] = str(user.get("name") or "")[:200]
+        return ids
+    except FileNotFoundError:
+        error = NotGraded(f"{layout.metadata} is missing (Gradescope writes it for every "
+                          f"submission): without it the student, and so the variant, is unknown")
+    except (OSError, ValueError) as e:
+        error = NotGraded(f"{layout.metadata} cannot be read ({e})")
+    except variants.VariantError as e:
+        error = Refused(str(e))
+    except Refused as e:
+        error = e
+    if with_variants:
+        raise error from None
+    return {}
 
 
 def student_in_group(ids, files):
