@@ -118,11 +118,13 @@ def write_class(out, workbook, paths, options=None, final=False):
     graded student's viva and exam sheet (orals.py). Returns how many rows class.csv holds."""
     roster = options.roster if options is not None else None
     rows = [scoring.csv_header(workbook.chapters)]
-    by_student, status, code = {}, {}, {}
+    by_student, status, code, handed = {}, {}, {}, {}
     for path in paths:
         ident = submission.submission_id(path)
         directory = results_folder(out, path)
         entry = roster.entry_for(ident) if roster is not None else None
+        if entry is not None:
+            handed[entry.student] = ident
         try:
             with open(os.path.join(directory, "result.json")) as f:
                 result = json.load(f)
@@ -150,16 +152,11 @@ def write_class(out, workbook, paths, options=None, final=False):
     if roster is not None:
         scoring.write_csv(os.path.join(out, "gradebook-import.csv"),
                           scoring.lms_rows(roster, by_student, options.assignment))
-        handed = {}
-        for path in paths:
-            entry = roster.entry_for(submission.submission_id(path))
-            if entry is not None:
-                handed[entry.student] = submission.submission_id(path)
         check = [["student", "name", "submission", "status"]]
         for entry in roster.entries:
             ident = handed.get(entry.student)
             check.append([entry.student, scoring.spreadsheet_safe(entry.name), ident or "",
-                          status.get(ident, "no submission") if ident else "no submission"])
+                          status.get(ident, "no submission")])
         scoring.write_csv(os.path.join(out, "roster-check.csv"), check)
     return len(rows) - 1
 
