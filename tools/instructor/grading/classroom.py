@@ -402,20 +402,7 @@ class Jobs:
     def __init__(self, tool, folder, out, options, count, partitions, extra=()):
         self.tool, self.folder, self.out, self.options = tool, folder, out, options
         self.count, self.partitions, self.extra = count, partitions, list(extra)
-        common = ["--out", out, "--time-limit", str(options.time_limit),
-                  "--build-time-limit", str(options.build_time_limit),
-                  "--gpu-targets", options.gpu_targets,
-                  "--visibility", options.visibility,
-                  "--hidden-visibility", options.hidden_visibility]
-        if options.chapters:
-            common += ["--chapters", ",".join(options.chapters)]
-        if options.gpu:
-            common += ["--gpu"]
-        if options.assignment != runner.Options.ASSIGNMENT:
-            common += ["--assignment", options.assignment]
-        if options.workbook_cache:
-            common += ["--workbook-cache", options.workbook_cache]
-        self.common = common + options.variant_arguments()
+        self.common = ["--out", out] + options.arguments()
 
     def command(self, *arguments):
         return " ".join(shlex.quote(x) for x in [sys.executable, self.tool, "--class",

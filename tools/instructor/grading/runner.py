@@ -50,18 +50,22 @@ class Options:
     def modes(self):
         return ["host", "gpu"] if self.gpu else ["host"]
 
-    def variant_arguments(self):
-        """The command-line options that give a Slurm task the same variants (and seed)."""
-        arguments = []
-        if self.roster_path:
-            arguments += ["--roster", os.path.abspath(self.roster_path)]
-        if self.secret_path:
-            arguments += ["--secret-file", os.path.abspath(self.secret_path)]
-        if self.variant is not None:
-            arguments += ["--variant", str(self.variant)]
-        if self.hidden_seed is not None:
-            arguments += ["--hidden-seed", str(self.hidden_seed)]
-        return arguments
+    def arguments(self):
+        """The command-line options that grade as this run does: a Slurm task's (the same
+        variants and seed)."""
+        arguments = ["--time-limit", str(self.time_limit), "--build-time-limit",
+                     str(self.build_time_limit), "--gpu-targets", self.gpu_targets,
+                     "--visibility", self.visibility, "--hidden-visibility", self.hidden_visibility]
+        for option, value in (
+                ("--chapters", ",".join(self.chapters) if self.chapters else None),
+                ("--assignment", self.assignment if self.assignment != self.ASSIGNMENT else None),
+                ("--workbook-cache", self.workbook_cache),
+                ("--roster", self.roster_path and os.path.abspath(self.roster_path)),
+                ("--secret-file", self.secret_path and os.path.abspath(self.secret_path)),
+                ("--variant", self.variant), ("--hidden-seed", self.hidden_seed)):
+            if value is not None:
+                arguments += [option, str(value)]
+        return arguments + (["--gpu"] if self.gpu else [])
 
     def describe(self):
         return (f"modes={','.join(self.modes())} chapters={','.join(self.chapters or [])} "
