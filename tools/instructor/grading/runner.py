@@ -30,22 +30,10 @@ class Options:
 
     def __init__(self, gpu=False, chapters=None, gpu_targets="host-only", time_limit=600,
                  build_time_limit=1800, visibility="visible", hidden_visibility="after_due_date",
-                 roster=None, variant=None,
-                 secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT,
-                 workbook_cache=None, hidden_seed=None):
-        self.assignment = assignment
-        self.hidden_seed = hidden_seed
-        self.workbook_cache = workbook_cache  # --workbook-cache, passed on to Slurm's tasks
-        self.roster = roster
-        self.roster_path, self.secret_path = roster_path, secret_path
-        self.variant = variant
+                 roster=None, variant=None, secret=None, roster_path=None, secret_path=None,
+                 assignment=ASSIGNMENT, workbook_cache=None, hidden_seed=None):
+        vars(self).update((name, value) for name, value in locals().items() if name != "self")
         self.secret = roster.secret if roster is not None else secret
-        self.gpu = gpu
-        self.chapters = chapters
-        self.gpu_targets = gpu_targets
-        self.time_limit = time_limit
-        self.build_time_limit = build_time_limit
-        self.visibility, self.hidden_visibility = visibility, hidden_visibility
 
     def modes(self):
         return ["host", "gpu"] if self.gpu else ["host"]
