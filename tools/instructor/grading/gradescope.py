@@ -361,23 +361,11 @@ def student_in_group(ids, files):
                   f"{named or 'none of them'}")
 
 
-class SubmitterRoster:
-    """The roster of the one student Gradescope names: their entry (id, name) and their variant
-    from the course secret (what prepare.decide_variant asks of a variants.Roster)."""
-
-    def __init__(self, student, secret, name=""):
-        self.path = "Gradescope's metadata"
-        self.secret = secret
-        self.entries = [variants.RosterEntry(student, name, None, 1)]
-        self.students = [student]
-        self.by_student = {student: self.entries[0]}
-        self.variants = {student: variants.derive(secret, student)}
-
-    def entry_for(self, ident):
-        return self.by_student.get(ident)
-
-    def variant_of(self, student):
-        return self.variants[student]
+def submitter_roster(student, secret, name=""):
+    """The roster of the one student Gradescope names, with their variant under the course
+    secret (what prepare.decide_variant asks of a roster)."""
+    return variants.Roster("Gradescope's metadata", [variants.RosterEntry(student, name, None, 1)],
+                           secret)
 
 
 def submission_path(layout):
@@ -508,7 +496,7 @@ def grade(layout, config, boxes):
             secret = variants.read_secret(layout.secret, "the package's course secret")
         except variants.VariantError as e:
             raise NotGraded(str(e)) from None
-        roster = SubmitterRoster(student, secret, ids[student])
+        roster = submitter_roster(student, secret, ids[student])
     else:
         student = "+".join(ids) if ids else "submission"
     for folder in (layout.scratch, layout.out, layout.grading):

@@ -101,7 +101,7 @@ expect(gradescope.student_in_group(group, stamp) == "bo", "a group is graded on 
 expect(raises(gradescope.Refused, lambda: gradescope.student_in_group(group, {}),
               "names none of them"), "a group without a VARIANT file is refused")
 expect(gradescope.student_in_group(["ada"], {}) == "ada", "one submitter is the student")
-roster = gradescope.SubmitterRoster("ada", b"x" * 32, "Ada L.")
+roster = gradescope.submitter_roster("ada", b"x" * 32, "Ada L.")
 expect(roster.variant_of("ada") == variants.derive(b"x" * 32, "ada")
        and roster.entry_for("ada").name == "Ada L." and roster.entry_for("bo") is None,
        "the submitter's entry and variant")

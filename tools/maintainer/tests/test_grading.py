@@ -308,7 +308,7 @@ def roster_of(text):
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
         f.write(text)
     try:
-        return variants.Roster(f.name)
+        return variants.Roster.read(f.name)
     finally:
         os.remove(f.name)
 
