@@ -25,6 +25,8 @@ use_slurm = "--slurm" in sys.argv[3:]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 from grading import scoring  # noqa: E402
 import run_gpu_grading  # noqa: E402
+import hostile_class  # noqa: E402
+from hostile_class import graded, put  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
 
@@ -90,8 +92,7 @@ scores = {r[0]: float(r[3]) for r in rows[1:]}
 expect(scores == expected, f"class scores {scores}, expected {expected}")
 for name, score in expected.items():
     directory = os.path.join(out, "submissions", name)
-    with open(os.path.join(directory, "results.json")) as f:
-        gradescope = json.load(f)
+    gradescope = graded(out, name, "results.json")
     expect(scoring.validate_gradescope(gradescope) == [],
            f"{name}: results.json: {scoring.validate_gradescope(gradescope)}")
     expect(gradescope["score"] == score, f"{name}: results.json score {gradescope['score']}")
@@ -207,9 +208,6 @@ if use_slurm:
 
 # A hostile class on the first chapter (hostile_class.py): every way a submission once took
 # marks, took them from classmates or spoiled the class, each beside honest classmates.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hostile_class  # noqa: E402
-from hostile_class import put  # noqa: E402
 
 hostile = os.path.join(work, "hostile")
 hostile_out = os.path.join(work, "hostile-out")
@@ -253,9 +251,8 @@ def judge_class(out, cases):
 
 judge_class(hostile_out, cases)
 for ident in ("a_honest", "z_honest_skeleton"):
-    with open(os.path.join(hostile_out, "submissions", ident, "results.json")) as f:
-        expect(json.load(f)["score"] == (full if ident == "a_honest" else 0),
-               f"{ident}'s results.json was changed by a classmate")
+    expect(graded(hostile_out, ident, "results.json")["score"] == (
+        full if ident == "a_honest" else 0), f"{ident}'s results.json was changed by a classmate")
 with open(pristine_feedback, "rb") as f:
     expect(f.read() == subprocess.run(["git", "-C", root, "show",
                                        "HEAD:grader/harness/feedback_message.hpp"],
@@ -301,8 +298,7 @@ if os.geteuid() == 0:
         full_disk = grade(*base, "--scratch", tiny, timeout=600)
     finally:
         subprocess.run(["umount", "-l", tiny])
-    with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
-        stored = json.load(f)
+    stored = graded(hostile_out, "honest")
     expect(full_disk.returncode != 0 and not stored["complete"] and "retry" in full_disk.stderr,
            f"a full disk is an error to retry: {full_disk.returncode} {stored.get('error')} "
            f"{full_disk.stderr[-400:]}")
@@ -321,13 +317,7 @@ at = base.index("--workbook-cache") + 1
 foreign_run = grade(*base[:at], foreign, *base[at + 1:], timeout=600)
 shutil.rmtree(foreign, ignore_errors=True)
 
-
-def honest_result():
-    with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
-        return json.load(f)
-
-
-first_grading = honest_result()
+first_grading = graded(hostile_out, "honest")
 expect(foreign_run.returncode == 0 and first_grading["complete"]
        and first_grading["score"] == full and "0 already graded, 1 to grade" in foreign_run.stderr,
        f"a pristine workbook another user wrote grades in full, the error before retried: "
@@ -335,9 +325,8 @@ expect(foreign_run.returncode == 0 and first_grading["complete"]
 hidden_visibility = grade(*base, "--visibility", "hidden", timeout=600)
 expect("0 already graded, 1 to grade" in hidden_visibility.stderr,
        "another --visibility grades again (it is part of the reuse key)")
-seeds = [first_grading["hidden_seed"], honest_result()["hidden_seed"]]
-with open(os.path.join(hostile_out, "submissions", "honest", "results.json")) as f:
-    hidden_results = json.load(f)
+seeds = [first_grading["hidden_seed"], graded(hostile_out, "honest")["hidden_seed"]]
+hidden_results = graded(hostile_out, "honest", "results.json")
 expect(hidden_results["visibility"] == "hidden" and hidden_results["tests"]
        and all(t["visibility"] == "hidden" for t in hidden_results["tests"]),
        f"results.json honours --visibility hidden: {hidden_results['visibility']}, "
@@ -345,7 +334,7 @@ expect(hidden_results["visibility"] == "hidden" and hidden_results["tests"]
 # The hidden checks' seed: drawn for each grading (in no file of the workbook), recorded, and
 # given back with --hidden-seed to reproduce a grading; the reference passes with each.
 again = grade(*base, "--hidden-seed", str(seeds[0]), timeout=600)
-reproduced = honest_result()
+reproduced = graded(hostile_out, "honest")
 shipped = subprocess.run(["git", "-C", root, "grep", "-l", "-F", str(seeds[0])],
                          capture_output=True, text=True).stdout
 expect(isinstance(seeds[0], int) and seeds[0] != seeds[1] and not shipped
@@ -404,11 +393,7 @@ if as_user is not None:
          user_python, tool, "--class", os.path.join(user_work, "class"), "--out",
          os.path.join(user_work, "out"), "--chapters", first, "--time-limit", "60"],
         capture_output=True, text=True, timeout=900, env=user_env)
-    try:
-        with open(os.path.join(user_work, "out", "submissions", "honest", "result.json")) as f:
-            user_score = json.load(f)["score"]
-    except (OSError, ValueError):
-        user_score = None
+    user_score = (graded(os.path.join(user_work, "out"), "honest") or {}).get("score")
     expect(as_user_run.returncode == 0 and user_score == full,
            f"graded as a user other than root (a user namespace): {user_score} of {full}; "
            f"{as_user_run.stderr[-800:]}")
@@ -418,8 +403,7 @@ if as_user is not None:
 # submission tuned to the hand-out's local cases (a chapter's wrong answer that passes its
 # local check and fails a hidden one) loses exactly the hidden check's points and those of the
 # checks it certifies.
-with open(os.path.join(out, "submissions", "reference", "result.json")) as f:
-    reference = json.load(f)
+reference = graded(out, "reference")
 hidden = [t for t in reference["tests"] if t["hidden"]]
 expect(hidden and all(t["status"] == "passed" for t in hidden),
        f"the reference passes the hidden checks of {', '.join(chapters)}: {hidden}")
@@ -452,8 +436,7 @@ if tuned:
     run = grade("--class", os.path.join(work, "tuned"), "--out", os.path.join(work, "tuned-out"),
                 *common, timeout=1800)
     expect(run.returncode == 0, f"grading the tuned submission failed: {run.stderr}")
-    with open(os.path.join(work, "tuned-out", "submissions", "tuned", "result.json")) as f:
-        result = json.load(f)
+    result = graded(os.path.join(work, "tuned-out"), "tuned")
     # The class's chapters are graded (their pristine workbook is built): only c's count here.
     lost = [t for t in result["tests"] if t["score"] < t["max_score"] and t["chapter"] == c]
     chapter = scoring.manifest.load(root, c)

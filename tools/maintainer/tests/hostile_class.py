@@ -478,6 +478,16 @@ def judged_apart(plant, chapter, solution, skeleton, checks):
           says=["PROBE: what the subject can read"], never=["FOUND:"], kind="namespace")
 
 
+def graded(out, ident, name="result.json"):
+    """The JSON file `name` (result.json, results.json) of submission `ident` graded into `out`,
+    or None."""
+    try:
+        with open(os.path.join(out, "submissions", ident, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def read_graded(out, cases):
     """({name: result.json}, {name: run.log}) of the cases graded into `out` (those with both)."""
     results, logs = {}, {}
