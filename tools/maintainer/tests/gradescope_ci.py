@@ -126,12 +126,10 @@ if not again:
     here = os.path.join(work, "course")
     os.makedirs(here)
     secret_file = os.path.join(here, "course-secret")
-    with open(secret_file, "w") as f:
-        f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
+    put(secret_file, base64.b64encode(os.urandom(32)) + b"\n")
     secret = variants.read_secret(secret_file)
     roster_file = os.path.join(here, "roster.csv")
-    with open(roster_file, "w") as f:
-        f.write("student,name\nada,Ada L.\nbo,Bo P.\n")
+    put(roster_file, b"student,name\nada,Ada L.\nbo,Bo P.\n")
     package = os.path.join(work, "autograder.zip")
     made = subprocess.run([sys.executable, tool, "--gradescope-autograder", package,
                            "--chapters", ",".join(graded), "--roster", roster_file,
@@ -359,8 +357,7 @@ for name, metadata, said, retry in (
            f"{name}: says {said!r} (retry: {retry}): {(results or {}).get('output', '')[:300]}")
     expect(time.monotonic() - start < 30, f"{name}: refused before any build")
 # The id Gradescope names a student by: sid, or email where the package says so.
-with open(layout.metadata, "w") as f:
-    json.dump({"users": user("ada", email="ada@example.edu")}, f)
+put(layout.metadata, json.dumps({"users": user("ada", email="ada@example.edu")}).encode())
 expect(list(gradescope.student_of(layout, "email", True)) == ["ada@example.edu"]
        and list(gradescope.student_of(layout, "sid", True)) == ["ada"],
        "the id field is the package's")

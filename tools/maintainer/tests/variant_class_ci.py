@@ -32,7 +32,7 @@ handout = os.path.join(root, "tools", "instructor", "make_handout.py")
 copier = os.path.join(root, "tools", "maintainer", "copied_answers.py")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from scratch_handout import check as expect, failures as problems  # noqa: E402
-from hostile_class import graded  # noqa: E402
+from hostile_class import graded, put  # noqa: E402
 
 
 def run(command, **kw):
@@ -62,11 +62,9 @@ def cases(chapter, variant):
 
 # 1. A class's hand-outs: one per student, each saying whose it is and its keyed variant.
 roster = os.path.join(here, "roster.csv")
-with open(roster, "w") as f:
-    f.write("student,name\nada,Ada L.\nbo,Bo P.\n")
+put(roster, b"student,name\nada,Ada L.\nbo,Bo P.\n")
 secret_file = os.path.join(here, "course-secret")
-with open(secret_file, "w") as f:
-    f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
+put(secret_file, base64.b64encode(os.urandom(32)) + b"\n")
 secret = variants.read_secret(secret_file)
 made = run([sys.executable, handout, root, "--class-out", os.path.join(here, "handouts"),
             "--roster", roster, "--secret-file", secret_file])
@@ -220,8 +218,7 @@ renamed = os.path.join(here, "renamed")
 shutil.copytree(os.path.join(classroom, "bo"), os.path.join(renamed, "p_bo_817_final"))
 shutil.copytree(os.path.join(classroom, "ada"), os.path.join(renamed, "ada"))
 by_file = os.path.join(here, "roster-by-file.csv")
-with open(by_file, "w") as f:
-    f.write("SIS User ID,Name,Submission\nada,Ada L.,\nbo,Bo P.,p_bo_817_final\ncy,Cy Q.,\n")
+put(by_file, b"SIS User ID,Name,Submission\nada,Ada L.,\nbo,Bo P.,p_bo_817_final\ncy,Cy Q.,\n")
 keyed = run([sys.executable, tool, "--class", renamed, "--out", os.path.join(here, "keyed"),
              "--roster", by_file, "--secret-file", secret_file, "--assignment", "Workbook"]
             + common, timeout=3600)
@@ -316,10 +313,8 @@ expect(r is not None and r["score"] == 0 and any("--secret-file" in n for n in r
        f"{r and r['notes'][:2]}")
 
 # 6. Bad input: each a clear error naming the row or option, and nothing graded.
-with open(os.path.join(here, "twice.csv"), "w") as f:
-    f.write("student\nada\nbo\nada\n")
-with open(os.path.join(here, "short-secret"), "w") as f:
-    f.write("abc\n")
+put(os.path.join(here, "twice.csv"), b"student\nada\nbo\nada\n")
+put(os.path.join(here, "short-secret"), b"abc\n")
 stranger = os.path.join(here, "stranger")
 os.makedirs(os.path.join(stranger, "zed"))
 bad = [
