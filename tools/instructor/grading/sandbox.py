@@ -133,15 +133,11 @@ class Sandbox:
         with open("/proc/meminfo") as f:
             self.memory_limit = min(16 * GIB, int(f.readline().split()[1]) * 1024 // 4)
         self.extra = []
-        candidates = [sys.executable, os.path.realpath(sys.executable)]
-        for name in programs:
-            found = shutil.which(name)
-            if found:
-                candidates += [found, os.path.realpath(found)]
-        for path in candidates:
-            prefix = _prefix_of(path)
-            if not _under(prefix, SYSTEM + self.extra) and prefix != "/":
-                self.extra.append(prefix)
+        found = [p for p in map(shutil.which, programs) if p]
+        for path in [sys.executable] + found:
+            for prefix in (_prefix_of(path), _prefix_of(os.path.realpath(path))):
+                if not _under(prefix, SYSTEM + self.extra) and prefix != "/":
+                    self.extra.append(prefix)
         # The dynamic loader's own path (a GPU machine's driver libraries are often found
         # only through it): visible, read-only, and passed on.
         self.library_path = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":")
@@ -155,11 +151,8 @@ class Sandbox:
             self.hide.append(home)
         # PATH: the tools' own folders first (never a version manager's shims, which need the
         # home folder), then the tool's PATH as far as the sandbox shows it.
-        path = [os.path.dirname(os.path.realpath(sys.executable))]
-        for name in programs:
-            found = shutil.which(name)
-            if found:
-                path.append(os.path.dirname(found))
+        path = [os.path.dirname(os.path.realpath(sys.executable))] + [os.path.dirname(p)
+                                                                       for p in found]
         path += os.environ.get("PATH", "").split(":") + ["/usr/local/bin", "/usr/bin", "/bin"]
         visible = [p for p in path if p and "shims" not in p and _under(p, SYSTEM + self.extra)]
         self.path = ":".join(dict.fromkeys(visible))
