@@ -448,10 +448,8 @@ def run(root):
         config = read_config(layout)
         points = chapter_points(layout, config)
         data = grade(layout, config, boxes)
-    except Refused as e:
-        data = not_graded(str(e), False, points, None, time.monotonic() - start)
-    except NotGraded as e:
-        data = not_graded(str(e), True, points, None, time.monotonic() - start)
+    except (Refused, NotGraded) as e:
+        data = not_graded(str(e), isinstance(e, NotGraded), points, None, time.monotonic() - start)
     except Exception as e:  # noqa: BLE001 (whatever went wrong: never a trace for the student)
         say("run_autograder: the autograder failed:\n" + traceback.format_exc())
         data = not_graded(f"the autograder failed ({type(e).__name__}: {str(e)[:300]})", True,
