@@ -310,9 +310,7 @@ foreign = os.path.join(work, "foreign-cache")
 shutil.copytree(cache, foreign, symlinks=True)
 for entry in os.listdir(foreign):
     if entry.startswith("build-") and os.path.isdir(os.path.join(foreign, entry)):
-        for folder, dirs, names in os.walk(os.path.join(foreign, entry)):
-            for n in [folder] + [os.path.join(folder, n) for n in dirs + names]:
-                os.lchown(n, 4242, 4242)
+        subprocess.run(["chown", "-R", "-h", "4242:4242", os.path.join(foreign, entry)], check=True)
 at = base.index("--workbook-cache") + 1
 foreign_run = grade(*base[:at], foreign, *base[at + 1:], timeout=600)
 shutil.rmtree(foreign, ignore_errors=True)
@@ -379,9 +377,7 @@ if as_user is not None:
     user_work = os.path.join(work, "as-user")
     os.makedirs(user_work)
     shutil.copytree(one, os.path.join(user_work, "class"))
-    for folder, _, names in os.walk(user_work):
-        for n in [folder] + [os.path.join(folder, n) for n in names]:
-            os.chown(n, as_user.pw_uid, as_user.pw_gid)
+    subprocess.run(["chown", "-R", f"{as_user.pw_uid}:{as_user.pw_gid}", user_work], check=True)
     # The system's Python and tools: a Python installed in root's home is not the user's.
     system_path = "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin"
     user_python = shutil.which("python3", path=system_path) or sys.executable
