@@ -146,18 +146,6 @@ def remove(path):
         shutil.rmtree(path)
 
 
-def own(path, uid, writable):
-    """Makes the tree at `path` the user's (`writable`) or the root's with nothing in it
-    writable by anyone else."""
-    owner = uid if writable else 0
-    for folder, dirs, files in os.walk(path):
-        for name in [folder] + [os.path.join(folder, n) for n in dirs + files]:
-            os.lchown(name, owner, owner)
-            if not writable and not os.path.islink(name):
-                mode = os.lstat(name).st_mode
-                os.chmod(name, mode & 0o7755 & ~0o6000)
-
-
 class FallbackSandbox:
     """Runs commands as sandbox.Sandbox does (the same run()), in the fallback described above.
     `places` is the folder holding the sandbox's fixed paths (pristine.show_pristine_at);
@@ -220,7 +208,7 @@ class FallbackSandbox:
                         shutil.copy2(os.path.join(folder, name), copy)
             state = (lower, upper, None)
         if state[2] != writable:
-            own(where, self.uid, writable)
+            sandbox.own(where, self.uid, writable)
         self.laid[where] = (lower, upper, writable)
 
     def _fresh_temporary(self):
@@ -298,7 +286,7 @@ class FallbackSandbox:
                     remove(where)
                     shutil.move(source, where)
                     moved.append((where, source))
-                    own(where, self.uid, True)
+                    sandbox.own(where, self.uid, True)
                 else:
                     self._lay(source, None, target, False)
                     copies.append(where)
@@ -423,7 +411,7 @@ class FallbackSandbox:
             self.laid.pop(where, None)
             remove(where)
         for where, source in moved:
-            own(where, self.uid, False)
+            sandbox.own(where, self.uid, False)
             shutil.move(where, source)
 
     def trial(self):

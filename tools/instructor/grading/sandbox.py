@@ -323,6 +323,17 @@ class Sandbox:
         return contextlib.nullcontext()
 
 
+def own(path, uid, writable=True):
+    """Makes the tree at `path` user `uid`'s (`writable`) or the root's with nothing in it
+    writable by anyone else."""
+    owner = uid if writable else 0
+    for folder, dirs, files in os.walk(path):
+        for name in [folder] + [os.path.join(folder, n) for n in dirs + files]:
+            os.lchown(name, owner, owner)
+            if not writable and not os.path.islink(name):
+                os.chmod(name, os.lstat(name).st_mode & 0o7755 & ~0o6000)
+
+
 def write_wrapper(folder, words):
     """A shell script beside `folder` that runs `words` followed by its own arguments."""
     path = os.path.join(os.path.dirname(folder), "wrapper")
