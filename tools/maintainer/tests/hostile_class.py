@@ -47,6 +47,15 @@ def in_prediction(source, body):
     return source.replace(marker, marker + b"\n" + body.encode() + b"\n", 1)
 
 
+def refusal(kind, call):
+    """What `call()` says as it raises `kind`, or "" where it raises nothing."""
+    try:
+        call()
+    except kind as e:
+        return str(e)
+    return ""
+
+
 def put(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
