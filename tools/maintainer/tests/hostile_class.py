@@ -8,6 +8,9 @@ grading_ci.py, and submission by submission by gradescope_ci.py (Gradescope's au
 
     cases = hostile_class.write(root, folder, chapter, secrets, checks)   # {name: Case}
     problems = hostile_class.judge(cases, results, ...)
+
+Its helpers, which make hostile submissions (put, the archive builders) and read what grading
+made of them (graded, refusal), serve the grading tool's other tests too.
 """
 import io
 import json
