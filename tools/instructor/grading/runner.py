@@ -90,11 +90,10 @@ def build_phase(workbook, path, directory, options, key):
     prepared = prepare(workbook, path, directory, options)
     try:
         checked = run_checks(workbook, prepared, options, ["host"])
+        keep_logs(prepared)
         if not options.gpu:
-            keep_logs(prepared)
             return write_result(workbook, directory, result_of(workbook, prepared, options,
                                                                checked), key)
-        keep_logs(prepared)
         pack(prepared, checked, key, os.path.join(directory, BUILT))
         return None
     finally:
@@ -110,11 +109,11 @@ def check_phase(workbook, directory, options, key):
     prepared, checked = unpacked
     try:
         checked = run_checks(workbook, prepared, options, ["gpu"], checked)
-        for name in ("build.log", "run.log"):  # the build phase's logs, then this phase's
-            if name == "run.log" and os.path.isfile(os.path.join(directory, name)):
-                with open(os.path.join(directory, name), "ab") as whole, \
-                        open(os.path.join(prepared.work, name), "rb") as part:
-                    shutil.copyfileobj(part, whole)
+        run_log = os.path.join(directory, "run.log")  # the build phase's, then this phase's
+        if os.path.isfile(run_log):
+            with open(run_log, "ab") as whole, \
+                    open(os.path.join(prepared.work, "run.log"), "rb") as part:
+                shutil.copyfileobj(part, whole)
         result = write_result(workbook, directory,
                               result_of(workbook, prepared, options, checked), key)
         if result["complete"]:
