@@ -192,12 +192,11 @@ def total_memory(pid):
 measured = []
 
 
-def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallback",
-                   extra_env=None, source=None):
+def gradescope_run(name, files=None, metadata=None, sandbox="fallback", source=None):
     """run_autograder on one submission, as Gradescope runs it: `files` {path: bytes} in
-    ROOT/submission (or `archive` (name, bytes), alone there, or `source`, a folder whose files
-    or an archive that is copied there), `metadata` the users' list (None: no metadata file).
-    Returns its results.json (or None)."""
+    ROOT/submission (an archive alone there, or a tree), or `source`, a folder whose files or an
+    archive that is copied there; `metadata` the users' list (None: no metadata file). Returns
+    its results.json (or None)."""
     for path in (layout.submission, layout.results):
         shutil.rmtree(path, ignore_errors=True)
     os.makedirs(layout.submission)
@@ -206,8 +205,6 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
         os.remove(layout.metadata)
     for path, data in (files or {}).items():
         put(os.path.join(layout.submission, path), data)
-    if archive:
-        put(os.path.join(layout.submission, archive[0]), archive[1])
     if source and os.path.isdir(source):
         shutil.copytree(source, layout.submission, dirs_exist_ok=True)
     elif source:
@@ -220,8 +217,7 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
     shutil.copyfile(os.path.join(layout.source, "run_autograder"),
                     os.path.join(layout.root, "run_autograder"))
     os.chmod(os.path.join(layout.root, "run_autograder"), 0o755)
-    env = dict(environment, **(extra_env or {}))
-    env[gradescope.SANDBOX_VARIABLE] = sandbox
+    env = {**environment, gradescope.SANDBOX_VARIABLE: sandbox}
     start = time.monotonic()
     # /usr/bin/time, where it is installed, measures the largest process (a compiler, mostly);
     # the sampler below adds up every process of the run, a bound on the container's need.
@@ -313,7 +309,7 @@ skeleton_zip = io.BytesIO()
 with zipfile.ZipFile(skeleton_zip, "w") as z:
     for c in graded:
         z.writestr(f"workbook/chapters/{c}/{c[3:]}_exercise.cu", exercise_file(root, "chapters", c))
-results = gradescope_run("skeleton", archive=("workbook.zip", skeleton_zip.getvalue()),
+results = gradescope_run("skeleton", {"workbook.zip": skeleton_zip.getvalue()},
                          metadata=user("bo"))
 if results:
     expect(results["score"] == 0 and len(results["tests"]) == len(
@@ -330,7 +326,7 @@ expect(results and results["score"] == 0 and "is ada's, but it was handed in as 
        in output_of(results), f"ada's workbook handed in by bo is refused: "
                               f"{output_of(results)[:300]}")
 results = gradescope_run("an archive that cannot be read",
-                         archive=("workbook.zip", b"PK\x03\x04" + bytes(range(256))),
+                         {"workbook.zip": b"PK\x03\x04" + bytes(range(256))},
                          metadata=user("ada"))
 expect(results and results["score"] == 0 and "could not be read" in results["output"],
        f"an archive that cannot be read is graded as the skeleton, saying why: "
