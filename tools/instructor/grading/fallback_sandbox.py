@@ -25,7 +25,7 @@ from . import sandbox
 FIRST_UID, LAST_UID = 64000, 64999
 PROCESSES = 512
 TEMPORARY_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
-PROGRAMS = ("python3", "meson", "ninja", "nvcc", "c++", "nm")
+PROGRAMS = ("python3",) + sandbox.PROGRAMS
 PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -269,8 +269,7 @@ class FallbackSandbox:
 
     def _run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
              report=False, gpu=False, memory_bytes=None, file_bytes=sandbox.GIB,
-             tmp_bytes=512 * sandbox.MIB, report_bytes=16 * sandbox.MIB, niceness=0,
-             files=None):
+             niceness=0, files=None):
         # niceness: no other command runs beside this one, so there is nothing to yield to.
         start = time.monotonic()
         if gpu:
@@ -332,7 +331,7 @@ class FallbackSandbox:
         for fd in (log_w, report_w):
             if fd is not None:
                 os.close(fd)
-        capture = sandbox.Capture(log_r, log_path, report_r, report_bytes)
+        capture = sandbox.Capture(log_r, log_path, report_r)
         timed_out = False
         try:
             process.wait(timeout=max(1.0, timeout))
