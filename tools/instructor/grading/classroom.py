@@ -494,7 +494,7 @@ def grade_slurm(workbook, tool, folder, out, options, partitions=(None, None), w
     scoring.write_atomically(os.path.join(slurm, "jobs.json"), json.dumps(submitted) + "\n")
     if not wait:
         return True
-    watch_slurm(workbook, paths, out, options, submitted)
+    watch_slurm(paths, out, submitted)
     rows = write_class(out, workbook, paths, options, final=True)
     say(f"grade: class.csv holds {rows} of {len(paths)} submissions")
     return rows == len(paths)
@@ -520,7 +520,7 @@ def build_here_all(workbook, paths, out, options, build_jobs):
             say(f"[build {number}/{len(todo)}] {ident}: built, host checks run, {seconds:.0f} s")
 
 
-def watch_slurm(workbook, paths, out, options, submitted, every=10.0):
+def watch_slurm(paths, out, submitted, every=10.0):
     """Shows the class's progress while its Slurm jobs run: each submission's phase as it
     changes, and a count of every phase every minute; returns when no job of the class is left
     in Slurm's queue."""

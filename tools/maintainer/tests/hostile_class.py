@@ -339,7 +339,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
           "full")
     plant("latin1_comment", 12, "the solution with a Latin-1 byte in a comment",
           b"// caf\xe9\n" + solution, "full")
-    judged_by_its_code(plant, solution, skeleton, secrets)
+    judged_by_its_code(plant, solution, secrets)
     judged_apart(plant, chapter, solution, skeleton, checks)
     put(os.path.join(folder, "two_depths", "workbook", where), solution)
     put(os.path.join(folder, "two_depths", where), solution)
@@ -348,7 +348,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
     return cases
 
 
-def judged_by_its_code(plant, solution, skeleton, secrets):
+def judged_by_its_code(plant, solution, secrets):
     """Submissions once judged apart from their own code: a compile error taken for the
     machine's (or the machine's for the student's), an honest message refused, an exit status
     taken for the GPU's, legal C++ refused, the sandbox's view of the machine."""
