@@ -120,20 +120,15 @@ def make_package(zip_path, options, source_root, id_field="sid", sandbox_choice=
                   "cuda_libraries": sorted({m for c in workbook.chapters for m in scoring.manifest
                                             .load(workbook.tree, c).cuda_modules})}
         entries = []  # (name in the zip, bytes, mode)
-        for script in SCRIPTS + (IMAGE,):
-            data = pristine.committed_file(source_root, f"tools/instructor/gradescope/{script}")
-            if data is None:
-                sys.exit(f"grade: tools/instructor/gradescope/{script} is not committed")
-            entries.append((script, data, 0o644 if script == IMAGE else 0o755))
         tool = [f"tools/instructor/grading/{n}" for n in
                 pristine.committed_names(source_root, "tools/instructor/grading")
                 if n.endswith(".py")] + list(TOOL_FILES)
-        for path in tool:
+        for name, path in [(s, f"tools/instructor/gradescope/{s}") for s in SCRIPTS + (IMAGE,)] \
+                + [(f"tool/{path}", path) for path in tool]:
             data = pristine.committed_file(source_root, path)
             if data is None:
                 sys.exit(f"grade: {path} is not committed; the package holds the committed tool")
-            entries.append((f"tool/{path}", data, 0o755 if "." not in os.path.basename(path)
-                            else 0o644))
+            entries.append((name, data, 0o644 if name.endswith(".py") or name == IMAGE else 0o755))
         tree_root = os.path.relpath(workbook.tree, cache)
         for folder, dirs, files in os.walk(workbook.tree):
             dirs.sort()
