@@ -14,7 +14,6 @@ the self-study cases every later run must still grade, and stops there.
 import base64
 import csv
 import glob
-import io
 import os
 import shutil
 import subprocess
@@ -32,7 +31,7 @@ handout = os.path.join(root, "tools", "instructor", "make_handout.py")
 copier = os.path.join(root, "tools", "maintainer", "copied_answers.py")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from scratch_handout import check as expect, failures as problems  # noqa: E402
-from hostile_class import graded, put  # noqa: E402
+from hostile_class import graded, put, tar_bytes, tar_info  # noqa: E402
 
 
 def run(command, **kw):
@@ -257,16 +256,12 @@ print(f"ada's answers: {ada and ada['score']} of {ada and ada['max_score']} on a
 
 # 5. A forged or borrowed variant is refused, whole.
 def archive_with(path, stamp):
-    with tarfile.open(path, "w:gz") as t:
-        files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu":
-                 open(os.path.join(classroom, "ada", "chapters", c, f"{c[3:]}_exercise.cu"),
-                      "rb").read() for c in grading_chapters}
-        if stamp is not None:
-            files["workbook/VARIANT"] = stamp.encode()
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            t.addfile(info, io.BytesIO(data))
+    files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu":
+             open(os.path.join(classroom, "ada", "chapters", c, f"{c[3:]}_exercise.cu"),
+                  "rb").read() for c in grading_chapters}
+    if stamp is not None:
+        files["workbook/VARIANT"] = stamp.encode()
+    put(path, tar_bytes([(tar_info(name), data) for name, data in files.items()], "gz"))
 
 
 forged = os.path.join(here, "forged")
