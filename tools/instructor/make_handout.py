@@ -122,7 +122,7 @@ def write_archive(output, members, extra=()):
 def class_handouts(root, out, roster_path, secret_path):
     """One hand-out per student of the roster, each with its VARIANT; DIR/variants.csv."""
     try:
-        roster = variants.Roster(roster_path, secret_path)
+        roster = variants.Roster.read(roster_path, secret_path)
     except variants.VariantError as e:
         sys.exit(f"make_handout.py: {e}; no hand-out was written")
     members = shipped_members(root)

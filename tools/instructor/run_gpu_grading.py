@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Grades a class of three with the GPU checks on this machine, as an instructor would, and
-records how long it took. The class: `reference` (the reference solutions, as a hand-out tree),
-`skeleton` (the untouched skeletons, as a .tar.gz) and `mix` (every other chapter solved, as a
-.zip). The reference must score full marks, the skeleton zero, and the mix exactly the points of
-its solved chapters; every output format must be there. Fails (status 1) otherwise.
+records how long it took. The class (write_class; CI grades it in host mode, grading_ci.py):
+`reference` (the reference solutions, as a hand-out tree with a stray file), `skeleton` (the
+untouched skeletons, as a .tar.gz) and `mix` (every other chapter solved, as a .zip). The
+reference must score full marks, the skeleton zero, and the mix exactly the points of its solved
+chapters; every output format must be there. Fails (status 1) otherwise.
 
 Every command of a submission runs in the grading sandbox (tools/instructor/grading/sandbox.py),
 the pristine workbook is built once and each submission rebuilds only its own units. Writes the
@@ -22,11 +23,46 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
+import zipfile
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import sample_class, scoring  # noqa: E402
+from grading import scoring  # noqa: E402
+
+
+def exercise_file(root, folder, chapter):
+    """The exercise file of `chapter` under `folder` ("solutions" or "chapters") of the workbook."""
+    with open(os.path.join(root, folder, chapter, f"{chapter[3:]}_exercise.cu"), "rb") as f:
+        return f.read()
+
+
+def write_class(root, folder, chapters, modes):
+    """Writes the class into `folder` and returns the score each submission must get when
+    `chapters` are graded in `modes` ("host", "gpu"), and the maximum score."""
+    def points(chapter):  # hidden checks included: official grading runs them
+        return sum(c.points for c in scoring.load_points(root, chapter) if c.mode in modes)
+
+    solved = chapters[::2]
+    for c in chapters:
+        path = os.path.join(folder, "reference", "workbook", "chapters", c, f"{c[3:]}_exercise.cu")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(exercise_file(root, "solutions", c))
+    with open(os.path.join(folder, "reference", "workbook", "notes.txt"), "wb") as f:
+        f.write(b"my notes\n")
+    with tarfile.open(os.path.join(folder, "skeleton.tar.gz"), "w:gz") as t:
+        for c in chapters:
+            t.add(os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu"),
+                  arcname=f"chapters/{c}/{c[3:]}_exercise.cu")
+    with zipfile.ZipFile(os.path.join(folder, "mix.zip"), "w") as z:
+        for c in chapters:
+            z.writestr(f"chapters/{c}/{c[3:]}_exercise.cu",
+                       exercise_file(root, "solutions" if c in solved else "chapters", c))
+    expected = {"mix": sum(points(c) for c in solved),
+                "reference": sum(points(c) for c in chapters), "skeleton": 0}
+    return expected, sum(points(c) for c in chapters)
 
 
 def main():
@@ -47,8 +83,7 @@ def main():
         sys.exit("run_gpu_grading.py: tools/instructor/grade grades the committed HEAD, but the tracked "
                  "files differ from it (or this is not a git checkout); commit first:\n"
                  + changed.stdout + changed.stderr)
-    chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                      if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))
+    chapters = scoring.manifest.chapters(root)
     if args.chapters:
         unknown = sorted(set(args.chapters.split(",")) - set(chapters))
         if unknown:
@@ -58,7 +93,7 @@ def main():
     for old in (folder, grades):  # a fresh class and fresh grades: this measures a whole run
         shutil.rmtree(old, ignore_errors=True)
     os.makedirs(folder)
-    expected, maximum = sample_class.write(root, folder, chapters, ["host", "gpu"])
+    expected, maximum = write_class(root, folder, chapters, ["host", "gpu"])
     solved_in_mix = chapters[::2]
 
     command = [sys.executable, os.path.join(root, "tools", "instructor", "grade"), "--class",

@@ -13,6 +13,8 @@ student's code, whose own `#error` or `#pragma message` may say anything.
 import os
 import re
 
+from .pristine import exercise_path
+
 RESOURCE_ERRORS = re.compile(r"No space left on device|Cannot allocate memory|out of memory|"
                              r"virtual memory exhausted|std::bad_alloc|Killed signal terminated|"
                              r"Resource temporarily unavailable|Disk quota exceeded|"
@@ -64,14 +66,10 @@ def diagnostics(lines):
     return found
 
 
-def exercise_of(chapter):
-    return f"chapters/{chapter}/{chapter[3:]}_exercise.cu"
-
-
 def students(diagnostic, lines, chapter, pristine_files, build):
     """Whether `diagnostic` is about the student's code: one of its lines names the exercise
     file, or its file is one the pristine unit never reads."""
-    if any(exercise_of(chapter) in lines[n] for n in diagnostic.lines):
+    if any(exercise_path(chapter) in lines[n] for n in diagnostic.lines):
         return True
     return os.path.normpath(os.path.join(build, diagnostic.file)) not in pristine_files
 
@@ -88,7 +86,7 @@ def judge(text, chapter, pristine_files, build, sources=()):
     shown, rest = [], []
     for d in ours:
         if d.kind in ERROR_KINDS:
-            shown += [lines[n] for n in d.lines if exercise_of(chapter) in lines[n] or (
+            shown += [lines[n] for n in d.lines if exercise_path(chapter) in lines[n] or (
                 HEAD.match(lines[n]) and HEAD.match(lines[n]).group("kind") in ERROR_KINDS)]
     for number, line in enumerate(lines):
         if number in theirs:

@@ -38,14 +38,11 @@ class Checked:
         self.hidden_seed = hidden_seed
 
     def to_json(self):
-        return {"tests": self.tests, "notes": self.notes, "infrastructure": self.infrastructure,
-                "timed_out": self.timed_out, "seconds": self.seconds, "screens": self.screens,
-                "hidden_seed": self.hidden_seed}
+        return dict(vars(self))
 
     @classmethod
     def from_json(cls, data):
-        return cls(data["tests"], data["notes"], data["infrastructure"], data["timed_out"],
-                   data["seconds"], data["screens"], data.get("hidden_seed"))
+        return cls(**data)
 
 
 def run_judge(workbook, prepared, options, chapter, deadline, log, hidden_seed=None,

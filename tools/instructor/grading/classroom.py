@@ -13,7 +13,8 @@ import sys
 import threading
 import time
 
-from . import orals, pristine, runner, scoring, submission
+from . import checks, orals, pristine, runner, scoring, submission
+from .prepare import decide_variant
 
 PROGRESS = "progress.json"  # a submission's phase and state, for whoever shows the class's
 
@@ -37,7 +38,7 @@ def key_of(workbook, path, options):
     except submission.SubmissionError:
         files = {}
     exercises, ignored = submission.exercise_files(files, workbook.chapters)
-    variant = runner.decide_variant(submission.submission_id(path), files, options)
+    variant = decide_variant(submission.submission_id(path), files, options)
     return (f"{workbook.commit} {options.describe()} variant={variant['variant']} "
             f"refused={bool(variant['refused'])} {submission.fingerprint(exercises, ignored)}")
 
@@ -93,6 +94,14 @@ def finished(directory, key):
         return None
 
 
+def to_grade(workbook, paths, out, options, or_built=False):
+    """(path, results folder, key) of each submission of `paths` without a finished result graded
+    the same way (nor, `or_built`, a build of it left for its GPU phase)."""
+    found = [(p, results_folder(out, p), key_of(workbook, p, options)) for p in paths]
+    return [(p, d, k) for p, d, k in found
+            if finished(d, k) is None and not (or_built and built(d, k))]
+
+
 def built(directory, key):
     """Whether the build phase left this submission, graded the same way, for its GPU phase."""
     try:
@@ -109,11 +118,13 @@ def write_class(out, workbook, paths, options=None, final=False):
     graded student's viva and exam sheet (orals.py). Returns how many rows class.csv holds."""
     roster = options.roster if options is not None else None
     rows = [scoring.csv_header(workbook.chapters)]
-    by_student, status, code = {}, {}, {}
+    by_student, status, code, handed = {}, {}, {}, {}
     for path in paths:
         ident = submission.submission_id(path)
         directory = results_folder(out, path)
         entry = roster.entry_for(ident) if roster is not None else None
+        if entry is not None:
+            handed[entry.student] = ident
         try:
             with open(os.path.join(directory, "result.json")) as f:
                 result = json.load(f)
@@ -141,16 +152,11 @@ def write_class(out, workbook, paths, options=None, final=False):
     if roster is not None:
         scoring.write_csv(os.path.join(out, "gradebook-import.csv"),
                           scoring.lms_rows(roster, by_student, options.assignment))
-        handed = {}
-        for path in paths:
-            entry = roster.entry_for(submission.submission_id(path))
-            if entry is not None:
-                handed[entry.student] = submission.submission_id(path)
         check = [["student", "name", "submission", "status"]]
         for entry in roster.entries:
             ident = handed.get(entry.student)
             check.append([entry.student, scoring.spreadsheet_safe(entry.name), ident or "",
-                          status.get(ident, "no submission") if ident else "no submission"])
+                          status.get(ident, "no submission")])
         scoring.write_csv(os.path.join(out, "roster-check.csv"), check)
     return len(rows) - 1
 
@@ -191,28 +197,6 @@ def mark(directory, phase, state, **details):
     scoring.write_atomically(path, json.dumps(record) + "\n")
 
 
-class Heartbeat:
-    """Says what the class run is doing whenever it has said nothing for `every` seconds."""
-
-    def __init__(self, describe, every=30.0):
-        self.describe, self.every = describe, every
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.beat, daemon=True)
-
-    def beat(self):
-        while not self.stop.wait(1.0):
-            if time.monotonic() - LAST_SAID[0] >= self.every:
-                say(self.describe())
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_):
-        self.stop.set()
-        self.thread.join()
-
-
 # nice(1) of a build queued behind the one whose checks come next.
 QUEUED_BUILD_NICENESS = 10
 
@@ -228,12 +212,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     workbook.ensure_built(progress=say)
     say(f"grade: the pristine workbook is ready after {time.monotonic() - start:.0f} s")
     check_gpu(workbook, options)
-    todo = []
-    for path in paths:
-        directory = results_folder(out, path)
-        key = key_of(workbook, path, options)
-        if finished(directory, key) is None:
-            todo.append((path, directory, key))
+    todo = to_grade(workbook, paths, out, options)
     total, done = len(paths), len(paths) - len(todo)
     start = time.monotonic()  # the estimates count from here, the pristine build done
     say(f"grade: {done} already graded, {len(todo)} to grade "
@@ -254,6 +233,10 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
                     f"{i} ({time.monotonic() - s:.0f} s)" for i, s in now["building"].items()))
         return "grade: " + "; ".join(parts)
 
+    def heartbeat():  # what the class run is doing, whenever it has said nothing for 30 s
+        if time.monotonic() - LAST_SAID[0] >= 30:
+            say(describe())
+
     def prepare(item, niceness):
         path, directory, _ = item
         ident = submission.submission_id(path)
@@ -273,7 +256,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
     # Builds run ahead of the checks, but at most `build_jobs` + 1 submissions ahead: a large
     # class does not fill the disk with build directories waiting for the GPU.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, build_jobs)) as pool, \
-            Heartbeat(describe):
+            pristine.Ticker(heartbeat, 1.0):
         pending = collections.deque()
         upcoming = iter(enumerate(todo, done + 1))
 
@@ -299,7 +282,7 @@ def grade_class(workbook, folder, out, options, build_jobs=2, keep_work=False):
             mark(directory, "checks", "running")
             with lock:
                 now["checking"] = (prepared.ident, time.monotonic())
-            result = runner.finish(workbook, prepared, options, key, keep_work, host_checked)
+            result = checks.finish(workbook, prepared, options, key, keep_work, host_checked)
             with lock:
                 now["checking"] = None
             mark(directory, "checks", "done" if result["complete"] else "error",
@@ -373,7 +356,7 @@ def grade_task(workbook, folder, out, options, index, phase=None):
             if phase == "build":
                 result = runner.build_phase(workbook, path, directory, options, key)
             else:
-                result = runner.grade_one(workbook, path, directory, options, key)
+                result = checks.grade_one(workbook, path, directory, options, key)
             if result is None:  # the GPU checks follow, in the GPU phase's task
                 mark(directory, "build", "done", seconds=time.monotonic() - start)
                 say(f"grade: {path} built and its host checks run in "
@@ -419,20 +402,7 @@ class Jobs:
     def __init__(self, tool, folder, out, options, count, partitions, extra=()):
         self.tool, self.folder, self.out, self.options = tool, folder, out, options
         self.count, self.partitions, self.extra = count, partitions, list(extra)
-        common = ["--out", out, "--time-limit", str(options.time_limit),
-                  "--build-time-limit", str(options.build_time_limit),
-                  "--gpu-targets", options.gpu_targets,
-                  "--visibility", options.visibility,
-                  "--hidden-visibility", options.hidden_visibility]
-        if options.chapters:
-            common += ["--chapters", ",".join(options.chapters)]
-        if options.gpu:
-            common += ["--gpu"]
-        if options.assignment != runner.Options.ASSIGNMENT:
-            common += ["--assignment", options.assignment]
-        if options.workbook_cache:
-            common += ["--workbook-cache", options.workbook_cache]
-        self.common = common + options.variant_arguments()
+        self.common = ["--out", out] + options.arguments()
 
     def command(self, *arguments):
         return " ".join(shlex.quote(x) for x in [sys.executable, self.tool, "--class",
@@ -524,7 +494,7 @@ def grade_slurm(workbook, tool, folder, out, options, partitions=(None, None), w
     scoring.write_atomically(os.path.join(slurm, "jobs.json"), json.dumps(submitted) + "\n")
     if not wait:
         return True
-    watch_slurm(workbook, paths, out, options, submitted)
+    watch_slurm(paths, out, submitted)
     rows = write_class(out, workbook, paths, options, final=True)
     say(f"grade: class.csv holds {rows} of {len(paths)} submissions")
     return rows == len(paths)
@@ -533,12 +503,7 @@ def grade_slurm(workbook, tool, folder, out, options, partitions=(None, None), w
 def build_here_all(workbook, paths, out, options, build_jobs):
     """--build-here: every submission's build phase on this machine (`build_jobs` at a time),
     before the GPU phase is submitted."""
-    todo = []
-    for path in paths:
-        directory = results_folder(out, path)
-        key = key_of(workbook, path, options)
-        if finished(directory, key) is None and not built(directory, key):
-            todo.append((path, directory, key))
+    todo = to_grade(workbook, paths, out, options, or_built=True)
     say(f"grade: building {len(todo)} submission(s) here before the GPU checks are submitted "
         f"({len(paths) - len(todo)} built or graded already)")
 
@@ -555,7 +520,7 @@ def build_here_all(workbook, paths, out, options, build_jobs):
             say(f"[build {number}/{len(todo)}] {ident}: built, host checks run, {seconds:.0f} s")
 
 
-def watch_slurm(workbook, paths, out, options, submitted, every=10.0):
+def watch_slurm(paths, out, submitted, every=10.0):
     """Shows the class's progress while its Slurm jobs run: each submission's phase as it
     changes, and a count of every phase every minute; returns when no job of the class is left
     in Slurm's queue."""

@@ -1,29 +1,15 @@
-"""The sandbox of a Gradescope autograder where the namespace sandbox (sandbox.py) cannot be made:
-a throwaway container that grades one submission, as root, under Docker's default seccomp profile
-and capabilities, which refuse new namespaces and mounts (bubblewrap needs them as well).
-Nothing else uses it: the one-machine and Slurm grading refuse to grade without the namespace
-sandbox. Its limits (per user and per process) are the submission's own, as the container is.
+"""The sandbox of a Gradescope autograder where the namespace sandbox (sandbox.py) cannot be made
+(Docker's default seccomp profile and capabilities refuse new namespaces and mounts): a throwaway
+container that grades one submission, as root. What it does, and does not do, is
+docs/instructors/grading.md's "The sandbox on Gradescope"; nothing else uses it.
 
-Each command (the submission's build, a chapter's grader) runs through util-linux as a user of
-its own, which no account and no other process has (a uid from FIRST_UID to LAST_UID, claimed
-for the run): `setpriv` (that user, no groups, no capabilities, no new privileges), `prlimit`
-(processes, file size, open files, memory) and `choom` (the first to go when memory runs out).
-What the sandbox shows at its fixed paths (runner.SRC, BUILD and TOOL) is laid out as real
-folders under one folder, a private copy of the pristine workbook with the submission's files
-laid over it: the user's own while the submission builds, then the root's, read-only to the
-user, before any grader runs, so that no grader can rewrite another's binary. The user gets a
-temporary folder of its own, emptied after each command; after each command every process of
-the user is killed (and the tool, a child subreaper, reaps them) and its files in the system's
-temporary folders are removed, so commands run one at a time, whoever asks. A grader's report still reaches the tool through a pipe the tool
-holds. The results, the autograder's source (the hidden checks' source, the course secret) and
-the submission are the root's alone: the caller makes them so, and trial() proves that the
-user can neither read nor write them before anything is graded.
-
-What it does not do, unlike the namespace sandbox: the user sees the rest of the file system as
-any unprivileged user would (whatever is readable by all), the container's network, and its
-processes' command lines; its files outside the temporary folders (and its use of the disk) are
-bounded only by the file-size limit and the container. A tool killed outright leaves the user's
-processes to the end of the container. docs/instructors/grading.md says when this is enough.
+Each command runs as a user of its own (a uid from FIRST_UID to LAST_UID, claimed for the run)
+through `setpriv`, `prlimit` and `choom`. What the namespace sandbox shows at its fixed paths
+(pristine.SRC, BUILD and TOOL) is laid out as real folders under one folder: the user's while the
+submission builds, then root's and read-only before any grader runs, so that no grader can
+rewrite another's binary. After each command every process of the user is killed (the tool, a
+child subreaper, reaps them) and its files in the temporary folders removed, so commands run one
+at a time. trial() proves that the user can reach none of the private paths before grading.
 """
 import ctypes
 import fcntl
@@ -39,7 +25,7 @@ from . import sandbox
 FIRST_UID, LAST_UID = 64000, 64999
 PROCESSES = 512
 TEMPORARY_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
-PROGRAMS = ("python3", "meson", "ninja", "nvcc", "c++", "nm")
+PROGRAMS = ("python3",) + sandbox.PROGRAMS
 PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -160,24 +146,12 @@ def remove(path):
         shutil.rmtree(path)
 
 
-def own(path, uid, writable):
-    """Makes the tree at `path` the user's (`writable`) or the root's with nothing in it
-    writable by anyone else."""
-    owner = uid if writable else 0
-    for folder, dirs, files in os.walk(path):
-        for name in [folder] + [os.path.join(folder, n) for n in dirs + files]:
-            os.lchown(name, owner, owner)
-            if not writable and not os.path.islink(name):
-                mode = os.lstat(name).st_mode
-                os.chmod(name, mode & 0o7755 & ~0o6000)
-
-
 class FallbackSandbox:
     """Runs commands as sandbox.Sandbox does (the same run()), in the fallback described above.
-    `places` is the folder holding the sandbox's fixed paths (runner.show_pristine_at);
+    `places` is the folder holding the sandbox's fixed paths (pristine.show_pristine_at);
     `private` the paths the user must neither read nor write (trial() checks them)."""
 
-    # runner.chown_tree gives the namespace sandbox's user (nobody) the folders it writes; this
+    # pristine.chown_tree gives the namespace sandbox's user (nobody) the folders it writes; this
     # sandbox sets the owner of everything it lays out itself.
     as_root = False
 
@@ -234,7 +208,7 @@ class FallbackSandbox:
                         shutil.copy2(os.path.join(folder, name), copy)
             state = (lower, upper, None)
         if state[2] != writable:
-            own(where, self.uid, writable)
+            sandbox.own(where, self.uid, writable)
         self.laid[where] = (lower, upper, writable)
 
     def _fresh_temporary(self):
@@ -284,10 +258,18 @@ class FallbackSandbox:
                 return sandbox.Outcome(timed_out=True)
             return self._run(command, cwd, log_path, left, **options)
 
+    def as_user(self, memory_bytes, file_bytes):
+        """The words that run a command as the user, with no groups, capabilities or new
+        privileges, within the limits (no bound on its address space without `memory_bytes`),
+        the first to go when memory runs out."""
+        return ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--", "prlimit",
+                f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024", "--core=0"] + (
+            [f"--as={memory_bytes}"] if memory_bytes else []) + ["--", "choom", "-n", "1000", "--"]
+
     def _run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
              report=False, gpu=False, memory_bytes=None, file_bytes=sandbox.GIB,
-             tmp_bytes=512 * sandbox.MIB, report_bytes=16 * sandbox.MIB, niceness=0,
-             files=None):
+             niceness=0, files=None):
         # niceness: no other command runs beside this one, so there is nothing to yield to.
         start = time.monotonic()
         if gpu:
@@ -303,7 +285,7 @@ class FallbackSandbox:
                     remove(where)
                     shutil.move(source, where)
                     moved.append((where, source))
-                    own(where, self.uid, True)
+                    sandbox.own(where, self.uid, True)
                 else:
                     self._lay(source, None, target, False)
                     copies.append(where)
@@ -331,11 +313,7 @@ class FallbackSandbox:
             report_r, report_w = os.pipe()
             os.fchown(report_w, self.uid, self.uid)  # the user opens it by name (/dev/fd/N)
             command = [a.replace("{report}", f"/dev/fd/{report_w}") for a in command]
-        limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
-                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes else [])
-        argv = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
-                "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"] + limits + \
-            ["--", "choom", "-n", "1000", "--"] + list(command)
+        argv = self.as_user(memory_bytes, file_bytes) + list(command)
         log_r, log_w = os.pipe()
         try:
             with sandbox.running_lock:
@@ -353,7 +331,7 @@ class FallbackSandbox:
         for fd in (log_w, report_w):
             if fd is not None:
                 os.close(fd)
-        capture = sandbox.Capture(log_r, log_path, report_r, report_bytes)
+        capture = sandbox.Capture(log_r, log_path, report_r)
         timed_out = False
         try:
             process.wait(timeout=max(1.0, timeout))
@@ -389,12 +367,9 @@ class FallbackSandbox:
         del timeout  # the judge's own limits end it
         self._lay(folder, None, self.subject_place, False)
         self._fresh_temporary()
-        limits = ["prlimit", f"--nproc={PROCESSES}", f"--fsize={file_bytes}", "--nofile=1024",
-                  "--core=0"] + ([f"--as={memory_bytes}"] if memory_bytes and not gpu else [])
         words = ["env", "-i", f"PATH={self.path}", f"HOME={self.temporary}",
-                 f"TMPDIR={self.temporary}", "LANG=C.UTF-8", "setpriv", f"--reuid={self.uid}",
-                 f"--regid={self.uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",
-                 "--bounding-set=-all", "--"] + limits + ["--", "choom", "-n", "1000", "--"]
+                 f"TMPDIR={self.temporary}", "LANG=C.UTF-8"] + self.as_user(
+            None if gpu else memory_bytes, file_bytes)
         path = os.path.join(os.path.dirname(folder), "wrapper")
         with open(path, "w") as f:
             fault = os.path.join(os.path.dirname(folder), sandbox.WRAPPER_FAULT)
@@ -435,7 +410,7 @@ class FallbackSandbox:
             self.laid.pop(where, None)
             remove(where)
         for where, source in moved:
-            own(where, self.uid, False)
+            sandbox.own(where, self.uid, False)
             shutil.move(where, source)
 
     def trial(self):

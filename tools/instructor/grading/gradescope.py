@@ -1,21 +1,12 @@
-"""A Gradescope autograder of the workbook: the package `tools/instructor/grade
---gradescope-autograder autograder.zip` writes (make_package), and what its setup.sh and
+"""A Gradescope autograder of the workbook (docs/instructors/grading.md, Gradescope): the zip
+`tools/instructor/grade --gradescope-autograder` writes (make_package), and what its setup.sh and
 run_autograder run in Gradescope's container (setup, run; through
-tools/instructor/gradescope_autograder).
-
-The zip holds, besides the two scripts: autograder.json (what it grades: the workbook's commit,
-the chapters, the GPU target, the time limits, whose id names a student's variant, the
-sandbox), the pristine workbook of that commit (the hand-out plus the chosen chapters' hidden
-checks, under pristine/), the grading tool (tool/), and, with variants, the course secret and
-the roster. It holds no solution and no checkout: nothing at grading time needs git.
-
-Gradescope unpacks it to ROOT/source (ROOT is /autograder, or $AUTOGRADER_ROOT); setup.sh
-installs the toolchain and builds the pristine workbook once, into ROOT/source/pristine/. For a
-submission, run_autograder grades ROOT/submission (host checks: there is no GPU), on the variant
-of the student ROOT/submission_metadata.json names, into ROOT/results/results.json, which it
-always writes: a grade, a refusal saying why (score 0), or, for a fault of the machine, a result
-that says "not graded, to be retried" (not_graded). The sandbox's paths are laid out under
-ROOT/grading/, the submission's work under ROOT/work/.
+tools/instructor/gradescope_autograder). Gradescope unpacks it to ROOT/source (ROOT is
+/autograder, or $AUTOGRADER_ROOT): setup builds the pristine workbook once, into
+ROOT/source/pristine/; run grades ROOT/submission (host checks) on the variant of the student
+ROOT/submission_metadata.json names, into ROOT/results/results.json, which it always writes: a
+grade, a refusal saying why (score 0), or, for a fault of the machine, a result that says "not
+graded, to be retried" (not_graded).
 """
 import json
 import os
@@ -26,7 +17,9 @@ import time
 import traceback
 import zipfile
 
-from . import fallback_sandbox, runner, sandbox, scoring, submission, variants
+from . import fallback_sandbox, pristine, runner, sandbox, scoring, submission, variants
+from .checks import grade_one
+from .prepare import variant_file_of
 
 # Forces a sandbox at run time (CI tests the fallback where namespaces exist): namespace or
 # fallback. Only the autograder reads it; the one-machine and Slurm grading never fall back.
@@ -92,11 +85,11 @@ def package_problems(names, chapters):
         if "solutions" in parts:
             at = parts.index("solutions")
             chapter, leaf = (parts + ["", ""])[at + 1:at + 3]
-            hidden = leaf.startswith(runner.HIDDEN_PREFIX) or leaf == runner.INSTRUCTORS_MANIFEST
+            hidden = leaf.startswith(pristine.HIDDEN_PREFIX) or leaf == pristine.INSTRUCTORS_MANIFEST
             if chapter not in chapters or not hidden or len(parts) != at + 3:
                 problems.append(f"{name}: a solution (only the chosen chapters' "
-                                f"solutions/NN_slug/{runner.HIDDEN_PREFIX}* files and the hidden "
-                                f"checks' solutions/NN_slug/{runner.INSTRUCTORS_MANIFEST} may "
+                                f"solutions/NN_slug/{pristine.HIDDEN_PREFIX}* files and the hidden "
+                                f"checks' solutions/NN_slug/{pristine.INSTRUCTORS_MANIFEST} may "
                                 f"ship)")
     for needed in SCRIPTS + (CONFIG, "tool/tools/instructor/gradescope_autograder"):
         if needed not in names:
@@ -114,7 +107,7 @@ def make_package(zip_path, options, source_root, id_field="sid", sandbox_choice=
     roster = [e.student for e in variants.read_roster(roster_path)] if roster_path else None
     secret = variants.read_secret(secret_path) if secret_path else None
     with tempfile.TemporaryDirectory(prefix="gradescope-package-") as cache:
-        workbook = runner.Workbook(cache, None, options, source_root=source_root)
+        workbook = pristine.Workbook(cache, None, options, source_root=source_root)
         config = {"format": FORMAT, "commit": workbook.commit, "chapters": workbook.chapters,
                   "gpu_targets": options.gpu_targets, "time_limit": options.time_limit,
                   "build_time_limit": options.build_time_limit,
@@ -127,20 +120,15 @@ def make_package(zip_path, options, source_root, id_field="sid", sandbox_choice=
                   "cuda_libraries": sorted({m for c in workbook.chapters for m in scoring.manifest
                                             .load(workbook.tree, c).cuda_modules})}
         entries = []  # (name in the zip, bytes, mode)
-        for script in SCRIPTS + (IMAGE,):
-            data = runner.committed_file(source_root, f"tools/instructor/gradescope/{script}")
-            if data is None:
-                sys.exit(f"grade: tools/instructor/gradescope/{script} is not committed")
-            entries.append((script, data, 0o644 if script == IMAGE else 0o755))
         tool = [f"tools/instructor/grading/{n}" for n in
-                runner.committed_names(source_root, "tools/instructor/grading")
+                pristine.committed_names(source_root, "tools/instructor/grading")
                 if n.endswith(".py")] + list(TOOL_FILES)
-        for path in tool:
-            data = runner.committed_file(source_root, path)
+        for name, path in [(s, f"tools/instructor/gradescope/{s}") for s in SCRIPTS + (IMAGE,)] \
+                + [(f"tool/{path}", path) for path in tool]:
+            data = pristine.committed_file(source_root, path)
             if data is None:
                 sys.exit(f"grade: {path} is not committed; the package holds the committed tool")
-            entries.append((f"tool/{path}", data, 0o755 if "." not in os.path.basename(path)
-                            else 0o644))
+            entries.append((name, data, 0o644 if name.endswith(".py") or name == IMAGE else 0o755))
         tree_root = os.path.relpath(workbook.tree, cache)
         for folder, dirs, files in os.walk(workbook.tree):
             dirs.sort()
@@ -253,7 +241,7 @@ def make_box(layout, config):
         if sandbox._under(layout.root, [system]):
             raise NotGraded(f"the autograder's root {layout.root} is under {system}, which the "
                             f"sandbox replaces with its own: unpack it elsewhere")
-    runner.show_pristine_at(layout.grading)
+    pristine.show_pristine_at(layout.grading)
     os.makedirs(layout.scratch, exist_ok=True)
     jobs = {"WORKBOOK_BUILD_JOBS": str(config.get("build_jobs", 1))}
     if sandbox_kind(config, lambda: sandbox.unavailable(layout.scratch)) == "namespace":
@@ -274,9 +262,9 @@ def make_box(layout, config):
 
 def prebuilt_workbook(layout, config, box, options):
     try:
-        return runner.Workbook(layout.pristine, box, options, source_root=None,
+        return pristine.Workbook(layout.pristine, box, options, source_root=None,
                                commit=config["commit"])
-    except runner.GradingError as e:
+    except pristine.GradingError as e:
         raise NotGraded(f"{e}: upload the zip that tools/instructor/grade "
                         f"--gradescope-autograder wrote") from None
 
@@ -299,7 +287,7 @@ def setup(root):
     try:
         workbook = prebuilt_workbook(layout, config, box, options)
         workbook.ensure_built(progress=say)
-    except (NotGraded, runner.GradingError) as e:
+    except (NotGraded, pristine.GradingError) as e:
         sys.exit(f"setup: {e}")
     finally:
         if kind == "fallback":
@@ -317,41 +305,36 @@ def student_of(layout, field, with_variants):
     try:
         with open(layout.metadata, encoding="utf-8") as f:
             metadata = json.load(f)
-    except FileNotFoundError:
-        if not with_variants:
-            return {}
-        raise NotGraded(f"{layout.metadata} is missing (Gradescope writes it for every "
-                        f"submission): without it the student, and so the variant, is unknown")
-    except (OSError, ValueError) as e:
-        if not with_variants:
-            return {}
-        raise NotGraded(f"{layout.metadata} cannot be read ({e})") from None
-    users = metadata.get("users") if isinstance(metadata, dict) else None
-    if not isinstance(users, list) or not users or not all(isinstance(u, dict) for u in users):
-        if not with_variants:
-            return {}
-        raise Refused(f"Gradescope's metadata names no submitter (its \"users\" list is "
-                      f"{'missing' if not isinstance(users, list) else 'empty or damaged'})")
-    ids = {}
-    for user in users:
-        value = user.get(field)
-        who = user.get("name") or user.get("email") or "a submitter"
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str) or not value.strip():
-            if not with_variants:
-                return {}
-            raise Refused(f"Gradescope's metadata has no {field} for {str(who)[:60]}: the "
-                          f"variant is derived from it (add the student id to the course "
-                          f"roster on Gradescope, then regrade)")
-        try:
+        users = metadata.get("users") if isinstance(metadata, dict) else None
+        if not isinstance(users, list) or not users or not all(isinstance(u, dict)
+                                                              for u in users):
+            raise Refused(f"Gradescope's metadata names no submitter (its \"users\" list is "
+                          f"{'missing' if not isinstance(users, list) else 'empty or damaged'})")
+        ids = {}
+        for user in users:
+            value = user.get(field)
+            who = user.get("name") or user.get("email") or "a submitter"
+            if isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            if not isinstance(value, str) or not value.strip():
+                raise Refused(f"Gradescope's metadata has no {field} for {str(who)[:60]}: the "
+                              f"variant is derived from it (add the student id to the course "
+                              f"roster on Gradescope, then regrade)")
             student = variants.check_student(value.strip(), f"Gradescope's {field}")
-        except variants.VariantError as e:
-            if not with_variants:
-                return {}
-            raise Refused(str(e)) from None
-        ids[student] = str(user.get("name") or "")[:200]
-    return ids
+            ids[student] = str(user.get("name") or "")[:200]
+        return ids
+    except FileNotFoundError:
+        error = NotGraded(f"{layout.metadata} is missing (Gradescope writes it for every "
+                          f"submission): without it the student, and so the variant, is unknown")
+    except (OSError, ValueError) as e:
+        error = NotGraded(f"{layout.metadata} cannot be read ({e})")
+    except variants.VariantError as e:
+        error = Refused(str(e))
+    except Refused as e:
+        error = e
+    if with_variants:
+        raise error from None
+    return {}
 
 
 def student_in_group(ids, files):
@@ -359,7 +342,7 @@ def student_in_group(ids, files):
     names (each student's workbook has their own)."""
     if len(ids) == 1:
         return ids[0]
-    stamp = runner.variant_file_of(files)
+    stamp = variant_file_of(files)
     named = None
     if stamp is not None:
         try:
@@ -373,23 +356,11 @@ def student_in_group(ids, files):
                   f"{named or 'none of them'}")
 
 
-class SubmitterRoster:
-    """The roster of the one student Gradescope names: their entry (id, name) and their variant
-    from the course secret (what runner.decide_variant asks of a variants.Roster)."""
-
-    def __init__(self, student, secret, name=""):
-        self.path = "Gradescope's metadata"
-        self.secret = secret
-        self.entries = [variants.RosterEntry(student, name, None, 1)]
-        self.students = [student]
-        self.by_student = {student: self.entries[0]}
-        self.variants = {student: variants.derive(secret, student)}
-
-    def entry_for(self, ident):
-        return self.by_student.get(ident)
-
-    def variant_of(self, student):
-        return self.variants[student]
+def submitter_roster(student, secret, name=""):
+    """The roster of the one student Gradescope names, with their variant under the course
+    secret (what prepare.decide_variant asks of a roster)."""
+    return variants.Roster("Gradescope's metadata", [variants.RosterEntry(student, name, None, 1)],
+                           secret)
 
 
 def submission_path(layout):
@@ -472,10 +443,8 @@ def run(root):
         config = read_config(layout)
         points = chapter_points(layout, config)
         data = grade(layout, config, boxes)
-    except Refused as e:
-        data = not_graded(str(e), False, points, None, time.monotonic() - start)
-    except NotGraded as e:
-        data = not_graded(str(e), True, points, None, time.monotonic() - start)
+    except (Refused, NotGraded) as e:
+        data = not_graded(str(e), isinstance(e, NotGraded), points, None, time.monotonic() - start)
     except Exception as e:  # noqa: BLE001 (whatever went wrong: never a trace for the student)
         say("run_autograder: the autograder failed:\n" + traceback.format_exc())
         data = not_graded(f"the autograder failed ({type(e).__name__}: {str(e)[:300]})", True,
@@ -520,7 +489,7 @@ def grade(layout, config, boxes):
             secret = variants.read_secret(layout.secret, "the package's course secret")
         except variants.VariantError as e:
             raise NotGraded(str(e)) from None
-        roster = SubmitterRoster(student, secret, ids[student])
+        roster = submitter_roster(student, secret, ids[student])
     else:
         student = "+".join(ids) if ids else "submission"
     for folder in (layout.scratch, layout.out, layout.grading):
@@ -535,7 +504,7 @@ def grade(layout, config, boxes):
     runner.SCRATCH[0] = layout.scratch
     say(f"run_autograder: grading {student} ({path}) in the {kind} sandbox, workbook "
         f"{config['commit'][:12]}, chapters {', '.join(config['chapters'])}")
-    result = runner.grade_one(workbook, path, layout.out, options, ident=student)
+    result = grade_one(workbook, path, layout.out, options, ident=student)
     for name in ("build.log", "run.log"):
         text = tail(os.path.join(layout.out, name))
         if text:

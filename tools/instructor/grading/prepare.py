@@ -338,7 +338,10 @@ def build_kernels(workbook, dirs, chapters, failed_build, log, deadline, nicenes
         + [kernels_name(c) for c in chapters] + ["--out", "{report}"], pristine.BUILD, log,
         deadline - time.monotonic(), overlays=overlays(workbook, dirs, True),
         files=pristine.tool_files(), report=True, memory_bytes=BUILD_MEMORY, niceness=niceness)
-    found = parse_json(outcome.report)
+    try:
+        found = json.loads(outcome.report.decode()) if outcome.report else None
+    except (ValueError, UnicodeDecodeError):
+        found = None
     if outcome.timed_out:
         for chapter in chapters:
             failed_build[chapter] = "the build did not finish in time"
@@ -353,10 +356,3 @@ def build_kernels(workbook, dirs, chapters, failed_build, log, deadline, nicenes
                 return f"{chapter}: {machine} (see build.log)"
             failed_build[chapter] = "the exercise file does not compile:\n" + "\n".join(errors)
     return None
-
-
-def parse_json(data):
-    try:
-        return json.loads(data.decode()) if data else None
-    except (ValueError, UnicodeDecodeError):
-        return None

@@ -69,11 +69,8 @@ def committed_names(source_root, folder):
 
 def chown_tree(path, box):
     """Makes `path` the sandbox user's (it writes there) when the tool runs as root."""
-    if not box.as_root:
-        return
-    for root, dirs, files in os.walk(path):
-        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
-            os.lchown(name, sandbox.NOBODY, sandbox.NOBODY)
+    if box.as_root:
+        sandbox.own(path, sandbox.NOBODY)
 
 
 def grader_name(chapter):
@@ -215,7 +212,7 @@ class Workbook:
                       f"-Dchapters={','.join(self.chapters)} && "
                       f"ninja -C {BUILD} ${{WORKBOOK_BUILD_JOBS:+-j $WORKBOOK_BUILD_JOBS}} "
                       f"{' '.join(targets)} {RENDER_RECORD} {ANALYZER}")
-            with BuildWatch(log, progress, "the pristine workbook"):
+            with build_watch(log, progress, "the pristine workbook"):
                 outcome = self.box.run(["sh", "-c", script], BUILD, log,
                                        self.options.build_time_limit,
                                        binds=[(self.tree, SRC, False), (self.build, BUILD, True)],
@@ -284,31 +281,21 @@ class Workbook:
         return said or outcome.describe()
 
 
-class BuildWatch:
-    """While a build runs, says every `every` seconds how far it has got (ninja's last [n/m] in
-    its log), so that a long build is never silent."""
+class Ticker:
+    """Runs `tick` every `every` seconds, in a thread of its own, while the block runs (nothing
+    where `tick` is None)."""
 
-    STEP = re.compile(rb"\[(\d+)/(\d+)\]")
-
-    def __init__(self, log, progress, what, every=15.0):
-        self.log, self.progress, self.what, self.every = log, progress, what, every
+    def __init__(self, tick, every):
+        self.tick, self.every = tick, every
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.watch, daemon=True)
+        self.thread = threading.Thread(target=self.run, daemon=True)
 
-    def watch(self):
-        start = time.monotonic()
+    def run(self):
         while not self.stop.wait(self.every):
-            try:
-                with open(self.log, "rb") as f:
-                    f.seek(max(0, os.path.getsize(self.log) - 8192))
-                    steps = self.STEP.findall(f.read())
-            except OSError:
-                steps = []
-            where = f"step {int(steps[-1][0])} of {int(steps[-1][1])}" if steps else "configuring"
-            self.progress(f"{self.what}: {where}, {time.monotonic() - start:.0f} s so far")
+            self.tick()
 
     def __enter__(self):
-        if self.progress:
+        if self.tick:
             self.thread.start()
         return self
 
@@ -316,3 +303,23 @@ class BuildWatch:
         self.stop.set()
         if self.thread.is_alive():
             self.thread.join()
+
+
+STEP = re.compile(rb"\[(\d+)/(\d+)\]")
+
+
+def build_watch(log, progress, what, every=15.0):
+    """While a build runs, says every `every` seconds how far it has got (ninja's last [n/m] in
+    its log), so that a long build is never silent."""
+    start = time.monotonic()
+
+    def tick():
+        try:
+            with open(log, "rb") as f:
+                f.seek(max(0, os.path.getsize(log) - 8192))
+                steps = STEP.findall(f.read())
+        except OSError:
+            steps = []
+        where = f"step {int(steps[-1][0])} of {int(steps[-1][1])}" if steps else "configuring"
+        progress(f"{what}: {where}, {time.monotonic() - start:.0f} s so far")
+    return Ticker(tick if progress else None, every)

@@ -13,14 +13,9 @@ import tarfile
 import time
 
 from . import sandbox, scoring
-# The parts' names that the grading tool, the class runs and the tests use, here too.
-from .checks import (Checked, finish, grade_one, keep_logs, result_of,  # noqa: F401
-                     run_checks, write_result)
-from .prepare import (SCRATCH, Prepared, decide_variant,  # noqa: F401
-                      overlay_dirs, prepare, variant_file_of)
-from .pristine import (HIDDEN_PREFIX, INSTRUCTORS_MANIFEST, SOURCE_ROOT,  # noqa: F401
-                       GradingError, Workbook, chown_tree, committed_file, committed_names,
-                       grader_name, show_pristine_at)
+from .checks import Checked, keep_logs, result_of, run_checks, write_result
+from .prepare import SCRATCH, Prepared, overlay_dirs, prepare
+from .pristine import GradingError, chown_tree
 
 
 class Options:
@@ -35,38 +30,30 @@ class Options:
 
     def __init__(self, gpu=False, chapters=None, gpu_targets="host-only", time_limit=600,
                  build_time_limit=1800, visibility="visible", hidden_visibility="after_due_date",
-                 roster=None, variant=None,
-                 secret=None, roster_path=None, secret_path=None, assignment=ASSIGNMENT,
-                 workbook_cache=None, hidden_seed=None):
-        self.assignment = assignment
-        self.hidden_seed = hidden_seed
-        self.workbook_cache = workbook_cache  # --workbook-cache, passed on to Slurm's tasks
-        self.roster = roster
-        self.roster_path, self.secret_path = roster_path, secret_path
-        self.variant = variant
+                 roster=None, variant=None, secret=None, roster_path=None, secret_path=None,
+                 assignment=ASSIGNMENT, workbook_cache=None, hidden_seed=None):
+        vars(self).update((name, value) for name, value in locals().items() if name != "self")
         self.secret = roster.secret if roster is not None else secret
-        self.gpu = gpu
-        self.chapters = chapters
-        self.gpu_targets = gpu_targets
-        self.time_limit = time_limit
-        self.build_time_limit = build_time_limit
-        self.visibility, self.hidden_visibility = visibility, hidden_visibility
 
     def modes(self):
         return ["host", "gpu"] if self.gpu else ["host"]
 
-    def variant_arguments(self):
-        """The command-line options that give a Slurm task the same variants (and seed)."""
-        arguments = []
-        if self.roster_path:
-            arguments += ["--roster", os.path.abspath(self.roster_path)]
-        if self.secret_path:
-            arguments += ["--secret-file", os.path.abspath(self.secret_path)]
-        if self.variant is not None:
-            arguments += ["--variant", str(self.variant)]
-        if self.hidden_seed is not None:
-            arguments += ["--hidden-seed", str(self.hidden_seed)]
-        return arguments
+    def arguments(self):
+        """The command-line options that grade as this run does: a Slurm task's (the same
+        variants and seed)."""
+        arguments = ["--time-limit", str(self.time_limit), "--build-time-limit",
+                     str(self.build_time_limit), "--gpu-targets", self.gpu_targets,
+                     "--visibility", self.visibility, "--hidden-visibility", self.hidden_visibility]
+        for option, value in (
+                ("--chapters", ",".join(self.chapters) if self.chapters else None),
+                ("--assignment", self.assignment if self.assignment != self.ASSIGNMENT else None),
+                ("--workbook-cache", self.workbook_cache),
+                ("--roster", self.roster_path and os.path.abspath(self.roster_path)),
+                ("--secret-file", self.secret_path and os.path.abspath(self.secret_path)),
+                ("--variant", self.variant), ("--hidden-seed", self.hidden_seed)):
+            if value is not None:
+                arguments += [option, str(value)]
+        return arguments + (["--gpu"] if self.gpu else [])
 
     def describe(self):
         return (f"modes={','.join(self.modes())} chapters={','.join(self.chapters or [])} "
@@ -103,11 +90,10 @@ def build_phase(workbook, path, directory, options, key):
     prepared = prepare(workbook, path, directory, options)
     try:
         checked = run_checks(workbook, prepared, options, ["host"])
+        keep_logs(prepared)
         if not options.gpu:
-            keep_logs(prepared)
             return write_result(workbook, directory, result_of(workbook, prepared, options,
                                                                checked), key)
-        keep_logs(prepared)
         pack(prepared, checked, key, os.path.join(directory, BUILT))
         return None
     finally:
@@ -123,11 +109,11 @@ def check_phase(workbook, directory, options, key):
     prepared, checked = unpacked
     try:
         checked = run_checks(workbook, prepared, options, ["gpu"], checked)
-        for name in ("build.log", "run.log"):  # the build phase's logs, then this phase's
-            if name == "run.log" and os.path.isfile(os.path.join(directory, name)):
-                with open(os.path.join(directory, name), "ab") as whole, \
-                        open(os.path.join(prepared.work, name), "rb") as part:
-                    shutil.copyfileobj(part, whole)
+        run_log = os.path.join(directory, "run.log")  # the build phase's, then this phase's
+        if os.path.isfile(run_log):
+            with open(run_log, "ab") as whole, \
+                    open(os.path.join(prepared.work, "run.log"), "rb") as part:
+                shutil.copyfileobj(part, whole)
         result = write_result(workbook, directory,
                               result_of(workbook, prepared, options, checked), key)
         if result["complete"]:

@@ -1,23 +1,13 @@
-"""The sandbox every command of a submission runs in: its build and its graders.
+"""The sandbox every command of a submission runs in: its build and its graders. What it shows,
+hides and bounds is docs/instructors/grading.md's "The sandbox".
 
-Built on util-linux, which Debian, Ubuntu and the GPU machines have: `unshare` gives the command new
-mount, PID, network, IPC and UTS namespaces (as root; otherwise a user namespace too), and
-sandbox_init.py, PID 1 there, builds a file system from a fresh tmpfs (the system's programs and
-libraries read-only; of /etc only the dynamic loader's cache, the alternatives' links and an account
-file naming root and nobody; /sys only where the GPU is passed in, the CPUs' list otherwise; the
-workbook's source, the grades, the submissions and the instructor's home out of sight; only the
-scratch folders the command needs, its overlays mounted under neutral names so that no path of the
-machine shows in /proc/self/mountinfo), then runs the command through `unshare --root` (that file
-system), `setpriv` (as `nobody` when the tool runs as root; no capabilities, no new privileges, in
-every case) and `prlimit` (file size, open files; processes and memory where no cgroup of the
-sandbox's own bounds them, cgroup.py). The command sees only its own processes, has no network, and
-cannot signal, trace or outlive the tool: when it ends, or when the tool stops it, the kernel ends
-every process of its PID namespace. sandbox_init.py itself is started from descriptors (its code and
-its spec), with no environment but PATH, so that its command line (/proc/1/cmdline) names no path of
-the machine. A grader's report reaches the tool through a pipe the tool reads while the grader runs,
-so nothing can rewrite it afterwards; its output is kept up to a bound. Debian 12's bubblewrap (0.8)
-cannot stand in for sandbox_init.py: it mounts no overlay (the pristine workbook under each
-submission's changes) and sets no limit.
+`unshare` (as root; otherwise in a user namespace too) starts sandbox_init.py as PID 1 from
+descriptors (its code and its spec), so that its command line names no path of the machine; it
+lays out the file system and runs the command through `setpriv` and `prlimit` (cgroup.py bounds
+processes and memory where it can). When the command ends, or the tool stops it, the kernel ends
+every process of its PID namespace. A report pipe is read while the command runs, so nothing can
+rewrite the report afterwards. Debian 12's bubblewrap (0.8) cannot stand in for sandbox_init.py:
+it mounts no overlay (the pristine workbook under each submission's changes) and sets no limit.
 """
 import contextlib
 import glob
@@ -56,6 +46,9 @@ SYS_HOST, SYS_GPU = ["/sys/devices/system/cpu"], ["/sys"]
 LOG_BYTES = 4 << 20  # of a command's output, kept for the instructor
 MIB = 1 << 20
 GIB = 1 << 30
+REPORT_BYTES = 16 * MIB  # of a command's report, kept (and one byte more, to tell)
+TMP_BYTES = 512 * MIB  # of a sandbox's /tmp
+PROGRAMS = ("meson", "ninja", "nvcc", "c++", "nm")  # what commands run, shown where they are
 # The descriptors of a judge's channel to its subject (grader/harness/subject_protocol.hpp).
 CHANNEL = (3, 4)
 WRAPPER_FAULT = "wrapper-fault"  # what a subject's wrapper leaves where it failed
@@ -77,8 +70,8 @@ def stop_everything():
 
 class Outcome:
     """How a sandboxed command ended: `exit` (its status) or `signal`, `timed_out`, `seconds`,
-    `report` (the bytes it wrote to its report pipe, at most `report_bytes` of run() and one
-    more, or None), `log_overflow`, `out_of_memory` and `out_of_processes` (the sandbox's
+    `report` (the bytes it wrote to its report pipe, at most REPORT_BYTES and one more, or
+    None), `log_overflow`, `out_of_memory` and `out_of_processes` (the sandbox's
     limit, where the kernel ended a process for memory or refused a fork) and `setup_error` when
     the sandbox itself could not be made."""
 
@@ -127,10 +120,10 @@ def _under(path, folders):
 
 class Sandbox:
     """Runs commands sandboxed. `hide` are paths that must never be seen (the workbook's
-    checkout, the grades, the submissions); `programs` are the tools the commands run, whose
-    installation folders are made visible (read-only) where the system folders do not hold them."""
+    checkout, the grades, the submissions). The installation folders of PROGRAMS are made
+    visible (read-only) where the system folders do not hold them."""
 
-    def __init__(self, scratch, hide=(), programs=("meson", "ninja", "nvcc", "c++", "nm")):
+    def __init__(self, scratch, hide=()):
         self.scratch = os.path.abspath(scratch)
         os.makedirs(self.scratch, exist_ok=True)
         self.environment = {}  # set by the caller: in every command's environment
@@ -143,15 +136,11 @@ class Sandbox:
         with open("/proc/meminfo") as f:
             self.memory_limit = min(16 * GIB, int(f.readline().split()[1]) * 1024 // 4)
         self.extra = []
-        candidates = [sys.executable, os.path.realpath(sys.executable)]
-        for name in programs:
-            found = shutil.which(name)
-            if found:
-                candidates += [found, os.path.realpath(found)]
-        for path in candidates:
-            prefix = _prefix_of(path)
-            if not _under(prefix, SYSTEM + self.extra) and prefix != "/":
-                self.extra.append(prefix)
+        found = [p for p in map(shutil.which, PROGRAMS) if p]
+        for path in [sys.executable] + found:
+            for prefix in (_prefix_of(path), _prefix_of(os.path.realpath(path))):
+                if not _under(prefix, SYSTEM + self.extra) and prefix != "/":
+                    self.extra.append(prefix)
         # The dynamic loader's own path (a GPU machine's driver libraries are often found
         # only through it): visible, read-only, and passed on.
         self.library_path = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":")
@@ -165,11 +154,8 @@ class Sandbox:
             self.hide.append(home)
         # PATH: the tools' own folders first (never a version manager's shims, which need the
         # home folder), then the tool's PATH as far as the sandbox shows it.
-        path = [os.path.dirname(os.path.realpath(sys.executable))]
-        for name in programs:
-            found = shutil.which(name)
-            if found:
-                path.append(os.path.dirname(found))
+        path = [os.path.dirname(os.path.realpath(sys.executable))] + [os.path.dirname(p)
+                                                                       for p in found]
         path += os.environ.get("PATH", "").split(":") + ["/usr/local/bin", "/usr/bin", "/bin"]
         visible = [p for p in path if p and "shims" not in p and _under(p, SYSTEM + self.extra)]
         self.path = ":".join(dict.fromkeys(visible))
@@ -178,8 +164,8 @@ class Sandbox:
         return sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri"))
 
     def run(self, command, cwd, log_path, timeout, overlays=(), binds=(), env=None,
-            report=False, gpu=False, memory_bytes=None, file_bytes=GIB, tmp_bytes=512 * MIB,
-            report_bytes=16 * MIB, niceness=0, files=None, channel=False):
+            report=False, gpu=False, memory_bytes=None, file_bytes=GIB, niceness=0, files=None,
+            channel=False):
         """Runs `command` (a list) in the sandbox with `cwd` as its working folder, its output
         appended to `log_path` (up to LOG_BYTES). `overlays` are (lower, upper, work, target,
         writable): a read-only folder seen at `target` with the command's changes in `upper`;
@@ -235,7 +221,7 @@ class Sandbox:
         spec = {"root": root, "stage": stage, "system": SYSTEM + self.extra,
                 "overlays": list(overlays), "files": dict(ETC_FILES, **(files or {})),
                 "binds": binds, "masks": hidden, "devices": devices, "cwd": cwd,
-                "env": environment, "command": list(command), "tmp_bytes": tmp_bytes,
+                "env": environment, "command": list(command), "tmp_bytes": TMP_BYTES,
                 # a process's memory and the user's processes, where no cgroup bounds them
                 "processes": None if "pids" in self.cgroups else
                 PROCESSES if self.as_root else 8192, "file_bytes": file_bytes,
@@ -264,7 +250,7 @@ class Sandbox:
             running.add(process.pid)
         for fd in passed + ((log_w,) if log_w else ()):
             os.close(fd)
-        capture = Capture(log_r, log_path, report_r, report_bytes) if log_r else None
+        capture = Capture(log_r, log_path, report_r) if log_r else None
         timed_out = False
         deadline = time.monotonic() + max(1.0, timeout)
         try:
@@ -340,6 +326,17 @@ class Sandbox:
         return contextlib.nullcontext()
 
 
+def own(path, uid, writable=True):
+    """Makes the tree at `path` user `uid`'s (`writable`) or the root's with nothing in it
+    writable by anyone else."""
+    owner = uid if writable else 0
+    for folder, dirs, files in os.walk(path):
+        for name in [folder] + [os.path.join(folder, n) for n in dirs + files]:
+            os.lchown(name, owner, owner)
+            if not writable and not os.path.islink(name):
+                os.chmod(name, os.lstat(name).st_mode & 0o7755 & ~0o6000)
+
+
 def write_wrapper(folder, words):
     """A shell script beside `folder` that runs `words` followed by its own arguments."""
     path = os.path.join(os.path.dirname(folder), "wrapper")
@@ -379,17 +376,17 @@ def run_subject(spec_path, subject):
 
 class Capture:
     """Reads a sandboxed command's output (`log_r`, appended to `log_path` up to LOG_BYTES) and,
-    where it has one, its report pipe (`report_r`, kept up to `report_bytes` and one byte more,
+    where it has one, its report pipe (`report_r`, kept up to REPORT_BYTES and one byte more,
     so that the reader can tell), each in a thread of its own while the command runs."""
 
-    def __init__(self, log_r, log_path, report_r=None, report_bytes=16 * MIB):
+    def __init__(self, log_r, log_path, report_r=None):
         self.log_overflow = False
         self.report_data = bytearray() if report_r is not None else None
         self.readers = [threading.Thread(target=self._read_log, args=(log_r, log_path),
                                          daemon=True)]
         if report_r is not None:
             self.readers.append(threading.Thread(target=self._read_report,
-                                                 args=(report_r, report_bytes), daemon=True))
+                                                 args=(report_r,), daemon=True))
         for r in self.readers:
             r.start()
 
@@ -407,13 +404,13 @@ class Capture:
                     self.log_overflow = True
                     log.write(b"\n[output cut: more than %d MiB]\n" % (LOG_BYTES >> 20))
 
-    def _read_report(self, report_r, report_bytes):
+    def _read_report(self, report_r):
         with os.fdopen(report_r, "rb", buffering=0) as pipe:
             while True:
                 chunk = pipe.read(65536)
                 if not chunk:
                     break
-                self.report_data.extend(chunk[:report_bytes + 1 - len(self.report_data)])
+                self.report_data.extend(chunk[:REPORT_BYTES + 1 - len(self.report_data)])
 
     def finish(self):
         """Waits (a bounded time) for both pipes to end: every writer has ended or been killed."""

@@ -40,11 +40,6 @@ def load_points(root, chapter):
     return manifest.load(root, chapter).checks
 
 
-def is_chapter(root, chapter):
-    """Whether `chapter` of the workbook at `root` has a manifest (a chapter a grader grades)."""
-    return os.path.isfile(os.path.join(root, "grader", chapter, "chapter.ini"))
-
-
 def score_chapter(chapter, points, modes, reported, reasons):
     """The tests of one chapter. `reported[mode]` is {check: (status, message)} from the
     grader's record, or None when that mode did not run at all; `reasons[mode]` says why a check
@@ -139,13 +134,6 @@ def validate_gradescope(data):
     return problems
 
 
-def chapter_scores(result, chapters):
-    scores = {c: 0.0 for c in chapters}
-    for t in result["tests"]:
-        scores[t["chapter"]] = scores.get(t["chapter"], 0.0) + t["score"]
-    return scores
-
-
 def csv_header(chapters):
     return ["submission", "student", "name", "score", "max_score"] + \
         [f"ch{c[:2]}" for c in chapters] + ["variant", "notes"]
@@ -154,7 +142,7 @@ def csv_header(chapters):
 def csv_row(result, chapters):
     """A submission's row of class.csv: `student` is the student id the roster gives (or the
     submission's VARIANT file names), so that a gradebook can be joined on it."""
-    scores = chapter_scores(result, chapters)
+    scores = {c: sum(t["score"] for t in result["tests"] if t["chapter"] == c) for c in chapters}
     notes = "; ".join(result["notes"])
     return [result["submission"], spreadsheet_safe(result.get("student") or ""),
             spreadsheet_safe(result.get("name") or ""), number(result["score"]),

@@ -187,13 +187,10 @@ class _Collector:
             self.result.ignored[shown] = f"too large ({size} bytes; the limit is " \
                                          f"{MAX_FILE_BYTES}), not read"
             return None
-        self.reserve(size)
-        return shown
-
-    def reserve(self, size):
         self.total += size
         if self.total > MAX_TOTAL_BYTES:
             self.fail(f"it holds more than {_mib(MAX_TOTAL_BYTES)} of files to read")
+        return shown
 
     def add(self, shown, data):
         self.result[shown] = data
@@ -371,6 +368,11 @@ class _EndAwareTarInfo(tarfile.TarInfo):
             raise
 
 
+_TAR_KINDS = {tarfile.SYMTYPE: "a symlink", tarfile.LNKTYPE: "a hard link",
+              tarfile.CHRTYPE: "a character device", tarfile.BLKTYPE: "a block device",
+              tarfile.FIFOTYPE: "a fifo"}
+
+
 def _read_tar(path, c):
     with open(path, "rb") as raw:
         magic = raw.read(6)
@@ -389,18 +391,9 @@ def _read_tar(path, c):
                 c.count()
                 if member.isdir():
                     continue
-                if member.issym():
-                    c.ignore(member.name, "a symlink, not read")
-                elif member.islnk():
-                    c.ignore(member.name, "a hard link, not read")
-                elif member.ischr():
-                    c.ignore(member.name, "a character device, not read")
-                elif member.isblk():
-                    c.ignore(member.name, "a block device, not read")
-                elif member.isfifo():
-                    c.ignore(member.name, "a fifo, not read")
-                elif not member.isfile():
-                    c.ignore(member.name, f"an entry of unknown type {member.type!r}, not read")
+                if not member.isfile():
+                    kind = _TAR_KINDS.get(member.type, f"an entry of unknown type {member.type!r}")
+                    c.ignore(member.name, f"{kind}, not read")
                 else:
                     shown = c.wants(member.name, member.size)
                     if shown is not None:

@@ -142,13 +142,17 @@ class Roster:
     """A roster, and with the course secret every student's variant (without it, every student
     is on variant 0: the roster then only keys the gradebook by student id)."""
 
-    def __init__(self, roster_path, secret_path=None):
-        self.path = roster_path
-        self.entries = read_roster(roster_path)
+    def __init__(self, path, entries, secret=None):
+        self.path, self.entries, self.secret = path, entries, secret
         self.students = [e.student for e in self.entries]
-        self.secret = read_secret(secret_path) if secret_path else None
         self.variants = {s: derive(self.secret, s) if self.secret else 0 for s in self.students}
         self.by_student = {e.student: e for e in self.entries}
+
+    @classmethod
+    def read(cls, roster_path, secret_path=None):
+        """The roster CSV at `roster_path` (read_roster), with the course secret's variants."""
+        return cls(roster_path, read_roster(roster_path),
+                   read_secret(secret_path) if secret_path else None)
 
     def entry_for(self, ident):
         """The roster's entry for the submission named `ident` (submission.submission_id of its

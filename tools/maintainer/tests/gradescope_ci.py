@@ -47,10 +47,11 @@ if work == "/tmp" or work.startswith("/tmp/"):
 again = "--again" in sys.argv[3:]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from grading import (fallback_sandbox, gradescope, runner, scoring, submission,  # noqa: E402
+from grading import (fallback_sandbox, gradescope, pristine, scoring, submission,  # noqa: E402
                      variants)
 import hostile_class  # noqa: E402
 from hostile_class import put  # noqa: E402
+from run_gpu_grading import exercise_file  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -67,8 +68,7 @@ def digest(path):
     return hashlib.sha256(read(path)).hexdigest()
 
 
-chapters = sorted(d for d in os.listdir(os.path.join(root, "chapters"))
-                  if os.path.isfile(os.path.join(root, "grader", d, "chapter.ini")))
+chapters = scoring.manifest.chapters(root)
 graded = chapters[:2]
 first, second = graded
 hidden_marker = "GRADESCOPE-CI-HIDDEN-SOURCE-MARKER"
@@ -101,9 +101,9 @@ if not again:
         shipped = sorted(n.split("/workbook/", 1)[1] for n in names
                          if "/workbook/solutions/" in n)
         committed = sorted(f"solutions/{c}/{n}" for c in chapters
-                           for n in runner.committed_names(root, f"solutions/{c}")
-                           if n.startswith(runner.HIDDEN_PREFIX)
-                           or n == runner.INSTRUCTORS_MANIFEST)
+                           for n in pristine.committed_names(root, f"solutions/{c}")
+                           if n.startswith(pristine.HIDDEN_PREFIX)
+                           or n == pristine.INSTRUCTORS_MANIFEST)
         expect(shipped == committed, f"the package holds every chapter's hidden checks (and "
                                      f"their manifest) and nothing else of solutions/: "
                                      f"{sorted(set(shipped) ^ set(committed))}")
@@ -115,23 +115,15 @@ if not again:
             libraries = json.loads(z.read(gradescope.CONFIG))["cuda_libraries"]
         expect(libraries == ["cublas", "cublasLt"], f"setup.sh installs cuBLAS for the chapters "
                                                     f"that link it: {libraries}")
-    # The check refuses what it must (it is what keeps solutions out of every package).
-    complete = ["setup.sh", "run_autograder", "autograder.json",
-                "tool/tools/instructor/gradescope_autograder"]
-    expect(gradescope.package_problems(complete, chapters) == [] and gradescope.package_problems(
-        complete + [f"pristine/w/workbook/solutions/{first}/{first[3:]}_exercise.cu"],
-        chapters) != [], "the package check refuses a solution, and only that")
 
     # 2. The package CI grades: two chapters, a roster and a course secret.
     here = os.path.join(work, "course")
     os.makedirs(here)
     secret_file = os.path.join(here, "course-secret")
-    with open(secret_file, "w") as f:
-        f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
+    put(secret_file, base64.b64encode(os.urandom(32)) + b"\n")
     secret = variants.read_secret(secret_file)
     roster_file = os.path.join(here, "roster.csv")
-    with open(roster_file, "w") as f:
-        f.write("student,name\nada,Ada L.\nbo,Bo P.\n")
+    put(roster_file, b"student,name\nada,Ada L.\nbo,Bo P.\n")
     package = os.path.join(work, "autograder.zip")
     made = subprocess.run([sys.executable, tool, "--gradescope-autograder", package,
                            "--chapters", ",".join(graded), "--roster", roster_file,
@@ -171,7 +163,7 @@ hidden_source = hidden_source_of(layout)
 expect(hidden_marker in read(hidden_source).decode(), "the hidden checks carry CI's marker")
 builds = [os.path.join(layout.pristine, d, "build") for d in os.listdir(layout.pristine)
           if d.startswith("build-") and os.path.isdir(os.path.join(layout.pristine, d))]
-graders = {c: os.path.join(builds[0], runner.grader_name(c)) for c in graded} if builds else {}
+graders = {c: os.path.join(builds[0], pristine.grader_name(c)) for c in graded} if builds else {}
 before = {c: digest(p) for c, p in graders.items() if os.path.isfile(p)}
 expect(len(before) == 2, f"setup.sh built both graders: {graders}")
 kept = {p: digest(p) for p in (layout.config, layout.secret, hidden_source)}
@@ -200,12 +192,11 @@ def total_memory(pid):
 measured = []
 
 
-def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallback",
-                   extra_env=None, source=None):
+def gradescope_run(name, files=None, metadata=None, sandbox="fallback", source=None):
     """run_autograder on one submission, as Gradescope runs it: `files` {path: bytes} in
-    ROOT/submission (or `archive` (name, bytes), alone there, or `source`, a folder whose files
-    or an archive that is copied there), `metadata` the users' list (None: no metadata file).
-    Returns its results.json (or None)."""
+    ROOT/submission (an archive alone there, or a tree), or `source`, a folder whose files or an
+    archive that is copied there; `metadata` the users' list (None: no metadata file). Returns
+    its results.json (or None)."""
     for path in (layout.submission, layout.results):
         shutil.rmtree(path, ignore_errors=True)
     os.makedirs(layout.submission)
@@ -214,8 +205,6 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
         os.remove(layout.metadata)
     for path, data in (files or {}).items():
         put(os.path.join(layout.submission, path), data)
-    if archive:
-        put(os.path.join(layout.submission, archive[0]), archive[1])
     if source and os.path.isdir(source):
         shutil.copytree(source, layout.submission, dirs_exist_ok=True)
     elif source:
@@ -228,8 +217,7 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
     shutil.copyfile(os.path.join(layout.source, "run_autograder"),
                     os.path.join(layout.root, "run_autograder"))
     os.chmod(os.path.join(layout.root, "run_autograder"), 0o755)
-    env = dict(environment, **(extra_env or {}))
-    env[gradescope.SANDBOX_VARIABLE] = sandbox
+    env = {**environment, gradescope.SANDBOX_VARIABLE: sandbox}
     start = time.monotonic()
     # /usr/bin/time, where it is installed, measures the largest process (a compiler, mostly);
     # the sampler below adds up every process of the run, a bound on the container's need.
@@ -273,12 +261,9 @@ def gradescope_run(name, files=None, archive=None, metadata=None, sandbox="fallb
     return results
 
 
-def exercise(folder, chapter):
-    return read(os.path.join(root, folder, chapter, f"{chapter[3:]}_exercise.cu"))
-
-
 def tree_of(folder, stamp=None):
-    files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu": exercise(folder, c) for c in graded}
+    files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu": exercise_file(root, folder, c)
+             for c in graded}
     files["workbook/notes.txt"] = b"my notes\n"
     if stamp:
         files["workbook/VARIANT"] = variants.variant_file(*stamp).encode()
@@ -323,8 +308,8 @@ for kind in ("fallback", "namespace"):
 skeleton_zip = io.BytesIO()
 with zipfile.ZipFile(skeleton_zip, "w") as z:
     for c in graded:
-        z.writestr(f"workbook/chapters/{c}/{c[3:]}_exercise.cu", exercise("chapters", c))
-results = gradescope_run("skeleton", archive=("workbook.zip", skeleton_zip.getvalue()),
+        z.writestr(f"workbook/chapters/{c}/{c[3:]}_exercise.cu", exercise_file(root, "chapters", c))
+results = gradescope_run("skeleton", {"workbook.zip": skeleton_zip.getvalue()},
                          metadata=user("bo"))
 if results:
     expect(results["score"] == 0 and len(results["tests"]) == len(
@@ -341,7 +326,7 @@ expect(results and results["score"] == 0 and "is ada's, but it was handed in as 
        in output_of(results), f"ada's workbook handed in by bo is refused: "
                               f"{output_of(results)[:300]}")
 results = gradescope_run("an archive that cannot be read",
-                         archive=("workbook.zip", b"PK\x03\x04" + bytes(range(256))),
+                         {"workbook.zip": b"PK\x03\x04" + bytes(range(256))},
                          metadata=user("ada"))
 expect(results and results["score"] == 0 and "could not be read" in results["output"],
        f"an archive that cannot be read is graded as the skeleton, saying why: "
@@ -362,8 +347,7 @@ for name, metadata, said, retry in (
            f"{name}: says {said!r} (retry: {retry}): {(results or {}).get('output', '')[:300]}")
     expect(time.monotonic() - start < 30, f"{name}: refused before any build")
 # The id Gradescope names a student by: sid, or email where the package says so.
-with open(layout.metadata, "w") as f:
-    json.dump({"users": user("ada", email="ada@example.edu")}, f)
+put(layout.metadata, json.dumps({"users": user("ada", email="ada@example.edu")}).encode())
 expect(list(gradescope.student_of(layout, "email", True)) == ["ada@example.edu"]
        and list(gradescope.student_of(layout, "sid", True)) == ["ada"],
        "the id field is the package's")
@@ -373,8 +357,8 @@ expect(list(gradescope.student_of(layout, "email", True)) == ["ada@example.edu"]
 grading_build = os.path.join(layout.grading, "build")
 secrets = {
     "readable": [layout.secret, hidden_source, layout.config, layout.metadata],
-    "writable": [layout.results_json, os.path.join(grading_build, runner.grader_name(second)),
-                 os.path.join(grading_build, runner.grader_name(first)), layout.config,
+    "writable": [layout.results_json, os.path.join(grading_build, pristine.grader_name(second)),
+                 os.path.join(grading_build, pristine.grader_name(first)), layout.config,
                  os.path.join(layout.root, "run_autograder")]
     + ([graders[second]] if second in graders else []),  # where an earlier step built it
     "markers": [secret.decode(), hidden_marker, "GRADESCOPE-CI-SECRET-IN-THE-ENVIRONMENT"],
@@ -398,7 +382,8 @@ probe = ("  if (c.pattern == Pattern::kReversedFloats) {  // wrong for it: its f
          '      if (fd >= 0) { std::cout << "WROTE: " << path << "\\n"; close(fd); }\n'
          f'    }}\n    std::cout << "PROBE: tried {len(probed)} paths\\n";\n    return 0;\n  }}')
 put(os.path.join(planted_folder, "write_probe", "chapters", first, f"{first[3:]}_exercise.cu"),
-    hostile_class.in_prediction(hostile_class.HEADER + exercise("solutions", first), probe))
+    hostile_class.in_prediction(hostile_class.HEADER + exercise_file(root, "solutions", first),
+                                probe))
 cases["write_probe"] = hostile_class.Case(4, "opens for writing the results, every grader and "
                                              "the package, saying which it could", "less",
                                           says=[f"PROBE: tried {len(probed)} paths"],
@@ -407,25 +392,13 @@ cases["write_probe"] = hostile_class.Case(4, "opens for writing the results, eve
 waiting = {"sleeps_past_time_limit", "signal_stop_everything"}
 paths = {submission.submission_id(os.path.join(planted_folder, n)):
          os.path.join(planted_folder, n) for n in os.listdir(planted_folder)}
-
-
-def with_time_limit(seconds):
-    """Sets the unpacked package's time limit; returns the one it had."""
-    with open(layout.config) as f:
-        config = json.load(f)
-    was, config["time_limit"] = config["time_limit"], seconds
-    with open(layout.config, "w") as f:
-        json.dump(config, f, indent=2)
-        f.write("\n")
-    return was
-
-
 config_bytes = read(layout.config)
+hang_config = (json.dumps(dict(json.loads(config_bytes), time_limit=10), indent=2) + "\n").encode()
 judged, logs = {}, {}
 for ident, case in sorted(cases.items()):
     kind = "namespace" if case.kind == "namespace" else "fallback"
     if ident in waiting:
-        with_time_limit(10)
+        put(layout.config, hang_config)
     try:
         results = gradescope_run(f"hostile: {ident} ({kind})", source=paths[ident],
                                  metadata=user("ada"), sandbox=kind)

@@ -23,9 +23,18 @@ root = os.path.abspath(sys.argv[1])
 work = os.path.abspath(sys.argv[2])
 use_slurm = "--slurm" in sys.argv[3:]
 sys.path.insert(0, os.path.join(root, "tools", "instructor"))
-from grading import sample_class, scoring  # noqa: E402
+from grading import scoring  # noqa: E402
+import run_gpu_grading  # noqa: E402
+import hostile_class  # noqa: E402
+from hostile_class import graded, put  # noqa: E402
 
 tool = os.path.join(root, "tools", "instructor", "grade")
+
+
+def grade(*arguments, **kw):
+    """tools/instructor/grade with `arguments`, its output captured."""
+    return subprocess.run([sys.executable, tool, *arguments], capture_output=True, text=True, **kw)
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from scratch_handout import check as expect, failures as problems  # noqa: E402
 
@@ -38,7 +47,7 @@ shutil.rmtree(work, ignore_errors=True)
 folder = os.path.join(work, "class")
 os.makedirs(folder)
 # The reference solutions, the untouched skeletons and a mix (the first chapter done).
-expected, host_total = sample_class.write(root, folder, chapters, ["host"])
+expected, host_total = run_gpu_grading.write_class(root, folder, chapters, ["host"])
 # One pristine workbook per chapter set, shared by every run below (but the one as another user).
 cache = os.path.join(work, "pristine")
 common = ["--chapters", ",".join(chapters), "--time-limit", "300", "--workbook-cache", cache]
@@ -65,16 +74,14 @@ os.killpg(process.pid, signal.SIGTERM)  # as Ctrl-C, scancel or a shutdown would
 process.wait()
 interrupted = class_rows(os.path.join(out, "class.csv"))
 expect(1 <= len(interrupted) < 3, f"the interrupted run kept its finished results: {interrupted}")
-resumed = subprocess.run([sys.executable, tool, "--class", folder, "--out", out] + common,
-                         capture_output=True, text=True)
+resumed = grade("--class", folder, "--out", out, *common)
 print(resumed.stderr, flush=True)
 expect(resumed.returncode == 0, f"the resumed class run failed: {resumed.stderr}")
 expect(f"{len(interrupted)} already graded, {3 - len(interrupted)} to grade" in resumed.stderr,
        "the resumed run grades only what is missing")
 expect(re.search(r"\[3/3\] .*elapsed .*left", resumed.stderr) is not None,
        "the progress line (done/total, elapsed, estimate)")
-again = subprocess.run([sys.executable, tool, "--class", folder, "--out", out] + common,
-                       capture_output=True, text=True)
+again = grade("--class", folder, "--out", out, *common)
 expect("3 already graded, 0 to grade" in again.stderr, "a re-run grades nothing new")
 
 with open(os.path.join(out, "class.csv")) as f:
@@ -85,8 +92,7 @@ scores = {r[0]: float(r[3]) for r in rows[1:]}
 expect(scores == expected, f"class scores {scores}, expected {expected}")
 for name, score in expected.items():
     directory = os.path.join(out, "submissions", name)
-    with open(os.path.join(directory, "results.json")) as f:
-        gradescope = json.load(f)
+    gradescope = graded(out, name, "results.json")
     expect(scoring.validate_gradescope(gradescope) == [],
            f"{name}: results.json: {scoring.validate_gradescope(gradescope)}")
     expect(gradescope["score"] == score, f"{name}: results.json score {gradescope['score']}")
@@ -135,8 +141,7 @@ expect("\nFAILED " in screen and block is not None and block.group(2) == screen,
 # (here they find no GPU, which is an error to retry with the builds kept).
 if use_slurm:
     slurm_out = os.path.join(work, "slurm")
-    run = subprocess.run([sys.executable, tool, "--class", folder, "--out", slurm_out, "--slurm",
-                          "--wait"] + common, capture_output=True, text=True, timeout=1500)
+    run = grade("--class", folder, "--out", slurm_out, "--slurm", "--wait", *common, timeout=1500)
     print(run.stderr, flush=True)
     expect(run.returncode == 0, f"Slurm grading failed: {run.stdout}{run.stderr}")
     with open(os.path.join(slurm_out, "slurm", "grade-build.sbatch")) as f:
@@ -152,10 +157,8 @@ if use_slurm:
            "--wait shows each submission's progress")
 
     split_out = os.path.join(work, "slurm-gpu")
-    split = subprocess.run([sys.executable, tool, "--class", folder, "--out", split_out,
-                            "--slurm", "--gpu", "--cpu-partition", "cpu",
-                            "--gpu-partition", "gpu", "--wait"] + common, capture_output=True,
-                           text=True, timeout=1500)
+    split = grade("--class", folder, "--out", split_out, "--slurm", "--gpu", "--cpu-partition",
+                  "cpu", "--gpu-partition", "gpu", "--wait", *common, timeout=1500)
     print(split.stderr, flush=True)
     expect(split.returncode != 0 and "class.csv holds 0 of 3" in split.stderr,
            f"without a GPU on the gpu partition nothing is graded: {split.stderr[-600:]}")
@@ -205,9 +208,6 @@ if use_slurm:
 
 # A hostile class on the first chapter (hostile_class.py): every way a submission once took
 # marks, took them from classmates or spoiled the class, each beside honest classmates.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hostile_class  # noqa: E402
-from hostile_class import put  # noqa: E402
 
 hostile = os.path.join(work, "hostile")
 hostile_out = os.path.join(work, "hostile-out")
@@ -231,12 +231,10 @@ host_checks = [c.name for c in scoring.load_points(root, first) if c.mode == "ho
 full = sum(c.points for c in scoring.load_points(root, first) if c.mode == "host")
 cases = hostile_class.write(root, hostile, first, secrets, host_checks)
 environment = dict(os.environ, GRADING_CI_SECRET=markers["env"])
-hostile_command = [sys.executable, tool, "--class", hostile, "--out", hostile_out,
-                   "--workbook-cache", cache, "--chapters",
-                   first, "--time-limit", "10", "--build-jobs", "2"]  # two of them hang
+hostile_command = ["--class", hostile, "--out", hostile_out, "--workbook-cache", cache,
+                   "--chapters", first, "--time-limit", "10", "--build-jobs", "2"]  # two hang
 start = time.monotonic()
-run = subprocess.run(hostile_command, capture_output=True, text=True, timeout=1800,
-                     env=environment)
+run = grade(*hostile_command, timeout=1800, env=environment)
 hostile_seconds = time.monotonic() - start
 print(run.stderr[-6000:], flush=True)
 expect(run.returncode == 0, f"the hostile class did not complete: {run.stderr[-2000:]}")
@@ -253,9 +251,8 @@ def judge_class(out, cases):
 
 judge_class(hostile_out, cases)
 for ident in ("a_honest", "z_honest_skeleton"):
-    with open(os.path.join(hostile_out, "submissions", ident, "results.json")) as f:
-        expect(json.load(f)["score"] == (full if ident == "a_honest" else 0),
-               f"{ident}'s results.json was changed by a classmate")
+    expect(graded(hostile_out, ident, "results.json")["score"] == (
+        full if ident == "a_honest" else 0), f"{ident}'s results.json was changed by a classmate")
 with open(pristine_feedback, "rb") as f:
     expect(f.read() == subprocess.run(["git", "-C", root, "show",
                                        "HEAD:grader/harness/feedback_message.hpp"],
@@ -267,8 +264,7 @@ expect(len(class_rows) == len(cases) + 1, f"class.csv holds every hostile submis
                                           f"{len(class_rows) - 1} of {len(cases)}")
 left = hostile_class.leftover_processes(r"sleep 4242|sandbox_init|grading/build")
 expect(not left, f"processes left behind by the hostile class: {left}")
-again = subprocess.run(hostile_command, capture_output=True, text=True, timeout=600,
-                       env=environment)
+again = grade(*hostile_command, timeout=600, env=environment)
 expect(f"{len(cases)} already graded, 0 to grade" in again.stderr,
        f"a re-run of the hostile class reuses every result: {again.stderr[-500:]}")
 
@@ -277,20 +273,18 @@ expect(f"{len(cases)} already graded, 0 to grade" in again.stderr,
 limits = os.path.join(work, "limits")
 limit_cases = hostile_class.limits_class(root, limits, first)
 # The time limit lets the hog reach its memory limit (16 GiB at most) on a slow machine.
-run = subprocess.run([sys.executable, tool, "--class", limits, "--out", limits + "-out",
-                      "--workbook-cache", cache, "--chapters", first, "--time-limit", "60",
-                      "--build-jobs", "2"], capture_output=True, text=True, timeout=1800)
+run = grade("--class", limits, "--out", limits + "-out", "--workbook-cache", cache, "--chapters",
+            first, "--time-limit", "60", "--build-jobs", "2", timeout=1800)
 expect(run.returncode == 0, f"the class of a fork bomb and a memory hog did not complete: "
                             f"{run.stderr[-2000:]}")
 judge_class(limits + "-out", limit_cases)
 
 one = os.path.join(work, "one")
 put(os.path.join(one, "honest", "chapters", first, f"{first[3:]}_exercise.cu"),
-    sample_class.exercise_file(root, "solutions", first))
-base = [sys.executable, tool, "--class", one, "--out", hostile_out, "--workbook-cache", cache,
-        "--chapters", first,
+    run_gpu_grading.exercise_file(root, "solutions", first))
+base = ["--class", one, "--out", hostile_out, "--workbook-cache", cache, "--chapters", first,
         "--time-limit", "20"]
-gpu = subprocess.run(base + ["--gpu"], capture_output=True, text=True, timeout=600)
+gpu = grade(*base, "--gpu", timeout=600)
 expect(gpu.returncode != 0 and "--gpu, but the GPU checks cannot run here" in gpu.stderr
        and not os.path.exists(os.path.join(hostile_out, "submissions", "honest")),
        f"--gpu without a usable GPU refuses before grading: {gpu.returncode} {gpu.stderr[-400:]}")
@@ -301,12 +295,10 @@ if os.geteuid() == 0:
     # Smaller than a subject's view: the disk fills while the submission is built.
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tiny", tiny], check=True)
     try:
-        full_disk = subprocess.run(base + ["--scratch", tiny], capture_output=True, text=True,
-                                   timeout=600)
+        full_disk = grade(*base, "--scratch", tiny, timeout=600)
     finally:
         subprocess.run(["umount", "-l", tiny])
-    with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
-        stored = json.load(f)
+    stored = graded(hostile_out, "honest")
     expect(full_disk.returncode != 0 and not stored["complete"] and "retry" in full_disk.stderr,
            f"a full disk is an error to retry: {full_disk.returncode} {stored.get('error')} "
            f"{full_disk.stderr[-400:]}")
@@ -318,41 +310,29 @@ foreign = os.path.join(work, "foreign-cache")
 shutil.copytree(cache, foreign, symlinks=True)
 for entry in os.listdir(foreign):
     if entry.startswith("build-") and os.path.isdir(os.path.join(foreign, entry)):
-        for folder, dirs, names in os.walk(os.path.join(foreign, entry)):
-            for n in [folder] + [os.path.join(folder, n) for n in dirs + names]:
-                os.lchown(n, 4242, 4242)
+        subprocess.run(["chown", "-R", "-h", "4242:4242", os.path.join(foreign, entry)], check=True)
 at = base.index("--workbook-cache") + 1
-foreign_run = subprocess.run(base[:at] + [foreign] + base[at + 1:], capture_output=True,
-                             text=True, timeout=600)
+foreign_run = grade(*base[:at], foreign, *base[at + 1:], timeout=600)
 shutil.rmtree(foreign, ignore_errors=True)
 
-
-def honest_result():
-    with open(os.path.join(hostile_out, "submissions", "honest", "result.json")) as f:
-        return json.load(f)
-
-
-first_grading = honest_result()
+first_grading = graded(hostile_out, "honest")
 expect(foreign_run.returncode == 0 and first_grading["complete"]
        and first_grading["score"] == full and "0 already graded, 1 to grade" in foreign_run.stderr,
        f"a pristine workbook another user wrote grades in full, the error before retried: "
        f"{foreign_run.returncode} {first_grading.get('error')} {foreign_run.stderr[-400:]}")
-hidden_visibility = subprocess.run(base + ["--visibility", "hidden"], capture_output=True,
-                                   text=True, timeout=600)
+hidden_visibility = grade(*base, "--visibility", "hidden", timeout=600)
 expect("0 already graded, 1 to grade" in hidden_visibility.stderr,
        "another --visibility grades again (it is part of the reuse key)")
-seeds = [first_grading["hidden_seed"], honest_result()["hidden_seed"]]
-with open(os.path.join(hostile_out, "submissions", "honest", "results.json")) as f:
-    hidden_results = json.load(f)
+seeds = [first_grading["hidden_seed"], graded(hostile_out, "honest")["hidden_seed"]]
+hidden_results = graded(hostile_out, "honest", "results.json")
 expect(hidden_results["visibility"] == "hidden" and hidden_results["tests"]
        and all(t["visibility"] == "hidden" for t in hidden_results["tests"]),
        f"results.json honours --visibility hidden: {hidden_results['visibility']}, "
        f"{sorted(set(t['visibility'] for t in hidden_results['tests']))}")
 # The hidden checks' seed: drawn for each grading (in no file of the workbook), recorded, and
 # given back with --hidden-seed to reproduce a grading; the reference passes with each.
-again = subprocess.run(base + ["--hidden-seed", str(seeds[0])], capture_output=True, text=True,
-                       timeout=600)
-reproduced = honest_result()
+again = grade(*base, "--hidden-seed", str(seeds[0]), timeout=600)
+reproduced = graded(hostile_out, "honest")
 shipped = subprocess.run(["git", "-C", root, "grep", "-l", "-F", str(seeds[0])],
                          capture_output=True, text=True).stdout
 expect(isinstance(seeds[0], int) and seeds[0] != seeds[1] and not shipped
@@ -362,7 +342,7 @@ expect(isinstance(seeds[0], int) and seeds[0] != seeds[1] and not shipped
        f"{reproduced['score']} of {full}): {again.stderr[-400:]}")
 slow = os.path.join(work, "slow")
 put(os.path.join(slow, "sleeper", "chapters", first, f"{first[3:]}_exercise.cu"),
-    hostile_class.in_prediction(hostile_class.HEADER + sample_class.exercise_file(
+    hostile_class.in_prediction(hostile_class.HEADER + run_gpu_grading.exercise_file(
         root, "solutions", first), "  std::this_thread::sleep_for(std::chrono::hours(1));"))
 first_run = subprocess.Popen([sys.executable, tool, "--class", slow, "--out", hostile_out,
                               "--workbook-cache", cache, "--chapters", first, "--time-limit",
@@ -372,7 +352,7 @@ deadline = time.monotonic() + 300
 while time.monotonic() < deadline and not hostile_class.leftover_processes(  # its own judge
         rf"ch{first[:2]}_{first[3:]}_grader host --record \S*/sleeper-"):
     time.sleep(0.2)
-second = subprocess.run(base, capture_output=True, text=True, timeout=600)
+second = grade(*base, timeout=600)
 expect(second.returncode != 0 and "another grading run is using" in second.stderr,
        f"a second run on the same --out is refused: {second.stderr[-300:]}")
 first_run.kill()  # SIGKILL: the tool cannot clean up; its sandboxes must end with it
@@ -397,9 +377,7 @@ if as_user is not None:
     user_work = os.path.join(work, "as-user")
     os.makedirs(user_work)
     shutil.copytree(one, os.path.join(user_work, "class"))
-    for folder, _, names in os.walk(user_work):
-        for n in [folder] + [os.path.join(folder, n) for n in names]:
-            os.chown(n, as_user.pw_uid, as_user.pw_gid)
+    subprocess.run(["chown", "-R", f"{as_user.pw_uid}:{as_user.pw_gid}", user_work], check=True)
     # The system's Python and tools: a Python installed in root's home is not the user's.
     system_path = "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin"
     user_python = shutil.which("python3", path=system_path) or sys.executable
@@ -411,11 +389,7 @@ if as_user is not None:
          user_python, tool, "--class", os.path.join(user_work, "class"), "--out",
          os.path.join(user_work, "out"), "--chapters", first, "--time-limit", "60"],
         capture_output=True, text=True, timeout=900, env=user_env)
-    try:
-        with open(os.path.join(user_work, "out", "submissions", "honest", "result.json")) as f:
-            user_score = json.load(f)["score"]
-    except (OSError, ValueError):
-        user_score = None
+    user_score = (graded(os.path.join(user_work, "out"), "honest") or {}).get("score")
     expect(as_user_run.returncode == 0 and user_score == full,
            f"graded as a user other than root (a user namespace): {user_score} of {full}; "
            f"{as_user_run.stderr[-800:]}")
@@ -425,8 +399,7 @@ if as_user is not None:
 # submission tuned to the hand-out's local cases (a chapter's wrong answer that passes its
 # local check and fails a hidden one) loses exactly the hidden check's points and those of the
 # checks it certifies.
-with open(os.path.join(out, "submissions", "reference", "result.json")) as f:
-    reference = json.load(f)
+reference = graded(out, "reference")
 hidden = [t for t in reference["tests"] if t["hidden"]]
 expect(hidden and all(t["status"] == "passed" for t in hidden),
        f"the reference passes the hidden checks of {', '.join(chapters)}: {hidden}")
@@ -456,12 +429,10 @@ if tuned:
                            os.path.join(root, "chapters", c, f"{c[3:]}_exercise.cu"), exercise],
                           capture_output=True, text=True)
     expect(made.returncode == 0, f"the tuned exercise {answer} is made: {made.stderr}")
-    run = subprocess.run([sys.executable, tool, "--class", os.path.join(work, "tuned"), "--out",
-                          os.path.join(work, "tuned-out")] + common,
-                         capture_output=True, text=True, timeout=1800)
+    run = grade("--class", os.path.join(work, "tuned"), "--out", os.path.join(work, "tuned-out"),
+                *common, timeout=1800)
     expect(run.returncode == 0, f"grading the tuned submission failed: {run.stderr}")
-    with open(os.path.join(work, "tuned-out", "submissions", "tuned", "result.json")) as f:
-        result = json.load(f)
+    result = graded(os.path.join(work, "tuned-out"), "tuned")
     # The class's chapters are graded (their pristine workbook is built): only c's count here.
     lost = [t for t in result["tests"] if t["score"] < t["max_score"] and t["chapter"] == c]
     chapter = scoring.manifest.load(root, c)

@@ -8,6 +8,9 @@ grading_ci.py, and submission by submission by gradescope_ci.py (Gradescope's au
 
     cases = hostile_class.write(root, folder, chapter, secrets, checks)   # {name: Case}
     problems = hostile_class.judge(cases, results, ...)
+
+Its helpers, which make hostile submissions (put, the archive builders) and read what grading
+made of them (graded, refusal), serve the grading tool's other tests too.
 """
 import io
 import json
@@ -15,6 +18,7 @@ import os
 import re
 import struct
 import tarfile
+import warnings
 import zipfile
 
 HEADER = (b"#include <chrono>\n#include <csignal>\n#include <cstdio>\n#include <cstdlib>\n"
@@ -46,31 +50,79 @@ def in_prediction(source, body):
     return source.replace(marker, marker + b"\n" + body.encode() + b"\n", 1)
 
 
+def refusal(kind, call):
+    """What `call()` says as it raises `kind`, or "" where it raises nothing."""
+    try:
+        call()
+    except kind as e:
+        return str(e)
+    return ""
+
+
 def put(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
 
 
+def zip_bytes(members, compression=zipfile.ZIP_DEFLATED):
+    """A zip of [(name, data)] or [(ZipInfo, data)]."""
+    out = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Duplicate name"
+        with zipfile.ZipFile(out, "w", compression) as z:
+            for name, data in members:
+                z.writestr(name, data)
+    return bytearray(out.getvalue())
+
+
+def zip_headers(data):
+    """Offsets of the local and central headers of a zip built here (no signatures in data)."""
+    return [[m.start() for m in re.finditer(re.escape(signature), data)]
+            for signature in (b"PK\x03\x04", b"PK\x01\x02")]
+
+
+def patch_zip(data, flags=0, method=None, sizes=None, member=0):
+    """Sets flag bits, the compression method or the (compressed, uncompressed) sizes of one
+    member (every member where `member` is None), in its local header and the central
+    directory alike (in a copy of `data`)."""
+    data = bytearray(data)
+    local, central = zip_headers(data)
+    members = range(len(local)) if member is None else [member]
+    for base, flag_at, method_at, sizes_at in [(local[m], 6, 8, 18) for m in members] + [
+            (central[m], 8, 10, 20) for m in members]:
+        old = struct.unpack_from("<H", data, base + flag_at)[0]
+        struct.pack_into("<H", data, base + flag_at, old | flags)
+        if method is not None:
+            struct.pack_into("<H", data, base + method_at, method)
+        if sizes is not None:
+            struct.pack_into("<II", data, base + sizes_at, *sizes)
+    return data
+
+
+def tar_bytes(members, compression=""):
+    """A tar of [(TarInfo, data or None)]."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:" + compression, format=tarfile.GNU_FORMAT,
+                      encoding="utf-8", errors="surrogateescape") as t:
+        for info, data in members:
+            if data is not None:
+                info.size = len(data)
+            t.addfile(info, io.BytesIO(data) if data is not None else None)
+    return out.getvalue()
+
+
+def tar_info(name, kind=tarfile.REGTYPE, link=""):
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = kind, link
+    return info
+
+
 def zip_with(entries, flags=0, method=None):
-    """A zip of `entries` {name (str or bytes): data}; `flags` set in every header (1: encrypted)
-    and `method` as every member's compression method (9: Deflate64) without compressing."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as z:
-        for name, data in entries.items():
-            z.writestr(name if isinstance(name, str) else name.decode("latin-1"), data)
-    raw = bytearray(buffer.getvalue())
-    if flags or method is not None:
-        for signature, flag_at, method_at in ((b"PK\x03\x04", 6, 8), (b"PK\x01\x02", 8, 10)):
-            start = 0
-            while (at := raw.find(signature, start)) >= 0:
-                if flags:
-                    raw[at + flag_at:at + flag_at + 2] = struct.pack(
-                        "<H", struct.unpack("<H", raw[at + flag_at:at + flag_at + 2])[0] | flags)
-                if method is not None:
-                    raw[at + method_at:at + method_at + 2] = struct.pack("<H", method)
-                start = at + 4
-    return bytes(raw)
+    """A zip of `entries` {name: data}, stored; `flags` set in every header (1: encrypted) and
+    `method` as every member's compression method (9: Deflate64) without compressing."""
+    return bytes(patch_zip(zip_bytes(entries.items(), zipfile.ZIP_STORED), flags, method,
+                           member=None))
 
 
 def write(root, folder, chapter, secrets, checks, grading="/grading"):
@@ -229,19 +281,9 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
         "ar_bomb.zip": (zip_with({"bomb.bin": b"\0" * (200 << 20), where: solution}), "full",
                         ["too large"]),
     }
-    gz = io.BytesIO()
-    with tarfile.open(fileobj=gz, mode="w:gz") as t:
-        info = tarfile.TarInfo(where)
-        info.size = len(solution)
-        t.addfile(info, io.BytesIO(solution))
-    archives["ar_truncated_gzip.tar.gz"] = (gz.getvalue()[:len(gz.getvalue()) // 2], "zero",
-                                       ["could not be read"])
-    sparse = io.BytesIO()
-    with tarfile.open(fileobj=sparse, mode="w", format=tarfile.GNU_FORMAT) as t:
-        info = tarfile.TarInfo("huge.bin")
-        info.size = 0
-        t.addfile(info)
-    raw = bytearray(sparse.getvalue())
+    gz = tar_bytes([(tar_info(where), solution)], "gz")
+    archives["ar_truncated_gzip.tar.gz"] = (gz[:len(gz) // 2], "zero", ["could not be read"])
+    raw = bytearray(tar_bytes([(tar_info("huge.bin"), b"")]))
     raw[124:136] = b"%011o\0" % 0o77777777777  # a member that claims 8 GiB in a 10 KiB file
     raw[148:156] = b"        "
     raw[148:156] = b"%06o\0 " % sum(raw[:512])
@@ -254,27 +296,13 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
     put(os.path.join(folder.encode(), b"ar_folder_non_utf8", b"notes\xff.txt"), b"x")
     put(os.path.join(folder, "ar_folder_non_utf8", where), solution)
     cases["ar_folder_non_utf8"] = Case(8, "a folder holding a non-UTF-8 file name", "full")
-    dup = io.BytesIO()
-    with zipfile.ZipFile(dup, "w") as z:
-        import warnings
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            z.writestr(where, skeleton)
-            z.writestr(where, solution)
-    put(os.path.join(folder, "ar_duplicate_member.zip"), dup.getvalue())
+    put(os.path.join(folder, "ar_duplicate_member.zip"),
+        zip_bytes([(where, skeleton), (where, solution)], zipfile.ZIP_STORED))
     cases["ar_duplicate_member"] = Case(12, "a member that appears twice", "full",
                                         says=["appears twice"])
-    links = io.BytesIO()
-    with tarfile.open(fileobj=links, mode="w") as t:
-        for kind, member in ((tarfile.SYMTYPE, "link.cu"), (tarfile.CHRTYPE, "device")):
-            info = tarfile.TarInfo(member)
-            info.type = kind
-            info.linkname = "/etc/passwd" if kind == tarfile.SYMTYPE else ""
-            t.addfile(info)
-        info = tarfile.TarInfo(where)
-        info.size = len(solution)
-        t.addfile(info, io.BytesIO(solution))
-    put(os.path.join(folder, "ar_links_devices.tar"), links.getvalue())
+    put(os.path.join(folder, "ar_links_devices.tar"), tar_bytes([
+        (tar_info("link.cu", tarfile.SYMTYPE, "/etc/passwd"), None),
+        (tar_info("device", tarfile.CHRTYPE), None), (tar_info(where), solution)]))
     cases["ar_links_devices"] = Case(12, "a symlink and a device in a tar", "full",
                                      says=["symlink", "device"])
 
@@ -311,7 +339,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
           "full")
     plant("latin1_comment", 12, "the solution with a Latin-1 byte in a comment",
           b"// caf\xe9\n" + solution, "full")
-    judged_by_its_code(plant, solution, skeleton, secrets)
+    judged_by_its_code(plant, solution, secrets)
     judged_apart(plant, chapter, solution, skeleton, checks)
     put(os.path.join(folder, "two_depths", "workbook", where), solution)
     put(os.path.join(folder, "two_depths", where), solution)
@@ -320,7 +348,7 @@ def write(root, folder, chapter, secrets, checks, grading="/grading"):
     return cases
 
 
-def judged_by_its_code(plant, solution, skeleton, secrets):
+def judged_by_its_code(plant, solution, secrets):
     """Submissions once judged apart from their own code: a compile error taken for the
     machine's (or the machine's for the student's), an honest message refused, an exit status
     taken for the GPU's, legal C++ refused, the sandbox's view of the machine."""
@@ -460,6 +488,16 @@ def judged_apart(plant, chapter, solution, skeleton, checks):
           "from where its code runs", in_prediction(HEADER + b"#include <filesystem>\n"
                                                     + solution, probe), "less",
           says=["PROBE: what the subject can read"], never=["FOUND:"], kind="namespace")
+
+
+def graded(out, ident, name="result.json"):
+    """The JSON file `name` (result.json, results.json) of submission `ident` graded into `out`,
+    or None."""
+    try:
+        with open(os.path.join(out, "submissions", ident, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
 
 
 def read_graded(out, cases):

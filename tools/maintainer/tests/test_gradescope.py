@@ -19,16 +19,8 @@ sys.path.insert(0, os.path.join(root, "tools", "instructor"))
 from grading import gradescope, scoring, variants  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from scratch_handout import check as expect, failures as problems, finish  # noqa: E402
-
-
-def raises(kind, call, said=""):
-    """Whether `call()` raises `kind` with `said` in its message."""
-    try:
-        call()
-    except kind as e:
-        return said in str(e)
-    return False
+from scratch_handout import check as expect, finish  # noqa: E402
+from hostile_class import refusal  # noqa: E402
 
 
 # What a package may hold: the chosen chapters' hidden checks, no solution, every part.
@@ -74,17 +66,18 @@ def user(**fields):
 
 
 expect(gradescope.student_of(layout, "sid", False) == {}, "no metadata, no variants: no id")
-expect(raises(gradescope.NotGraded, lambda: gradescope.student_of(layout, "sid", True),
-              "submission_metadata.json is missing"), "no metadata with variants: to retry")
+expect("submission_metadata.json is missing" in refusal(
+    gradescope.NotGraded, lambda: gradescope.student_of(layout, "sid", True)),
+       "no metadata with variants: to retry")
 metadata("{not json")
-expect(raises(gradescope.NotGraded, lambda: gradescope.student_of(layout, "sid", True),
-              "cannot be read"), "metadata that is not JSON: to retry")
+expect("cannot be read" in refusal(gradescope.NotGraded, lambda: gradescope.student_of(
+    layout, "sid", True)), "metadata that is not JSON: to retry")
 for data, said in (({"users": []}, "names no submitter"), ({}, "names no submitter"),
                    (user(), "has no sid for Ada"), (user(sid=""), "has no sid"),
                    (user(sid="no spaces"), "is not a student id"),
                    (user(sid="-x"), "is not a student id")):
     metadata(data)
-    expect(raises(gradescope.Refused, lambda: gradescope.student_of(layout, "sid", True), said),
+    expect(said in refusal(gradescope.Refused, lambda: gradescope.student_of(layout, "sid", True)),
            f"metadata {data}: refused, saying {said!r}")
     expect(gradescope.student_of(layout, "sid", False) == {}, f"without variants {data} names "
                                                               f"no id and refuses nothing")
@@ -98,16 +91,17 @@ group = list(gradescope.student_of(layout, "sid", True))
 expect(group == ["ada", "bo"], f"a group's ids: {group}")
 stamp = {"workbook/VARIANT": variants.variant_file("bo", 5).encode()}
 expect(gradescope.student_in_group(group, stamp) == "bo", "a group is graded on its VARIANT's")
-expect(raises(gradescope.Refused, lambda: gradescope.student_in_group(group, {}),
-              "names none of them"), "a group without a VARIANT file is refused")
+expect("names none of them" in refusal(gradescope.Refused,
+                                       lambda: gradescope.student_in_group(group, {})),
+       "a group without a VARIANT file is refused")
 expect(gradescope.student_in_group(["ada"], {}) == "ada", "one submitter is the student")
-roster = gradescope.SubmitterRoster("ada", b"x" * 32, "Ada L.")
+roster = gradescope.submitter_roster("ada", b"x" * 32, "Ada L.")
 expect(roster.variant_of("ada") == variants.derive(b"x" * 32, "ada")
        and roster.entry_for("ada").name == "Ada L." and roster.entry_for("bo") is None,
        "the submitter's entry and variant")
 
 # What a submission folder is graded as.
-expect(raises(gradescope.NotGraded, lambda: gradescope.submission_path(layout), "is missing"),
+expect("is missing" in refusal(gradescope.NotGraded, lambda: gradescope.submission_path(layout)),
        "no submission folder: to retry")
 os.makedirs(layout.submission)
 with open(os.path.join(layout.submission, "workbook.tar.gz"), "wb") as f:
@@ -125,8 +119,8 @@ if os.geteuid() == 0:
     expect(scoring.validate_gradescope(data) == [] and data["extra_data"]["retry"]
            and "autograder.json cannot be read" in data["output"],
            f"a damaged package is a result to retry: {data['output'][:200]}")
-expect(raises(gradescope.NotGraded, lambda: gradescope.make_box(
-    gradescope.Layout("/tmp/autograder"), {}), "under /tmp"), "a root under /tmp is refused")
+expect("under /tmp" in refusal(gradescope.NotGraded, lambda: gradescope.make_box(
+    gradescope.Layout("/tmp/autograder"), {})), "a root under /tmp is refused")
 
 # Which sandbox: the namespace one where it can be made, the fallback only where it cannot or
 # where the package or $WORKBOOK_AUTOGRADER_SANDBOX asks for it.
@@ -156,11 +150,13 @@ asked.clear()
 gradescope.sandbox_kind({"sandbox": "fallback"}, namespace(None))
 expect(asked == [], "a forced fallback does not try the namespace sandbox")
 os.environ[gradescope.SANDBOX_VARIABLE] = "namespace"
-expect(raises(gradescope.NotGraded, lambda: gradescope.sandbox_kind({}, namespace("no unshare")),
-              "cannot be made here: no unshare"), "namespace asked for and impossible: to retry")
+expect("cannot be made here: no unshare" in refusal(gradescope.NotGraded, lambda: gradescope.
+                                                    sandbox_kind({}, namespace("no unshare"))),
+       "namespace asked for and impossible: to retry")
 os.environ[gradescope.SANDBOX_VARIABLE] = "weak"
-expect(raises(gradescope.NotGraded, lambda: gradescope.sandbox_kind({}, namespace(None)),
-              "it may be namespace or fallback"), "an unknown sandbox is refused")
+expect("it may be namespace or fallback" in refusal(
+    gradescope.NotGraded, lambda: gradescope.sandbox_kind({}, namespace(None))),
+       "an unknown sandbox is refused")
 os.environ.pop(gradescope.SANDBOX_VARIABLE, None)
 
 shutil.rmtree(work, ignore_errors=True)

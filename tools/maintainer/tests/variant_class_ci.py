@@ -14,8 +14,6 @@ the self-study cases every later run must still grade, and stops there.
 import base64
 import csv
 import glob
-import io
-import json
 import os
 import shutil
 import subprocess
@@ -33,6 +31,7 @@ handout = os.path.join(root, "tools", "instructor", "make_handout.py")
 copier = os.path.join(root, "tools", "maintainer", "copied_answers.py")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from scratch_handout import check as expect, failures as problems  # noqa: E402
+from hostile_class import graded, put, tar_bytes, tar_info  # noqa: E402
 
 
 def run(command, **kw):
@@ -62,11 +61,9 @@ def cases(chapter, variant):
 
 # 1. A class's hand-outs: one per student, each saying whose it is and its keyed variant.
 roster = os.path.join(here, "roster.csv")
-with open(roster, "w") as f:
-    f.write("student,name\nada,Ada L.\nbo,Bo P.\n")
+put(roster, b"student,name\nada,Ada L.\nbo,Bo P.\n")
 secret_file = os.path.join(here, "course-secret")
-with open(secret_file, "w") as f:
-    f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
+put(secret_file, base64.b64encode(os.urandom(32)) + b"\n")
 secret = variants.read_secret(secret_file)
 made = run([sys.executable, handout, root, "--class-out", os.path.join(here, "handouts"),
             "--roster", roster, "--secret-file", secret_file])
@@ -170,24 +167,16 @@ for chapter in grading_chapters:
 # The class grading's pristine workbooks (grading_ci.py's cache), not built again.
 common = ["--chapters", ",".join(grading_chapters), "--time-limit", "300", "--workbook-cache",
           os.path.join(work, "pristine")]
-graded = run([sys.executable, tool, "--class", classroom, "--out", out, "--roster", roster,
-              "--secret-file", secret_file] + common, timeout=3600)
-expect(graded.returncode == 0, f"the class graded on its variants: {graded.stderr[-800:]}")
-
-
-def result(student):
-    try:
-        with open(os.path.join(out, "submissions", student, "result.json")) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+class_run = run([sys.executable, tool, "--class", classroom, "--out", out, "--roster", roster,
+                 "--secret-file", secret_file] + common, timeout=3600)
+expect(class_run.returncode == 0, f"the class graded on its variants: {class_run.stderr[-800:]}")
 
 
 # Official grading's hidden checks try the functions on inputs no variant grades: a table of one
 # variant's numbers cannot answer them anywhere, so they are left out. On ada's own variant the
 # table keeps the points of predictions graded as numbers (chapter 01's) and loses those graded as
 # rules, which official grading also asks on fresh cases (chapter 02's): it loses nothing else.
-ada, bo = result("ada"), result("bo")
+ada, bo = graded(out, "ada"), graded(out, "bo")
 ada_lost = ada and {t["name"] for t in ada["tests"] if t["score"] < t["max_score"]
                     and not t["hidden"]}
 ada_predictions = {r[0] for c in grading_chapters for r in cases(c, va) if r[2]}
@@ -205,8 +194,8 @@ if bo is not None:
     expect(lost <= predictions, f"the copy loses only prediction points on bo's variant, not "
                                 f"{sorted(lost - predictions)}")
     expect(bo["variant"] == vb, f"bo is graded on bo's variant {vb}, not {bo['variant']}")
-    with open(os.path.join(out, "submissions", "bo", "results.json")) as f:
-        expect(f"graded on variant {vb}" in json.load(f)["output"], "results.json names the variant")
+    expect(f"graded on variant {vb}" in graded(out, "bo", "results.json")["output"],
+           "results.json names the variant")
     with open(os.path.join(out, "submissions", "bo", "report.md")) as f:
         expect(f"graded on variant {vb}" in f.read(), "the report names the variant")
     with open(os.path.join(out, "class.csv")) as f:
@@ -228,8 +217,7 @@ renamed = os.path.join(here, "renamed")
 shutil.copytree(os.path.join(classroom, "bo"), os.path.join(renamed, "p_bo_817_final"))
 shutil.copytree(os.path.join(classroom, "ada"), os.path.join(renamed, "ada"))
 by_file = os.path.join(here, "roster-by-file.csv")
-with open(by_file, "w") as f:
-    f.write("SIS User ID,Name,Submission\nada,Ada L.,\nbo,Bo P.,p_bo_817_final\ncy,Cy Q.,\n")
+put(by_file, b"SIS User ID,Name,Submission\nada,Ada L.,\nbo,Bo P.,p_bo_817_final\ncy,Cy Q.,\n")
 keyed = run([sys.executable, tool, "--class", renamed, "--out", os.path.join(here, "keyed"),
              "--roster", by_file, "--secret-file", secret_file, "--assignment", "Workbook"]
             + common, timeout=3600)
@@ -268,16 +256,12 @@ print(f"ada's answers: {ada and ada['score']} of {ada and ada['max_score']} on a
 
 # 5. A forged or borrowed variant is refused, whole.
 def archive_with(path, stamp):
-    with tarfile.open(path, "w:gz") as t:
-        files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu":
-                 open(os.path.join(classroom, "ada", "chapters", c, f"{c[3:]}_exercise.cu"),
-                      "rb").read() for c in grading_chapters}
-        if stamp is not None:
-            files["workbook/VARIANT"] = stamp.encode()
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            t.addfile(info, io.BytesIO(data))
+    files = {f"workbook/chapters/{c}/{c[3:]}_exercise.cu":
+             open(os.path.join(classroom, "ada", "chapters", c, f"{c[3:]}_exercise.cu"),
+                  "rb").read() for c in grading_chapters}
+    if stamp is not None:
+        files["workbook/VARIANT"] = stamp.encode()
+    put(path, tar_bytes([(tar_info(name), data) for name, data in files.items()], "gz"))
 
 
 forged = os.path.join(here, "forged")
@@ -287,7 +271,7 @@ archive_with(os.path.join(forged, "bo.tar.gz"), variants.variant_file("ada", va)
 refused = run([sys.executable, tool, "--class", forged, "--out", out, "--roster", roster,
                "--secret-file", secret_file] + common, timeout=1800)
 for student, why in (("ada", "the file was edited or copied"), ("bo", "is ada's")):
-    r = result(student)
+    r = graded(out, student)
     expect(r is not None and r["score"] == 0 and any(why in n for n in r["notes"]),
            f"{student}'s forged VARIANT is refused ({why}): {r and r['notes'][:2]}")
 # With the secret alone a submission's name is its student's id: its own VARIANT file is graded
@@ -301,13 +285,13 @@ archive_with(os.path.join(alone, "cy.tar.gz"),
 archive_with(os.path.join(alone, "dee.tar.gz"), None)
 checked = run([sys.executable, tool, "--class", alone, "--out", out, "--secret-file",
                secret_file] + common, timeout=1800)
-r = result("ada")
+r = graded(out, "ada")
 expect(r is not None and r["score"] > 0 and r["variant"] == va,
        f"with the secret alone ada's own workbook is graded on her variant: "
        f"{r and (r['score'], r['variant'], r['notes'][:2])}")
 for student, why in (("bo", "is ada's, but it was handed in as bo"), ("cy", "forged"),
                      ("dee", "carries no VARIANT file")):
-    r = result(student)
+    r = graded(out, student)
     expect(r is not None and r["score"] == 0 and any(why in n for n in r["notes"]),
            f"with the secret alone {student}'s submission is refused ({why}): "
            f"{r and r['notes'][:2]}")
@@ -318,16 +302,14 @@ os.makedirs(unkeyed)
 archive_with(os.path.join(unkeyed, "ada.tar.gz"), variants.variant_file("ada", va))
 run([sys.executable, tool, "--class", unkeyed, "--out", out, "--roster", roster] + common,
     timeout=1800)
-r = result("ada")
+r = graded(out, "ada")
 expect(r is not None and r["score"] == 0 and any("--secret-file" in n for n in r["notes"]),
        f"with a roster and no secret a class variant is refused, naming --secret-file: "
        f"{r and r['notes'][:2]}")
 
 # 6. Bad input: each a clear error naming the row or option, and nothing graded.
-with open(os.path.join(here, "twice.csv"), "w") as f:
-    f.write("student\nada\nbo\nada\n")
-with open(os.path.join(here, "short-secret"), "w") as f:
-    f.write("abc\n")
+put(os.path.join(here, "twice.csv"), b"student\nada\nbo\nada\n")
+put(os.path.join(here, "short-secret"), b"abc\n")
 stranger = os.path.join(here, "stranger")
 os.makedirs(os.path.join(stranger, "zed"))
 bad = [
@@ -352,7 +334,7 @@ for command, said in bad:
            f"bad input {' '.join(command[2:5])}...: expected an error saying {said!r}, got "
            f"{done.returncode}: {done.stderr[-300:]}")
 expect(not os.path.isdir(os.path.join(here, "h2")), "a refused roster wrote no hand-out")
-expect(result("zed") is None, "a class with a stranger is not graded half")
+expect(graded(out, "zed") is None, "a class with a stranger is not graded half")
 variant_env = run([grader_of(chapters[0]), "host"], env=dict(os.environ, WORKBOOK_VARIANT="1e9"))
 expect(variant_env.returncode == 2 and "WORKBOOK_VARIANT" in variant_env.stderr,
        "a grader refuses a variant out of range, naming WORKBOOK_VARIANT")
