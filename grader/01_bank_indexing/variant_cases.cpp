@@ -9,7 +9,6 @@
 
 #include "chapters/01_bank_indexing/bank_indexing.cuh"
 #include "grader/01_bank_indexing/pattern_cases.hpp"
-#include "grader/01_bank_indexing/pattern_names.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
