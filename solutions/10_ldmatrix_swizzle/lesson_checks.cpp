@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
+#include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
 #include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
-#include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
 
 TEST_CASE("ch10 lesson: the swizzle instances of section 1 are what it says", "[lesson]") {
