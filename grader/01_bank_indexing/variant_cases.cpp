@@ -97,9 +97,6 @@ std::string cases_text(const Identity& v) {
   return out;
 }
 
-}  // namespace
-
-namespace {
 // The drawable case after `c` (one the lesson works) in every_drawable_case()'s order.
 PatternCase next_drawable(const PatternCase& c) {
   const std::vector<PatternCase> all = every_drawable_case(c.pattern);
@@ -108,6 +105,7 @@ PatternCase next_drawable(const PatternCase& c) {
   }
   return all.front();
 }
+
 }  // namespace
 
 std::vector<PatternCase> pattern_cases(const Identity& v) {
@@ -179,17 +177,6 @@ unsigned bank_of_seed(const Identity& v) {
   return static_cast<unsigned>(grader::variant::Draw(v, "ch01 bank_of").next() & 0xFFFFFFFFu);
 }
 
-}  // namespace ch01::spec
-
-namespace ch01 {
-
-PatternCase pattern_case(Pattern p) {
-  return spec::pattern_case(grader::variant::current(), p);
-}
-
-}  // namespace ch01
-
-namespace ch01::spec {
 namespace {
 
 using grader::variant::GradedCase;
@@ -238,3 +225,11 @@ const grader::variant::Registration kRegistration{grader::variant::ChapterCases{
 
 }  // namespace
 }  // namespace ch01::spec
+
+namespace ch01 {
+
+PatternCase pattern_case(Pattern p) {
+  return spec::pattern_case(grader::variant::current(), p);
+}
+
+}  // namespace ch01
