@@ -11,7 +11,6 @@
 #include "common/model/bank_model.hpp"
 #include "grader/01_bank_indexing/answer_digests.hpp"
 #include "grader/01_bank_indexing/pattern_cases.hpp"
-#include "grader/01_bank_indexing/pattern_names.hpp"
 #include "grader/harness/answer_digest.hpp"
 
 namespace ch01::spec {

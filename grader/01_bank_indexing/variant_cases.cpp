@@ -9,7 +9,6 @@
 
 #include "chapters/01_bank_indexing/bank_indexing.cuh"
 #include "grader/01_bank_indexing/pattern_cases.hpp"
-#include "grader/01_bank_indexing/pattern_names.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 
@@ -19,12 +18,12 @@ namespace {
 
 using grader::variant::Identity;
 
-// What a pattern's parameters range over: n one of `n_choices`, m in [m_lo(n), m_hi(n)].
+// What a pattern's parameters range over: n one of `n_choices`, m in [m_lo, m_hi(n)].
 struct Range {
   Pattern pattern;
   PatternCase self_study;  // the workbook's own case
   std::vector<int> n_choices;
-  int (*m_lo)(int n);
+  int m_lo;
   int (*m_hi)(int n);
 };
 
@@ -34,49 +33,39 @@ std::vector<int> from_to(int lo, int hi) {
   return out;
 }
 
-int zero(int) {
-  return 0;
-}
-int one(int) {
-  return 1;
-}
-int below(int n) {
-  return n - 1;
-}
-int column_below_16(int n) {
-  return std::min(n - 1, 15);
-}
-int fifteen(int) {
-  return 15;
-}
-int bank_31(int) {
-  return 31;
-}
-
 // Why these ranges: every case fits the probe's shared memory (16 KiB; the largest address is
 // 4 * (64 * 31 + 15)), the law of section 2 answers each, and none is an example of the lesson
 // (stride 2, tiles 32 and 33 wide, a[32 * (lane % 2)], c[lane], a broadcast, p[lane].y of four
 // floats: worked_by_the_lesson()). Column widths of kColumnOfTile are multiples of 4 other than
 // 32 (4 to 32 ways); kColumnOfPaddedTile pads 32 by 2 to 12 (1, 2, 4 or 8 ways).
 const std::vector<Range>& ranges() {
+  const auto zero = [](int) { return 0; };
   static const std::vector<Range> r = {
-      {Pattern::kReversedFloats, {Pattern::kReversedFloats, 31, 0}, from_to(31, 63), zero, zero},
-      {Pattern::kStrideFloats, {Pattern::kStrideFloats, 8, 0}, from_to(3, 24), zero, zero},
-      {Pattern::kStructMember, {Pattern::kStructMember, 3, 2}, from_to(3, 8), one, below},
+      {Pattern::kReversedFloats, {Pattern::kReversedFloats, 31, 0}, from_to(31, 63), 0, zero},
+      {Pattern::kStrideFloats, {Pattern::kStrideFloats, 8, 0}, from_to(3, 24), 0, zero},
+      {Pattern::kStructMember,
+       {Pattern::kStructMember, 3, 2},
+       from_to(3, 8),
+       1,
+       [](int n) { return n - 1; }},
       {Pattern::kColumnOfTile,
        {Pattern::kColumnOfTile, 16, 3},
        {4, 8, 12, 16, 20, 24, 28, 48, 56, 64},
-       one,
-       column_below_16},
+       1,
+       [](int n) { return std::min(n - 1, 15); }},
       {Pattern::kColumnOfPaddedTile,
        {Pattern::kColumnOfPaddedTile, 34, 1},
        from_to(34, 44),
-       one,
-       fifteen},
-      {Pattern::kFewFloatsShared, {Pattern::kFewFloatsShared, 4, 0}, from_to(3, 16), zero, zero},
-      {Pattern::kWordsInOneBank, {Pattern::kWordsInOneBank, 4, 0}, from_to(3, 16), zero, bank_31},
-      {Pattern::kBytesStride, {Pattern::kBytesStride, 16, 0}, from_to(2, 48), zero, zero},
-      {Pattern::kShortsStride, {Pattern::kShortsStride, 64, 0}, from_to(3, 128), zero, zero},
+       1,
+       [](int) { return 15; }},
+      {Pattern::kFewFloatsShared, {Pattern::kFewFloatsShared, 4, 0}, from_to(3, 16), 0, zero},
+      {Pattern::kWordsInOneBank,
+       {Pattern::kWordsInOneBank, 4, 0},
+       from_to(3, 16),
+       0,
+       [](int) { return 31; }},
+      {Pattern::kBytesStride, {Pattern::kBytesStride, 16, 0}, from_to(2, 48), 0, zero},
+      {Pattern::kShortsStride, {Pattern::kShortsStride, 64, 0}, from_to(3, 128), 0, zero},
   };
   return r;
 }
@@ -98,9 +87,6 @@ std::string cases_text(const Identity& v) {
   return out;
 }
 
-}  // namespace
-
-namespace {
 // The drawable case after `c` (one the lesson works) in every_drawable_case()'s order.
 PatternCase next_drawable(const PatternCase& c) {
   const std::vector<PatternCase> all = every_drawable_case(c.pattern);
@@ -109,6 +95,7 @@ PatternCase next_drawable(const PatternCase& c) {
   }
   return all.front();
 }
+
 }  // namespace
 
 std::vector<PatternCase> pattern_cases(const Identity& v) {
@@ -120,7 +107,7 @@ std::vector<PatternCase> pattern_cases(const Identity& v) {
       continue;
     }
     PatternCase c{r.pattern, d.pick(r.n_choices), 0};
-    c.m = d.between(r.m_lo(c.n), r.m_hi(c.n));
+    c.m = d.between(r.m_lo, r.m_hi(c.n));
     if (worked_by_the_lesson(c)) c = next_drawable(c);  // c[8 * lane]: c[9 * lane] instead
     out.push_back(c);
   }
@@ -151,7 +138,7 @@ std::vector<PatternCase> every_drawable_case(Pattern p) {
   const Range& r = range_of(p);
   std::vector<PatternCase> out;
   for (int n : r.n_choices) {
-    for (int m = r.m_lo(n); m <= r.m_hi(n); ++m) {
+    for (int m = r.m_lo; m <= r.m_hi(n); ++m) {
       const PatternCase c{p, n, m};
       if (!worked_by_the_lesson(c)) out.push_back(c);
     }
@@ -180,17 +167,6 @@ unsigned bank_of_seed(const Identity& v) {
   return static_cast<unsigned>(grader::variant::Draw(v, "ch01 bank_of").next() & 0xFFFFFFFFu);
 }
 
-}  // namespace ch01::spec
-
-namespace ch01 {
-
-PatternCase pattern_case(Pattern p) {
-  return spec::pattern_case(grader::variant::current(), p);
-}
-
-}  // namespace ch01
-
-namespace ch01::spec {
 namespace {
 
 using grader::variant::GradedCase;
@@ -239,3 +215,11 @@ const grader::variant::Registration kRegistration{grader::variant::ChapterCases{
 
 }  // namespace
 }  // namespace ch01::spec
+
+namespace ch01 {
+
+PatternCase pattern_case(Pattern p) {
+  return spec::pattern_case(grader::variant::current(), p);
+}
+
+}  // namespace ch01

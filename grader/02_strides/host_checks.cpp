@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "chapters/02_strides/strides.cuh"
-#include "grader/02_strides/gcd_law_check.hpp"
 #include "grader/02_strides/layout_check.hpp"
 #include "grader/02_strides/stride_spec.hpp"
 #include "grader/harness/chapter.hpp"

@@ -14,7 +14,7 @@
 #include "common/model/bank_model.hpp"
 #include "grader/04_tile_columns/column_sums_check.hpp"
 #include "grader/04_tile_columns/device_probes.hpp"
-#include "grader/04_tile_columns/pitch_check.hpp"
+#include "grader/04_tile_columns/pitch_spec.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"

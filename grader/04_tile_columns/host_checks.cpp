@@ -2,7 +2,7 @@
 // variant's widths (self-study: 1 to 256) and at fresh ones: conflict-free, and no smaller pitch
 // is.
 #include "chapters/04_tile_columns/tile_columns.cuh"
-#include "grader/04_tile_columns/pitch_check.hpp"
+#include "grader/04_tile_columns/pitch_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 

@@ -8,7 +8,6 @@
 #include "common/counters/smem_access_probe.hpp"
 #include "grader/08_wide_accesses/chunk_layout_check.hpp"
 #include "grader/08_wide_accesses/device_probes.hpp"
-#include "grader/08_wide_accesses/exercise3_cases.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"

@@ -8,7 +8,6 @@
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/08_wide_accesses/chunk_layout_check.hpp"
-#include "grader/08_wide_accesses/exercise3_cases.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"

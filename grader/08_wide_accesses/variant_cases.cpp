@@ -1,11 +1,11 @@
 // Chapter 08's graded cases by variant (grader/harness/variant.hpp): which tile store and load
 // of the kernel exercise 3 asks about, the padding and width of its padded load, and the stride
-// of its float2 store (grader/08_wide_accesses/exercise3_cases.hpp draws them).
+// of its float2 store (grader/08_wide_accesses/chunk_layout_check.hpp draws them).
 #include <string>
 #include <vector>
 
 #include "chapters/08_wide_accesses/wide_accesses.cuh"
-#include "grader/08_wide_accesses/exercise3_cases.hpp"
+#include "grader/08_wide_accesses/chunk_layout_check.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 

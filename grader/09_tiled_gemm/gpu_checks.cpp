@@ -14,7 +14,6 @@
 #include "common/counters/smem_counters.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/device_buffer.hpp"
-#include "grader/09_tiled_gemm/classic_cases.hpp"
 #include "grader/09_tiled_gemm/classic_check.hpp"
 #include "grader/09_tiled_gemm/device_probes.hpp"
 #include "grader/09_tiled_gemm/gemm_check.hpp"

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
-#include "grader/09_tiled_gemm/classic_cases.hpp"
 #include "grader/09_tiled_gemm/classic_check.hpp"
 #include "grader/09_tiled_gemm/gemm_spec.hpp"
 #include "grader/harness/chapter.hpp"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "chapters/09_tiled_gemm/tiled_gemm.cuh"
-#include "grader/09_tiled_gemm/classic_cases.hpp"
+#include "grader/09_tiled_gemm/classic_check.hpp"
 #include "grader/09_tiled_gemm/gemm_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
@@ -17,17 +17,10 @@ using grader::variant::Identity;
 const char* const kExercise1 = ::grader::chapter::checks::ex1.name;
 const char* const kExercise1Gpu = ::grader::chapter::checks::ex1_counters.name;
 
-const char* enumerator(ch09::Access a) {
-  switch (a) {
-    case ch09::Access::kStoreAs: return "kStoreAs";
-    case ch09::Access::kStoreBs: return "kStoreBs";
-    case ch09::Access::kReadAsRow: return "kReadAsRow";
-    case ch09::Access::kReadBsRow: return "kReadBsRow";
-    case ch09::Access::kReadAsColumn: return "kReadAsColumn";
-    case ch09::Access::kReadAsTransposed: return "kReadAsTransposed";
-    case ch09::Access::kReadBsColumn: return "kReadBsColumn";
-  }
-  return "?";
+// "kStoreAs", the enumerator that spec::name(a) ("kStoreAs (As[ty][tx] = ...)") starts with.
+std::string enumerator(ch09::Access a) {
+  const std::string named = ch09::spec::name(a);
+  return named.substr(0, named.find(' '));
 }
 
 std::string summary(const Identity& v) {

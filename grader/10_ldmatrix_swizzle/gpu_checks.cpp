@@ -18,7 +18,6 @@
 #include "grader/10_ldmatrix_swizzle/device_probes.hpp"
 #include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
 #include "grader/10_ldmatrix_swizzle/gemm_check.hpp"
-#include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/gemm/gemm_bench.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"

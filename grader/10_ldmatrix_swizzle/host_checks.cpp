@@ -9,7 +9,6 @@
 #include "common/model/bank_model.hpp"
 #include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
 #include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
-#include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/prediction_check.hpp"

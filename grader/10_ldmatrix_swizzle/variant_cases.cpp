@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
-#include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
+#include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/variant.hpp"
 

@@ -1,6 +1,6 @@
 /// @file lesson_checks.hpp
 /// @brief What a chapter's lesson_checks.cpp uses: the lesson's text and figures (lesson_text.hpp)
-/// and the chapter's identity and thresholds (chapter.hpp), with Catch2.
+/// and the chapter's identity, thresholds (chapter.hpp) and variants (variant.hpp), with Catch2.
 #pragma once
 
 #include <cmath>
@@ -20,6 +20,7 @@
 #include "grader/harness/catch.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/lesson_text.hpp"
+#include "grader/harness/variant.hpp"
 
 namespace lesson {
 
@@ -175,6 +176,17 @@ inline void check_answer_digests(const std::vector<grader::DigestCase>& right,
   for (const grader::AnswerDigest& d : committed) have.emplace_back(d.name, d.value);
   INFO(path << " is not the reference's: regenerate it with ninja -C <build> answer-digests");
   CHECK(have == table);
+}
+
+/// The variants a lesson is held apart from: `first` (variant 0, where a check asks it too),
+/// both range ends, and class variants 1..2000.
+inline std::vector<grader::variant::Identity> class_variants(
+    std::vector<grader::variant::Identity> first = {}) {
+  for (const char* end : {"lowest", "highest"}) first.push_back(grader::variant::of(end));
+  for (std::uint32_t id = 1; id <= 2000; ++id) {
+    first.push_back({grader::variant::Kind::kStudent, id, "", "test"});
+  }
+  return first;
 }
 
 /// Two requests are one access when they are the same instruction at the same addresses, or at

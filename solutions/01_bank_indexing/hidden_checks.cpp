@@ -8,7 +8,7 @@
 #include "chapters/01_bank_indexing/bank_indexing.cuh"
 #include "common/model/bank_model.hpp"
 #include "grader/01_bank_indexing/device_probes.hpp"
-#include "grader/01_bank_indexing/pattern_names.hpp"
+#include "grader/01_bank_indexing/pattern_cases.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"

@@ -2,7 +2,6 @@
 // by marker, and every picture and table it shows, against the bank model and the committed
 // H200 measurements.
 #include <algorithm>
-#include <cstdint>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,7 +15,6 @@
 #include "grader/01_bank_indexing/pattern_cases.hpp"
 #include "grader/harness/lesson_checks.hpp"
 #include "grader/harness/line_fit.hpp"
-#include "grader/harness/variant.hpp"
 
 namespace {
 // The workbook's own cases (variant 0), which the lesson's figures and thresholds speak of.
@@ -189,13 +187,8 @@ TEST_CASE("ch01 lesson: no variant grades a case the lesson works", "[lesson]") 
   // Variants 1..2000 and both range ends: no drawn case is one the lesson works out (its
   // examples, pictures, its exercise 2 example and its analyser commands), and each fits the
   // probes' shared memory, aligned.
-  std::vector<grader::variant::Identity> variants = {grader::variant::of("lowest"),
-                                                     grader::variant::of("highest")};
-  for (std::uint32_t id = 1; id <= 2000; ++id) {
-    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
-  }
   std::map<std::string, ch01::PatternCase> drawn;
-  for (const grader::variant::Identity& v : variants) {
+  for (const grader::variant::Identity& v : lesson::class_variants()) {
     for (const ch01::PatternCase& c : ch01::spec::pattern_cases(v)) {
       drawn.emplace(ch01::spec::case_name(c), c);
     }

@@ -13,7 +13,6 @@
 
 #include "chapters/03_broadcast_multicast/broadcast_multicast.cuh"
 #include "common/model/bank_model.hpp"
-#include "grader/03_broadcast_multicast/lookup_checks.hpp"
 #include "grader/03_broadcast_multicast/table_check.hpp"
 #include "grader/harness/access_picture.hpp"
 #include "grader/harness/chapter.hpp"

@@ -3,7 +3,6 @@
 // H200 measurements.
 #include "grader/harness/lesson_checks.hpp"
 #include <algorithm>
-#include <cstdint>
 #include <functional>
 #include <random>
 #include <sstream>
@@ -13,28 +12,37 @@
 
 #include "common/model/case_file.hpp"
 #include "grader/03_broadcast_multicast/pattern_spec.hpp"
-#include "grader/harness/variant.hpp"
+
+namespace {
+
+// Section 2 and 3 tables: pattern -> wavefronts (the last cell).
+struct Row {
+  const char* first_cell;
+  int width;
+  std::function<long long(int)> address;
+};
+const Row kTableRows[] = {
+    {"`c[lane % 4]` (4 bytes of one word, 8 lanes each)", 1, [](int t) { return t % 4; }},
+    {"`c[4 * lane]` (one byte per word)", 1, [](int t) { return 4 * t; }},
+    {"`c[32 * lane]` (bytes 32 apart)", 1, [](int t) { return 32 * t; }},
+    {"`h[lane / 2]` (halfword pairs)", 2, [](int t) { return 2 * (t / 2); }},
+    {"`h[64 * lane]` (halfwords 128 bytes apart)", 2, [](int t) { return 128 * t; }},
+    {"`double d[8]`, every lane reads `d[3]`", 8, [](int) { return 24; }},
+    {"`d[lane / 2]` (pairs share a double)", 8, [](int t) { return 8 * (t / 2); }},
+    {"`float4 v[8]`, every lane reads `v[2]`", 16, [](int) { return 32; }},
+    {"`v[lane / 16]` (one float4 per half-warp)", 16, [](int t) { return 16 * (t / 16); }},
+};
+
+// The keys of section 4's worked example and of the lesson's figure.
+const int kFigureKeys[32] = {28,  46,  43,  184, 86, 157, 128, 108, 18,  81,  220,
+                             201, 190, 227, 137, 18, 14,  186, 238, 163, 194, 216,
+                             84,  90,  120, 118, 12, 90,  166, 88,  69,  184};
+
+}  // namespace
 
 TEST_CASE("ch03 lesson: the tables and the H200 numbers", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
-  // Section 2 and 3 tables: pattern -> wavefronts (the last cell).
-  struct Row {
-    const char* first_cell;
-    int width;
-    std::function<long long(int)> address;
-  };
-  const Row rows[] = {
-      {"`c[lane % 4]` (4 bytes of one word, 8 lanes each)", 1, [](int t) { return t % 4; }},
-      {"`c[4 * lane]` (one byte per word)", 1, [](int t) { return 4 * t; }},
-      {"`c[32 * lane]` (bytes 32 apart)", 1, [](int t) { return 32 * t; }},
-      {"`h[lane / 2]` (halfword pairs)", 2, [](int t) { return 2 * (t / 2); }},
-      {"`h[64 * lane]` (halfwords 128 bytes apart)", 2, [](int t) { return 128 * t; }},
-      {"`double d[8]`, every lane reads `d[3]`", 8, [](int) { return 24; }},
-      {"`d[lane / 2]` (pairs share a double)", 8, [](int t) { return 8 * (t / 2); }},
-      {"`float4 v[8]`, every lane reads `v[2]`", 16, [](int) { return 32; }},
-      {"`v[lane / 16]` (one float4 per half-warp)", 16, [](int t) { return 16 * (t / 16); }},
-  };
-  for (const Row& row : rows) {
+  for (const Row& row : kTableRows) {
     INFO(row.first_cell);
     const std::vector<std::string> cells = lesson::table_row(text, row.first_cell);
     REQUIRE(!cells.empty());
@@ -89,14 +97,11 @@ TEST_CASE("ch03 lesson: the tables and the H200 numbers", "[lesson]") {
 
   // Section 4's worked example: on the quoted keys, one table costs 4 wavefronts and the 16
   // copies 2; over random keys the 16 copies never cost more than 2.
-  const int keys[32] = {28,  46,  43,  184, 86, 157, 128, 108, 18,  81,  220,
-                        201, 190, 227, 137, 18, 14,  186, 238, 163, 194, 216,
-                        84,  90,  120, 118, 12, 90,  166, 88,  69,  184};
   const auto slot16 = [](int key, int lane) { return 32 * (key / 2) + 16 * (key % 2) + lane % 16; };
   CHECK(text.find("28 46 43 184 86 157 128 108 18 81 220 201 190 227 137 18 14 186 238 163 194 "
                   "216 84\n90 120 118 12 90 166 88 69 184") != std::string::npos);
-  CHECK(lesson::wavefronts_of(4, [&](int t) { return 4LL * keys[t]; }) == 4);
-  CHECK(lesson::wavefronts_of(4, [&](int t) { return 4LL * slot16(keys[t], t); }) == 2);
+  CHECK(lesson::wavefronts_of(4, [&](int t) { return 4LL * kFigureKeys[t]; }) == 4);
+  CHECK(lesson::wavefronts_of(4, [&](int t) { return 4LL * slot16(kFigureKeys[t], t); }) == 2);
   int worst = 0;
   for (int warp = 0; warp < 2000; ++warp) {
     int k[32];
@@ -132,13 +137,10 @@ TEST_CASE("ch03 lesson: it leaves the graded answers to the student", "[lesson]"
   }
   // Exercise 2: the conflict-free table, however it is written, and the reference's layout
   // (this build links it) drawn on the keys of the lesson's figure.
-  const int keys[32] = {28,  46,  43,  184, 86, 157, 128, 108, 18,  81,  220,
-                        201, 190, 227, 137, 18, 14,  186, 238, 163, 194, 216,
-                        84,  90,  120, 118, 12, 90,  166, 88,  69,  184};
   graded.push_back({"table_slot (exercise 2)",
                     {"32 * key + lane", "key * 32 + lane", "lane + 32 * key", "32 copies"},
                     {WarpRequest::from_lanes(4, Op::kLoad, [&](int t) {
-                      return 4LL * ch03::table_slot(keys[t], t, ch03::kTableEntries);
+                      return 4LL * ch03::table_slot(kFigureKeys[t], t, ch03::kTableEntries);
                     })}});
   lesson::check_not_printed(graded, lesson::read_lesson(grader::chapter::kFolder));
 }
@@ -148,30 +150,20 @@ TEST_CASE("ch03 lesson: no variant grades an access the lesson works or draws", 
   // What the lesson works: its tables' rows and its section 1 examples, and every analyser
   // example of its text and figures.
   std::vector<std::pair<std::string, WarpRequest>> worked = {
-      {"c[lane % 4]", WarpRequest::from_lanes(1, Op::kLoad, [](int t) { return t % 4; })},
-      {"c[4 * lane]", WarpRequest::from_lanes(1, Op::kLoad, [](int t) { return 4 * t; })},
-      {"c[32 * lane]", WarpRequest::from_lanes(1, Op::kLoad, [](int t) { return 32 * t; })},
-      {"h[lane / 2]", WarpRequest::from_lanes(2, Op::kLoad, [](int t) { return 2 * (t / 2); })},
-      {"h[64 * lane]", WarpRequest::from_lanes(2, Op::kLoad, [](int t) { return 128 * t; })},
-      {"every lane d[3]", WarpRequest::from_lanes(8, Op::kLoad, [](int) { return 24; })},
-      {"d[lane / 2]", WarpRequest::from_lanes(8, Op::kLoad, [](int t) { return 8 * (t / 2); })},
-      {"every lane v[2]", WarpRequest::from_lanes(16, Op::kLoad, [](int) { return 32; })},
-      {"v[lane / 16]", WarpRequest::from_lanes(16, Op::kLoad, [](int t) { return 16 * (t / 16); })},
       {"a[lane / 8]", WarpRequest::from_lanes(4, Op::kLoad, [](int t) { return 4 * (t / 8); })},
       {"a[32 * (lane / 16)]",
        WarpRequest::from_lanes(4, Op::kLoad, [](int t) { return 128 * (t / 16); })},
   };
+  for (const Row& row : kTableRows) {
+    worked.push_back({row.first_cell, WarpRequest::from_lanes(row.width, Op::kLoad, row.address)});
+  }
   const std::string figures = lesson::read_source_file(
       std::string("chapters/") + grader::chapter::kFolder + "/figures/figures.tsv");
   for (const lesson::AnalyserExample& e : lesson::analyser_examples(text, figures)) {
     if (e.drawn) worked.push_back({e.where + ": " + e.command, e.request});
   }
   CHECK(worked.size() > 11);  // the analyser examples were found
-  std::vector<grader::variant::Identity> variants = {grader::variant::of("lowest"),
-                                                     grader::variant::of("highest")};
-  for (std::uint32_t id = 1; id <= 2000; ++id) {
-    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
-  }
+  const std::vector<grader::variant::Identity> variants = lesson::class_variants();
   // Every case any of these variants grades, once, with the first variant that draws it.
   std::vector<std::pair<std::string, WarpRequest>> drawn;
   std::vector<lesson::Graded> graded;

@@ -9,7 +9,7 @@
 
 #include "chapters/04_tile_columns/tile_columns.cuh"
 #include "grader/04_tile_columns/column_sums_check.hpp"
-#include "grader/04_tile_columns/pitch_check.hpp"
+#include "grader/04_tile_columns/pitch_spec.hpp"
 #include "grader/harness/chapter.hpp"
 #include "grader/harness/feedback.hpp"
 #include "grader/harness/random_seed.hpp"

@@ -1,5 +1,4 @@
-"""Chapter 06's graded items, for the copy attack (tools/maintainer/copy_attacks.py): what an
-answer taken from the hand-out would look like, and where it would go in the skeleton. The
+"""Chapter 06's graded items for the copy attack (tools/maintainer/copy_attack_items.py). The
 chapter grades no prediction: its layout is held to properties, its kernel to the GPU."""
 from copy_attack_items import Function, Kernel, Plant
 

@@ -12,9 +12,7 @@
 #include "common/model/access_arguments.hpp"
 #include "common/model/case_file.hpp"
 #include "grader/08_wide_accesses/chunk_layout_check.hpp"
-#include "grader/08_wide_accesses/exercise3_cases.hpp"
 #include "grader/harness/lesson_checks.hpp"
-#include "grader/harness/variant.hpp"
 
 TEST_CASE("ch08 lesson: wide requests, the chunk layouts and the H200 numbers", "[lesson]") {
   const std::string text = lesson::read_lesson(grader::chapter::kFolder);
@@ -174,11 +172,6 @@ TEST_CASE("ch08 lesson: no variant's exercise 3 request is one the lesson works"
   // Every class variant 1..2000 and both range ends: the padded load and the float2 store they
   // draw (the tile store and load are the kernel's own, above) are neither pictured nor an
   // analyser example of the lesson.
-  std::vector<grader::variant::Identity> variants = {grader::variant::of("lowest"),
-                                                     grader::variant::of("highest")};
-  for (std::uint32_t id = 1; id <= 2000; ++id) {
-    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
-  }
   std::vector<WarpRequest> padded, pairs;
   const auto add = [](std::vector<WarpRequest>& list, const WarpRequest& r) {
     for (const WarpRequest& seen : list) {
@@ -186,7 +179,7 @@ TEST_CASE("ch08 lesson: no variant's exercise 3 request is one the lesson works"
     }
     list.push_back(r);
   };
-  for (const grader::variant::Identity& v : variants) {
+  for (const grader::variant::Identity& v : lesson::class_variants()) {
     const ch08::spec::Exercise3Case c = ch08::spec::exercise3_case(v);
     add(padded, ch08::spec::padded_load(c));
     add(pairs, ch08::spec::pairs_store(c));

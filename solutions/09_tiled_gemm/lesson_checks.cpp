@@ -1,16 +1,20 @@
 // Chapter 09 lesson checks (`<grader> lesson`, solution mode): the classic kernel's table
 // against the model and the H200's counters, the quoted picture, the H200 numbers, and that
 // the lesson leaves the graded answers to the student.
-#include <cstdint>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "grader/09_tiled_gemm/classic_check.hpp"
 #include "grader/09_tiled_gemm/gemm_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
-#include "grader/harness/variant.hpp"
-#include "solutions/09_tiled_gemm/hidden_tile.hpp"
+
+// The tile official grading's hidden check asks (solutions/09_tiled_gemm/hidden_checks.cpp,
+// which a solution build always compiles).
+namespace ch09::hidden {
+ch09::spec::GradedTile hidden_tile(const grader::variant::Identity& v);
+}  // namespace ch09::hidden
 
 namespace {
 using ch09::Access;
@@ -20,16 +24,6 @@ std::vector<int> contract_tiles() {
   std::vector<int> tiles;
   for (int tile = 32; tile >= 4; --tile) tiles.push_back(tile);
   return tiles;
-}
-
-// The variants the lesson is held apart from: class variants 1..2000 and both range ends.
-std::vector<grader::variant::Identity> variants() {
-  std::vector<grader::variant::Identity> out = {grader::variant::of("lowest"),
-                                                grader::variant::of("highest")};
-  for (std::uint32_t id = 1; id <= 2000; ++id) {
-    out.push_back({grader::variant::Kind::kStudent, id, "", "test"});
-  }
-  return out;
 }
 
 }  // namespace
@@ -176,7 +170,7 @@ TEST_CASE("ch09 lesson: no variant grades the lesson's worked tile", "[lesson]")
   // The lesson works out TILE = 32 (its table, its figure, its analyser example): no variant's
   // local or hidden tile may be 32, and no tile a variant asks may be drawn in the lesson.
   std::set<std::pair<int, int>> asked;  // (tile, k)
-  for (const grader::variant::Identity& v : variants()) {
+  for (const grader::variant::Identity& v : lesson::class_variants()) {
     std::vector<ch09::spec::GradedTile> tiles = ch09::spec::graded_tiles(v);
     tiles.push_back(ch09::hidden::hidden_tile(v));
     for (std::size_t i = 0; i < tiles.size(); ++i) {

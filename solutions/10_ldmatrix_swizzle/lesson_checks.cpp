@@ -1,7 +1,6 @@
 // Chapter 10 lesson checks (`<grader> lesson`, solution mode): the swizzle instances and the
 // worked ldmatrix example against the model, the H200 numbers, the code the lesson quotes
 // against the exercise file, and that the lesson leaves the graded answers to the student.
-#include <cstdint>
 #include <set>
 #include <string>
 #include <tuple>
@@ -9,10 +8,9 @@
 #include <vector>
 
 #include "chapters/10_ldmatrix_swizzle/ldmatrix_swizzle.cuh"
+#include "grader/10_ldmatrix_swizzle/answer_cases.hpp"
 #include "grader/10_ldmatrix_swizzle/feed_spec.hpp"
-#include "grader/10_ldmatrix_swizzle/swizzle_spec.hpp"
 #include "grader/harness/lesson_checks.hpp"
-#include "grader/harness/variant.hpp"
 
 TEST_CASE("ch10 lesson: the swizzle instances of section 1 are what it says", "[lesson]") {
   // The reference's swizzle (this build links it).
@@ -170,13 +168,8 @@ TEST_CASE("ch10 lesson: no variant grades the lesson's worked examples", "[lesso
   // plain tile of 32-byte rows with the analyser: no variant may ask either in exercise 2b (2a
   // asks 32, 64 and 128 of every variant), and no ldmatrix.x4 a variant asks may be pictured in the
   // lesson.
-  std::vector<grader::variant::Identity> variants = {grader::variant::of("lowest"),
-                                                     grader::variant::of("highest")};
-  for (std::uint32_t id = 1; id <= 2000; ++id) {
-    variants.push_back({grader::variant::Kind::kStudent, id, "", "test"});
-  }
   std::set<std::tuple<int, int, int, int>> asked;  // (row_bytes, layout, r0, c)
-  for (const grader::variant::Identity& v : variants) {
+  for (const grader::variant::Identity& v : lesson::class_variants()) {
     for (const ch10::spec::LdmatrixCase& c : ch10::spec::ldmatrix_cases(v)) {
       INFO(v.describe() << ": " << ch10::spec::case_words(c));
       CHECK(c.row_bytes != 256);

@@ -19,9 +19,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # Official grading adds each chapter's hidden checks to the pristine workbook: other cases of the
 # same functions and kernels, which a hand-out never runs: every file solutions/NN_slug/hidden_*
-# (hidden_checks.cpp, and any header of theirs, such as chapter 09's hidden_tile.hpp), and the
-# hidden checks' part of solutions/NN_slug/chapter.ini (their points). Their source is never in
-# a submission's view: the build there sees a stand-in of the same age.
+# (hidden_checks.cpp, and any header of theirs), and the hidden checks' part of
+# solutions/NN_slug/chapter.ini (their points). Their source is never in a submission's view: the
+# build there sees a stand-in of the same age.
 HIDDEN_PREFIX = "hidden_"
 INSTRUCTORS_MANIFEST = "chapter.ini"
 SRC, BUILD, TOOL = "/grading/src", "/grading/build", "/grading/tool"
