@@ -303,6 +303,25 @@ std::vector<std::string> wrap(const std::string& text, std::size_t width, const 
   return rows;
 }
 
+std::vector<std::string> summary(const Run& run, bool reasons) {
+  const auto first_line = [](const std::string& text) {
+    const std::string line = text.substr(0, text.find('\n'));
+    return line.size() > 150 ? line.substr(0, 147) + "..." : line;
+  };
+  std::vector<std::string> rows{"==== Summary (" + run.mode + " checks) ===="};
+  for (const Check& c : run.checks) {
+    const bool failed = c.outcome == Outcome::kFailed, skipped = c.outcome == Outcome::kSkipped;
+    rows.push_back((failed ? "  FAILED   " : skipped ? "  skipped  " : "  passed   ") + c.name);
+    if (reasons && failed) rows.push_back("           " + first_line(c.first.headline));
+    if (reasons && skipped) rows.push_back("           why: " + first_line(c.skip_reason));
+  }
+  const Counts n = count(run);
+  rows.push_back((n.total == 1 ? "1 check: " : std::to_string(n.total) + " checks: ") +
+                 std::to_string(n.passed) + " passed, " + std::to_string(n.failed) + " failed, " +
+                 std::to_string(n.skipped) + " skipped.");
+  return rows;
+}
+
 std::string render(const Run& run, const Screen& screen) {
   const std::size_t columns = screen.columns;
   std::vector<std::string> out;
@@ -369,20 +388,8 @@ std::string render(const Run& run, const Screen& screen) {
     add(line, indent, indent + "  ");
   }
 
-  // The closing summary: one line per check, however long its name.
-  const Counts n = count(run);
   out.push_back("");
-  out.push_back("==== Summary (" + run.mode + " checks) ====");
-  for (const Check& c : run.checks) {
-    out.push_back((c.outcome == Outcome::kFailed    ? "  FAILED   "
-                   : c.outcome == Outcome::kSkipped ? "  skipped  "
-                                                    : "  passed   ") +
-                  c.name);
-  }
-  add((n.total == 1 ? "1 check: " : std::to_string(n.total) + " checks: ") +
-          std::to_string(n.passed) + " passed, " + std::to_string(n.failed) + " failed, " +
-          std::to_string(n.skipped) + " skipped.",
-      "", "  ");
+  for (const std::string& row : summary(run, false)) out.push_back(row);
   if (!run.details_path.empty()) {
     add("Every failure in full, with its pictures and anything your code printed:", "", "  ");
     out.push_back("  " + run.details_path);
