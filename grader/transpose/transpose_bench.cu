@@ -179,26 +179,30 @@ std::optional<grader::Feedback> tile_not_staged(const Launch& launch, const std:
           "write it transposed from there.");
 }
 
-gpu::SmemCounters count_one_tile(const Launch& launch, int side) {
+namespace {
+
+// `measure(one_launch)` of `launch` transposing one `side` x `side` tile (one block).
+template <typename Measure>
+auto on_one_tile(const Launch& launch, int side, const Measure& measure) {
   gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
   gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
   in.fill_bytes(0x3f);
-  return gpu::measure_smem_counters([&] {
+  return measure([&] {
     launch(in.get(), out.get(), side, side);
     GPU_CHECK(cudaGetLastError());
   });
 }
 
+}  // namespace
+
+gpu::SmemCounters count_one_tile(const Launch& launch, int side) {
+  return on_one_tile(launch, side, gpu::measure_smem_counters);
+}
+
 std::string lines_of_one_tile(
     const Launch& launch, int side,
     const std::function<std::string(const std::function<void()>&)>& render) {
-  gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
-  gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
-  in.fill_bytes(0x3f);
-  return render([&] {
-    launch(in.get(), out.get(), side, side);
-    GPU_CHECK(cudaGetLastError());
-  });
+  return on_one_tile(launch, side, render);
 }
 
 Times time_transpose(const Launch& launch, const std::string& kernel, int n) {
@@ -220,24 +224,6 @@ Times time_transpose(const Launch& launch, const std::string& kernel, int n) {
   return t;
 }
 
-std::string report(const Times& t, const std::string& yours_label, const std::string& file) {
-  grader::record_measurement(file, "transpose.fraction_of_copy", t.copy_ms / t.yours_ms, "");
-  grader::record_measurement(file, "transpose.naive_fraction_of_copy", t.copy_ms / t.naive_ms, "");
-  grader::record_measurement(file, "transpose.speedup_over_naive", t.naive_ms / t.yours_ms, "x");
-  const double peak = grader::memory_peak();
-  if (peak > 0) {
-    grader::record_measurement(file, "transpose.fraction_of_memory_peak",
-                               t.bytes / (t.yours_ms * 1e-3) / peak, "");
-  }
-  const std::string table = grader::speed_table({{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
-                                                 {"naive transpose", t.naive_ms, t.bytes},
-                                                 {yours_label, t.yours_ms, t.bytes}},
-                                                1, peak);
-  std::cout << "transpose of " << t.n << " x " << t.n << " floats (median of 31 launches):\n"
-            << table;
-  return table;
-}
-
 std::optional<grader::Feedback> judge_speedup_over_naive(
     const Launch& launch, const std::string& kernel, const std::string& label,
     const std::string& file, const grader::Threshold& need, const std::string& hint,
@@ -246,7 +232,13 @@ std::optional<grader::Feedback> judge_speedup_over_naive(
     return grader::not_judged_while_wrong("Not timed", kernel + " is not correct yet");
   }
   const Times t = time_transpose(launch, kernel);
-  const std::string table = report(t, label, file);
+  const grader::SpeedCheck check{
+      file, "transpose", "naive", "naive transpose", label,
+      "transpose of " + std::to_string(t.n) + " x " + std::to_string(t.n) +
+          " floats (median of 31 launches):",
+      need, "", hint};
+  const std::string table =
+      grader::record_speed_table(check, t.yours_ms, t.naive_ms, t.copy_ms, t.bytes);
   const double speedup = t.naive_ms / t.yours_ms;
   if (grader::passes(need, speedup)) return std::nullopt;
   return grader::Feedback("Your transpose is " + grader::fixed(speedup) +
