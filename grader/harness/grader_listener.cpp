@@ -47,14 +47,8 @@ bool watchdog_armed = false;
 int record_fd = -1;
 std::size_t settings_recorded = 0;
 
-void write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = write(fd, data, size);
-    if (n <= 0) return;
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-}
+// Each write whole, or as much as the file takes (async-signal-safe).
+using subject::write_all;
 
 // A line of the record, after the lines of the setting added since the last one (each line
 // with one write: whole, for a run that stops at any point).

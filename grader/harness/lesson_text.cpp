@@ -124,18 +124,14 @@ std::vector<AnalyserExample> analyser_examples(const std::string& lesson_text,
   while (std::getline(lines, line)) {
     ++number;
     const std::string where = "line " + std::to_string(number) + " of the lesson";
-    for (std::size_t at = line.find(tool); at != std::string::npos; at = line.find(tool, at + 1)) {
-      const std::string args = arguments_from(line, at + tool.size());
-      // A mention of the tool with no expression to draw is not an example.
-      if (args.find('\'') == std::string::npos) continue;
-      examples.push_back(draw_example(where, args));
-    }
-    // A code span that goes on with more arguments, `--width 1 't*128'`, or that is an
-    // expression alone, `'(t%16)*32'`.
-    for (const char* start : {"`--", "`'"}) {
+    // The tool's arguments; a code span that goes on with more arguments, `--width 1 't*128'`,
+    // or that is an expression alone, `'(t%16)*32'`.
+    for (const auto& [start, skip] :
+         {std::pair<std::string, std::size_t>{tool, tool.size()}, {"`--", 1}, {"`'", 1}}) {
       for (std::size_t at = line.find(start); at != std::string::npos;
            at = line.find(start, at + 1)) {
-        const std::string args = arguments_from(line, at + 1);
+        const std::string args = arguments_from(line, at + skip);
+        // A mention of the tool with no expression to draw is not an example.
         if (args.find('\'') == std::string::npos) continue;
         examples.push_back(draw_example(where, args));
       }
@@ -264,17 +260,22 @@ void Figures::add(const std::string& name, double value, const std::string& sour
   figures_.push_back(Figure{name, value, source});
 }
 
-void Figures::measured(const std::string& name, const std::string& file,
-                       const std::string& quantity) {
-  const std::string source = committed_measurements(file, "h200") + ", " + quantity;
+void Figures::add_read(const std::string& name, const std::string& source,
+                       const std::function<double()>& read) {
   try {
-    add(name, h200(file, quantity), source);
+    add(name, read(), source);
   } catch (const std::runtime_error& e) {
     missing_.push_back(
         "figure '" + name + "' has no value: " + e.what() +
         " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
     add(name, std::nan(""), source);
   }
+}
+
+void Figures::measured(const std::string& name, const std::string& file,
+                       const std::string& quantity) {
+  add_read(name, committed_measurements(file, "h200") + ", " + quantity,
+           [&] { return h200(file, quantity); });
 }
 
 namespace {
@@ -305,22 +306,13 @@ void Figures::about(const std::string& name, double value, const std::string& so
 
 void Figures::measured_case(const std::string& name, const std::string& case_name) {
   const std::string file = "tools/maintainer/measurements/h200/smem-cases.tsv";
-  const std::string source = file + ", case " + case_name;
-  try {
+  add_read(name, file + ", case " + case_name, [&] {
     std::istringstream text(read_source_file(file));
     for (const smem::SmemCase& c : smem::read_cases(text, file)) {
-      if (c.name == case_name && c.wavefronts) {
-        add(name, *c.wavefronts, source);
-        return;
-      }
+      if (c.name == case_name && c.wavefronts) return static_cast<double>(*c.wavefronts);
     }
     throw std::runtime_error("no measured case " + case_name + " in " + file);
-  } catch (const std::runtime_error& e) {
-    missing_.push_back(
-        "figure '" + name + "' has no value: " + e.what() +
-        " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
-    add(name, std::nan(""), source);
-  }
+  });
 }
 
 void Figures::threshold(const grader::Threshold& t) {

@@ -141,6 +141,10 @@ class Figures {
   const std::vector<Figure>& all() const { return figures_; }
 
  private:
+  /// The figure `read()` gives; where it throws, a figure without its value, which problems()
+  /// reports with what to do.
+  void add_read(const std::string& name, const std::string& source,
+                const std::function<double()>& read);
   std::vector<Figure> figures_;
   std::vector<std::string> missing_;  // measured figures whose value could not be read
 };
