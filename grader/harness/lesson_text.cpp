@@ -105,6 +105,28 @@ std::string arguments_from(const std::string& line, std::size_t from) {
   return args;
 }
 
+// Whether `a` and `b` ask the bank model the same question (counted_answers()).
+bool same_question(const smem::WarpRequest& a, const smem::WarpRequest& b) {
+  if (a.op != b.op || a.width_bytes != b.width_bytes || smem::op_text(a) != smem::op_text(b)) {
+    return false;
+  }
+  const std::int64_t unit = a.op == smem::Op::kAsyncCopy ? 128 : smem::kBankWidthBytes;
+  bool first = true;
+  std::int64_t shift = 0;
+  for (int t = 0; t < smem::kWarpSize; ++t) {
+    if (a.active(t) != b.active(t)) return false;
+    if (!a.active(t)) continue;
+    if (first) {
+      shift = b.address[t] - a.address[t];
+      first = false;
+      if (shift % unit != 0) return false;
+    } else if (b.address[t] - a.address[t] != shift) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // A request's addresses, for a message.
 std::string lanes_of(const smem::WarpRequest& r) {
   std::string out = r.describe() + ", lanes 0-3 at";
@@ -193,27 +215,6 @@ std::vector<std::string> printed_answers(const std::string& lesson_text,
     }
   }
   return found;
-}
-
-bool same_question(const smem::WarpRequest& a, const smem::WarpRequest& b) {
-  if (a.op != b.op || a.width_bytes != b.width_bytes || smem::op_text(a) != smem::op_text(b)) {
-    return false;
-  }
-  const std::int64_t unit = a.op == smem::Op::kAsyncCopy ? 128 : smem::kBankWidthBytes;
-  bool first = true;
-  std::int64_t shift = 0;
-  for (int t = 0; t < smem::kWarpSize; ++t) {
-    if (a.active(t) != b.active(t)) return false;
-    if (!a.active(t)) continue;
-    if (first) {
-      shift = b.address[t] - a.address[t];
-      first = false;
-      if (shift % unit != 0) return false;
-    } else if (b.address[t] - a.address[t] != shift) {
-      return false;
-    }
-  }
-  return true;
 }
 
 std::vector<std::string> counted_answers(const std::vector<Graded>& graded,
