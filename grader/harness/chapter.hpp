@@ -19,7 +19,6 @@
 #include <functional>
 #include <iostream>
 #include <string>
-#include <vector>
 
 #include "common/counters/source_counters.hpp"
 #include "common/cuda/kernel_module.hpp"

@@ -1,7 +1,6 @@
 // The grading harness's own arithmetic, feedback, lesson text and measurement files.
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
