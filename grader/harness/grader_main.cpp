@@ -203,20 +203,18 @@ int main(int argc, char** argv) {
 #endif
   const bool judge = workbook_judge_gpu_grader != nullptr;
   const bool runs_kernels = workbook_judge_kernels != nullptr;
-  if (judge && argc >= 2 &&
-      ((std::strcmp(argv[1], "gpu") == 0 && !runs_kernels) ||
-       std::strcmp(argv[1], "reference") == 0)) {
+  const std::string chosen = argc >= 2 ? argv[1] : "";
+  if (judge && ((chosen == "gpu" && !runs_kernels) || chosen == "reference")) {
     return hand_gpu_modes_over(argv);
   }
-  if (argc < 2 || (std::strcmp(argv[1], "host") != 0 && std::strcmp(argv[1], "gpu") != 0 &&
-                   std::strcmp(argv[1], "lesson") != 0 && std::strcmp(argv[1], "reference") != 0 &&
-                   std::strcmp(argv[1], "device") != 0 && std::strcmp(argv[1], "cases") != 0)) {
+  if (chosen != "host" && chosen != "gpu" && chosen != "lesson" && chosen != "reference" &&
+      chosen != "device" && chosen != "cases") {
     return usage(argv[0]);
   }
-  if (std::strcmp(argv[1], "cases") == 0) {
+  if (chosen == "cases") {
     return argc == 2 ? grader::variant::list_cases(std::cout) : usage(argv[0]);
   }
-  if (std::strcmp(argv[1], "device") == 0) {
+  if (chosen == "device") {
     const int sm = argc == 4 && std::strcmp(argv[2], "--min-sm") == 0 ? std::atoi(argv[3]) : 75;
     const gpu::GpuInfo info = gpu::detect_gpu(sm / 10, sm % 10);
     std::cout << (info.usable ? "GPU checks can run on " + info.describe()

@@ -33,6 +33,18 @@ void launch_naive(const float* in, float* out, int rows, int cols) {
                                                                                   cols);
 }
 
+// `measure(one_launch)` of `launch` transposing one `side` x `side` tile (one block).
+template <typename Measure>
+auto on_one_tile(const Launch& launch, int side, const Measure& measure) {
+  gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
+  gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
+  in.fill_bytes(0x3f);
+  return measure([&] {
+    launch(in.get(), out.get(), side, side);
+    GPU_CHECK(cudaGetLastError());
+  });
+}
+
 }  // namespace
 
 std::optional<grader::Feedback> check_correct(const Launch& launch, const std::string& kernel,
@@ -175,22 +187,6 @@ std::optional<grader::Feedback> tile_not_staged(const Launch& launch, const std:
           "write it transposed from there.");
 }
 
-namespace {
-
-// `measure(one_launch)` of `launch` transposing one `side` x `side` tile (one block).
-template <typename Measure>
-auto on_one_tile(const Launch& launch, int side, const Measure& measure) {
-  gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
-  gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
-  in.fill_bytes(0x3f);
-  return measure([&] {
-    launch(in.get(), out.get(), side, side);
-    GPU_CHECK(cudaGetLastError());
-  });
-}
-
-}  // namespace
-
 gpu::SmemCounters count_one_tile(const Launch& launch, int side) {
   return on_one_tile(launch, side, gpu::measure_smem_counters);
 }
@@ -228,11 +224,10 @@ std::optional<grader::Feedback> judge_speedup_over_naive(
     return grader::not_judged_while_wrong("Not timed", kernel + " is not correct yet");
   }
   const Times t = time_transpose(launch, kernel);
-  const grader::SpeedCheck check{
-      file, "transpose", "naive", "naive transpose", label,
-      "transpose of " + std::to_string(t.n) + " x " + std::to_string(t.n) +
-          " floats (median of 31 launches):",
-      need, "", hint};
+  const std::string title = "transpose of " + std::to_string(t.n) + " x " + std::to_string(t.n) +
+                            " floats (median of 31 launches):";
+  const grader::SpeedCheck check{file, "transpose", "naive", "naive transpose", label, title,
+                                 need, "",          hint};
   const std::string table =
       grader::record_speed_table(check, t.yours_ms, t.naive_ms, t.copy_ms, t.bytes);
   const double speedup = t.naive_ms / t.yours_ms;
