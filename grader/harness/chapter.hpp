@@ -19,7 +19,6 @@
 #include <functional>
 #include <iostream>
 #include <string>
-#include <vector>
 
 #include "common/counters/source_counters.hpp"
 #include "common/cuda/kernel_module.hpp"
@@ -55,26 +54,20 @@ inline constexpr const char* kFolder = WORKBOOK_CHAPTER_FOLDER;
 /// `solutions/NN_slug/measurements/h200.tsv`).
 inline constexpr const char* kMeasurementFile = WORKBOOK_CHAPTER_MEASUREMENTS;
 
-/// The chapter's kernels built for the device alone, with -lineinfo: the file the judge loaded
-/// them from (the submission's, in official grading), else `chNN_slug_kernels.fatbin` beside
-/// the grader (meson.build's kernels_name). A counters check's line-by-line view
-/// (common/counters/source_counters.hpp) reads the kernel's source lines from it.
-inline std::string kernels_file() {
-  if (!gpu::kernel_module_path().empty()) return gpu::kernel_module_path();
-  return gpu::beside_this_program(std::string(kMeasurementFile) + "_kernels.fatbin");
-}
-
-/// The folders whose files a line-by-line view may print: the hand-out's chapters, grader and
-/// common code in the tree the grader was built from (a student's `#line` may name any file).
-inline std::vector<std::string> readable_sources() {
-  const std::string root = WORKBOOK_SOURCE_ROOT;
-  return {root + "/chapters", root + "/grader", root + "/common"};
-}
-
 /// `launch` (one kernel launch) line by line, or why not (gpu::shared_lines_or_why): what a
-/// counters check shows.
+/// counters check shows. The source lines are read from the chapter's kernels built for the
+/// device alone, with -lineinfo: the file the judge loaded them from (the submission's, in
+/// official grading), else `chNN_slug_kernels.fatbin` beside the grader (meson.build's
+/// kernels_name); the files it may print are the hand-out's chapters, grader and common code in
+/// the tree the grader was built from (a student's `#line` may name any file).
 inline std::string lines_of(const std::function<void()>& launch) {
-  return gpu::shared_lines_or_why(launch, kernels_file(), readable_sources());
+  const std::string root = WORKBOOK_SOURCE_ROOT;
+  return gpu::shared_lines_or_why(
+      launch,
+      gpu::kernel_module_path().empty()
+          ? gpu::beside_this_program(std::string(kMeasurementFile) + "_kernels.fatbin")
+          : gpu::kernel_module_path(),
+      {root + "/chapters", root + "/grader", root + "/common"});
 }
 
 /// With WORKBOOK_LINES=1 in the environment, a counters check prints its kernel line by line even

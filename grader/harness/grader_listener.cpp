@@ -34,7 +34,6 @@ std::string mode;
 
 namespace {
 
-using report::Outcome;
 using report::recorder;
 
 // The check running now, for a program that ends inside it. A plain array, which the signal
@@ -48,14 +47,8 @@ bool watchdog_armed = false;
 int record_fd = -1;
 std::size_t settings_recorded = 0;
 
-void write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = write(fd, data, size);
-    if (n <= 0) return;
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-}
+// Each write whole, or as much as the file takes (async-signal-safe).
+using subject::write_all;
 
 // A line of the record, after the lines of the setting added since the last one (each line
 // with one write: whole, for a run that stops at any point).
@@ -159,12 +152,6 @@ report::Failure crash_words(const std::string& signal) {
       "The grader crashed while this check ran (" + signal + "): the checks after it did not run.",
       {},
       advice + ". A debugger shows where: gdb --args " + program + " " + mode};
-}
-
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  if (line.size() > 150) line = line.substr(0, 147) + "...";
-  return line;
 }
 
 // Records each test case's outcome as Catch2 (v2 or v3) reports it.
@@ -300,30 +287,13 @@ void on_exit_inside_check() {
 }
 
 void print_summary() {
-  const std::vector<report::Check>& checks = recorder().run().checks;
-  if (checks.empty()) return;
-  int failed = 0, skipped = 0;
-  std::cout << "\n==== Summary (" << mode << " checks) ====\n";
-  for (const report::Check& c : checks) {
-    const bool fail = c.outcome == Outcome::kFailed;
-    const bool skip = c.outcome == Outcome::kSkipped;
-    failed += fail ? 1 : 0;
-    skipped += skip ? 1 : 0;
-    std::cout << (fail ? "  FAILED   " : skip ? "  skipped  " : "  passed   ") << c.name << "\n";
-    if (fail) std::cout << "           " << first_line(c.first.headline) << "\n";
-    if (skip) std::cout << "           why: " << first_line(c.skip_reason) << "\n";
-  }
-  const std::size_t total = checks.size();
-  std::cout << total << (total == 1 ? " check: " : " checks: ") << total - failed - skipped
-            << " passed, " << failed << " failed, " << skipped << " skipped.\n";
-  if (compact) {
-    std::cout << "Each failure is explained in full above. These checks alone: " << program << " "
-              << mode << "\n";
-  } else {
-    std::cout << "Each failure is explained in full above. Whole log of a meson run: "
-                 "<build>/meson-logs/testlog.txt; these checks alone: "
-              << program << " " << mode << "\n";
-  }
+  if (recorder().run().checks.empty()) return;
+  std::cout << "\n";
+  for (const std::string& row : report::summary(recorder().run(), true)) std::cout << row << "\n";
+  std::cout << "Each failure is explained in full above. "
+            << (compact ? "These"
+                        : "Whole log of a meson run: <build>/meson-logs/testlog.txt; these")
+            << " checks alone: " << program << " " << mode << "\n";
 }
 
 namespace {

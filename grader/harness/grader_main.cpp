@@ -1,30 +1,16 @@
-// The graders' main: `<grader> host [catch args]` runs the checks that need no GPU,
-// `<grader> gpu [--min-sm NN] [catch args]` the GPU checks, and, in a maintainers' build,
-// `<grader> lesson` the checks of the chapter's lesson, answer key and committed measurements
-// (test cases tagged [lesson]) and `<grader> reference [--min-sm NN]` the reference solution's
-// own GPU checks (tagged [reference]: bars and experiments that need kernels a hand-out must not
-// hold). `<grader> device [--min-sm NN]` only says whether the GPU checks could run here (the
-// grading tool asks before it grades with the GPU). `<grader> cases` lists the graded cases of
-// the run's variant (grader/harness/variant.hpp), one per line, tab-separated: the check, the
-// case, and for a prediction the exercise function, the case's arguments and the exercise's
-// value. Exit codes follow meson test: 0 all passed, 1 something failed, 77 GPU checks skipped
-// because no usable GPU is there.
+// The graders' main: `<grader> host|gpu|lesson|reference|device|cases [--min-sm NN]
+// [--record PATH] [Catch2 options]`, each mode as usage() says (lesson and reference are the
+// maintainers': the test cases tagged [lesson] and [reference]; `cases` writes
+// grader::variant::list_cases). Exit codes follow meson test: 0 all passed, 1 something failed,
+// 77 GPU checks skipped because no usable GPU is there.
 //
-// What a person reads: the host and GPU checks run with Catch2's console reporter (no -r or
-// -o given) print a compact report (grader/harness/report.hpp) on standard output, the first
-// failure with why and what to do on the first 80 x 24 screen, and write the whole report
-// (what the program printed before: the variant, Catch2's output with every failure and
-// picture, the summary, and anything the code under test printed) to a details file,
-// `<folder of the grader>/feedback/<grader>-<mode>.txt`, or the file WORKBOOK_FEEDBACK_FILE
-// names. Where that file cannot be written the whole report follows the compact one.
-// WORKBOOK_FEEDBACK=full prints the whole report in place instead, as do the maintainers'
-// modes (lesson, reference: CI's log is where they are read) and any run with a reporter
-// given, whose output is left exactly as Catch2 writes it. `--record PATH` writes the run's
-// record (grader/harness/record.hpp), from which class grading derives its results and report.
-//
-// WORKBOOK_GPU_LOCK names a file the GPU checks lock (flock) before their first check and unlock
-// after their last: class grading starts the next chapters' graders (process, CUDA context)
-// while one checks, and the lock keeps their checks, timed and counted, one at a time. Catch2 v2's
+// The host and GPU checks run for a person (no -r or -o) print the compact report
+// (grader/harness/report.hpp) and send the whole one, with all the program prints, to a details
+// file; docs/instructors/chapters.md ("What a student reads first") says where each goes, and
+// when the whole report stays in place. `--record PATH` writes the run's record
+// (grader/harness/record.hpp). WORKBOOK_GPU_LOCK names a file the GPU checks lock (flock) from
+// their first check to their last: class grading runs the next chapters' graders while one
+// checks, and the lock keeps their timed and counted checks one at a time. Catch2 v2's
 // implementation is compiled here, unless the build links the one Debian and Ubuntu ship compiled
 // (WORKBOOK_CATCH2_COMPILED: see the top-level meson.build). The listener that records the checks
 // is grader_listener.cpp.
@@ -164,17 +150,22 @@ bool send_details_to_file(const char* argv0, const std::string& mode) {
   return true;
 }
 
-// How the GPU checks end where they cannot run: in a few lines, for a person.
-void print_skip(const std::string& reason) {
+// How the GPU checks end where they cannot run, with the status to exit with: in a few lines,
+// for a person (in the compact report, after the run's first line, wrapped to the screen).
+int skip_gpu_checks(const std::string& reason, bool compact) {
   const grader::report::Run& run = recorder().run();
-  std::string text;
-  for (const std::string& line :
-       {run.chapter + " GPU checks, " + run.variant + ": skipped, as no usable GPU is here.",
-        "SKIP: GPU checks not run: " + reason,
-        std::string("The host checks (meson test --suite host) still grade your predictions.")}) {
-    for (const std::string& row : grader::report::wrap(line, 80, "", "  ")) text += row + "\n";
+  std::vector<std::string> lines{
+      "SKIP: GPU checks not run: " + reason,
+      "The host checks (meson test --suite host) still grade your predictions."};
+  if (compact) {
+    lines.insert(lines.begin(), run.chapter + " GPU checks, " + run.variant +
+                                    ": skipped, as no usable GPU is here.");
   }
-  std::cout << text;
+  for (const std::string& line : lines) {
+    const auto rows = compact ? grader::report::wrap(line, 80, "", "  ") : decltype(lines){line};
+    for (const std::string& row : rows) std::cout << row << "\n";
+  }
+  return kExitSkip;
 }
 
 }  // namespace
@@ -198,10 +189,10 @@ int hand_gpu_modes_over(char** argv) {
   std::string path = self.substr(0, self.rfind('/') + 1) + workbook_judge_gpu_grader();
   if (const char* chosen = std::getenv("WORKBOOK_GPU_GRADER"); chosen && *chosen) path = chosen;
   execv(path.c_str(), argv);
-  std::cout << "SKIP: GPU checks not run: this build has no GPU grader (" << path
-            << "): it found no GPU when it was configured; configure it on a machine with one.\n"
-            << "The host checks (meson test --suite host) still grade your predictions.\n";
-  return kExitSkip;
+  return skip_gpu_checks("this build has no GPU grader (" + path +
+                             "): it found no GPU when it was configured; configure it on a "
+                             "machine with one.",
+                         false);
 }
 
 }  // namespace
@@ -212,20 +203,18 @@ int main(int argc, char** argv) {
 #endif
   const bool judge = workbook_judge_gpu_grader != nullptr;
   const bool runs_kernels = workbook_judge_kernels != nullptr;
-  if (judge && argc >= 2 &&
-      ((std::strcmp(argv[1], "gpu") == 0 && !runs_kernels) ||
-       std::strcmp(argv[1], "reference") == 0)) {
+  const std::string chosen = argc >= 2 ? argv[1] : "";
+  if (judge && ((chosen == "gpu" && !runs_kernels) || chosen == "reference")) {
     return hand_gpu_modes_over(argv);
   }
-  if (argc < 2 || (std::strcmp(argv[1], "host") != 0 && std::strcmp(argv[1], "gpu") != 0 &&
-                   std::strcmp(argv[1], "lesson") != 0 && std::strcmp(argv[1], "reference") != 0 &&
-                   std::strcmp(argv[1], "device") != 0 && std::strcmp(argv[1], "cases") != 0)) {
+  if (chosen != "host" && chosen != "gpu" && chosen != "lesson" && chosen != "reference" &&
+      chosen != "device" && chosen != "cases") {
     return usage(argv[0]);
   }
-  if (std::strcmp(argv[1], "cases") == 0) {
+  if (chosen == "cases") {
     return argc == 2 ? grader::variant::list_cases(std::cout) : usage(argv[0]);
   }
-  if (std::strcmp(argv[1], "device") == 0) {
+  if (chosen == "device") {
     const int sm = argc == 4 && std::strcmp(argv[2], "--min-sm") == 0 ? std::atoi(argv[3]) : 75;
     const gpu::GpuInfo info = gpu::detect_gpu(sm / 10, sm % 10);
     std::cout << (info.usable ? "GPU checks can run on " + info.describe()
@@ -299,15 +288,7 @@ int main(int argc, char** argv) {
   if (!listing && !compact) std::cout << run.cases;
   if (gpu_mode && !listing) {
     const gpu::GpuInfo info = gpu::detect_gpu(min_sm / 10, min_sm % 10);
-    if (!info.usable) {
-      if (compact) {
-        print_skip(info.reason);
-      } else {
-        std::cout << "SKIP: GPU checks not run: " << info.reason << "\n"
-                  << "The host checks (meson test --suite host) still grade your predictions.\n";
-      }
-      return kExitSkip;
-    }
+    if (!info.usable) return skip_gpu_checks(info.reason, compact);
     run.setting.push_back("GPU checks on " + info.describe());
   }
   if (compact) {

@@ -111,11 +111,8 @@ inline void check_not_printed(const std::vector<Graded>& graded, const std::stri
 /// ```cpp blocks) that is not a line of the chapter's exercise file as shipped
 /// (chapters/<folder>/<file>): the lesson shows the student's own code, which cannot drift.
 inline void check_quoted_code(const std::string& text, const std::string& file) {
-  std::ifstream in(std::string(WORKBOOK_SOURCE_ROOT) + "/chapters/" + grader::chapter::kFolder +
-                   "/" + file);
-  std::ostringstream read;
-  read << in.rdbuf();
-  const std::string code = read.str();
+  const std::string code =
+      read_source_file(std::string("chapters/") + grader::chapter::kFolder + "/" + file);
   REQUIRE(!code.empty());
   std::istringstream lines(text);
   std::string line;

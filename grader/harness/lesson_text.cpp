@@ -105,6 +105,28 @@ std::string arguments_from(const std::string& line, std::size_t from) {
   return args;
 }
 
+// Whether `a` and `b` ask the bank model the same question (counted_answers()).
+bool same_question(const smem::WarpRequest& a, const smem::WarpRequest& b) {
+  if (a.op != b.op || a.width_bytes != b.width_bytes || smem::op_text(a) != smem::op_text(b)) {
+    return false;
+  }
+  const std::int64_t unit = a.op == smem::Op::kAsyncCopy ? 128 : smem::kBankWidthBytes;
+  bool first = true;
+  std::int64_t shift = 0;
+  for (int t = 0; t < smem::kWarpSize; ++t) {
+    if (a.active(t) != b.active(t)) return false;
+    if (!a.active(t)) continue;
+    if (first) {
+      shift = b.address[t] - a.address[t];
+      first = false;
+      if (shift % unit != 0) return false;
+    } else if (b.address[t] - a.address[t] != shift) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // A request's addresses, for a message.
 std::string lanes_of(const smem::WarpRequest& r) {
   std::string out = r.describe() + ", lanes 0-3 at";
@@ -124,18 +146,14 @@ std::vector<AnalyserExample> analyser_examples(const std::string& lesson_text,
   while (std::getline(lines, line)) {
     ++number;
     const std::string where = "line " + std::to_string(number) + " of the lesson";
-    for (std::size_t at = line.find(tool); at != std::string::npos; at = line.find(tool, at + 1)) {
-      const std::string args = arguments_from(line, at + tool.size());
-      // A mention of the tool with no expression to draw is not an example.
-      if (args.find('\'') == std::string::npos) continue;
-      examples.push_back(draw_example(where, args));
-    }
-    // A code span that goes on with more arguments, `--width 1 't*128'`, or that is an
-    // expression alone, `'(t%16)*32'`.
-    for (const char* start : {"`--", "`'"}) {
+    // The tool's arguments; a code span that goes on with more arguments, `--width 1 't*128'`,
+    // or that is an expression alone, `'(t%16)*32'`.
+    for (const auto& [start, skip] :
+         {std::pair<std::string, std::size_t>{tool, tool.size()}, {"`--", 1}, {"`'", 1}}) {
       for (std::size_t at = line.find(start); at != std::string::npos;
            at = line.find(start, at + 1)) {
-        const std::string args = arguments_from(line, at + 1);
+        const std::string args = arguments_from(line, at + skip);
+        // A mention of the tool with no expression to draw is not an example.
         if (args.find('\'') == std::string::npos) continue;
         examples.push_back(draw_example(where, args));
       }
@@ -199,27 +217,6 @@ std::vector<std::string> printed_answers(const std::string& lesson_text,
   return found;
 }
 
-bool same_question(const smem::WarpRequest& a, const smem::WarpRequest& b) {
-  if (a.op != b.op || a.width_bytes != b.width_bytes || smem::op_text(a) != smem::op_text(b)) {
-    return false;
-  }
-  const std::int64_t unit = a.op == smem::Op::kAsyncCopy ? 128 : smem::kBankWidthBytes;
-  bool first = true;
-  std::int64_t shift = 0;
-  for (int t = 0; t < smem::kWarpSize; ++t) {
-    if (a.active(t) != b.active(t)) return false;
-    if (!a.active(t)) continue;
-    if (first) {
-      shift = b.address[t] - a.address[t];
-      first = false;
-      if (shift % unit != 0) return false;
-    } else if (b.address[t] - a.address[t] != shift) {
-      return false;
-    }
-  }
-  return true;
-}
-
 std::vector<std::string> counted_answers(const std::vector<Graded>& graded,
                                          const std::string& counted_tsv,
                                          const std::string& source) {
@@ -264,17 +261,22 @@ void Figures::add(const std::string& name, double value, const std::string& sour
   figures_.push_back(Figure{name, value, source});
 }
 
-void Figures::measured(const std::string& name, const std::string& file,
-                       const std::string& quantity) {
-  const std::string source = committed_measurements(file, "h200") + ", " + quantity;
+void Figures::add_read(const std::string& name, const std::string& source,
+                       const std::function<double()>& read) {
   try {
-    add(name, h200(file, quantity), source);
+    add(name, read(), source);
   } catch (const std::runtime_error& e) {
     missing_.push_back(
         "figure '" + name + "' has no value: " + e.what() +
         " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
     add(name, std::nan(""), source);
   }
+}
+
+void Figures::measured(const std::string& name, const std::string& file,
+                       const std::string& quantity) {
+  add_read(name, committed_measurements(file, "h200") + ", " + quantity,
+           [&] { return h200(file, quantity); });
 }
 
 namespace {
@@ -305,22 +307,13 @@ void Figures::about(const std::string& name, double value, const std::string& so
 
 void Figures::measured_case(const std::string& name, const std::string& case_name) {
   const std::string file = "tools/maintainer/measurements/h200/smem-cases.tsv";
-  const std::string source = file + ", case " + case_name;
-  try {
+  add_read(name, file + ", case " + case_name, [&] {
     std::istringstream text(read_source_file(file));
     for (const smem::SmemCase& c : smem::read_cases(text, file)) {
-      if (c.name == case_name && c.wavefronts) {
-        add(name, *c.wavefronts, source);
-        return;
-      }
+      if (c.name == case_name && c.wavefronts) return static_cast<double>(*c.wavefronts);
     }
     throw std::runtime_error("no measured case " + case_name + " in " + file);
-  } catch (const std::runtime_error& e) {
-    missing_.push_back(
-        "figure '" + name + "' has no value: " + e.what() +
-        " (run tools/maintainer/run_gpu_suite.sh on the H200 and commit what it writes)");
-    add(name, std::nan(""), source);
-  }
+  });
 }
 
 void Figures::threshold(const grader::Threshold& t) {

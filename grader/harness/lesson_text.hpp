@@ -89,14 +89,12 @@ std::vector<AnalyserExample> analyser_examples(const std::string& lesson_text,
 /// project root. The hand-out ships the file, so none of its cases may be a graded request.
 inline constexpr const char* kBrowserCountedCases = "tools/student/browser/h200-counted-cases.tsv";
 
-/// True when `a` and `b` ask the bank model the same question: the same instruction (operation,
-/// width, matrices, global rows), the same lanes active, at addresses that differ by one whole
-/// number of 4-byte words (of 128-byte lines for cp.async, whose cost follows the shared line).
-/// One's picture is then the other's with its banks rotated, and their costs are the same.
-bool same_question(const smem::WarpRequest& a, const smem::WarpRequest& b);
-
 /// Every case of the case file `counted_tsv` (its text; `source` names it) that asks the same
-/// question as a request of `graded`: one message each, naming the case and the graded item.
+/// question as a request of `graded`: the same instruction (operation, width, matrices, global
+/// rows), the same lanes active, at addresses that differ by one whole number of 4-byte words (of
+/// 128-byte lines for cp.async, whose cost follows the shared line), so that one's picture is
+/// the other's with its banks rotated, and their costs are the same. One message each, naming
+/// the case and the graded item.
 std::vector<std::string> counted_answers(const std::vector<Graded>& graded,
                                          const std::string& counted_tsv, const std::string& source);
 
@@ -141,6 +139,10 @@ class Figures {
   const std::vector<Figure>& all() const { return figures_; }
 
  private:
+  /// The figure `read()` gives; where it throws, a figure without its value, which problems()
+  /// reports with what to do.
+  void add_read(const std::string& name, const std::string& source,
+                const std::function<double()>& read);
   std::vector<Figure> figures_;
   std::vector<std::string> missing_;  // measured figures whose value could not be read
 };

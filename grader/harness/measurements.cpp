@@ -7,7 +7,6 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
-#include <utility>
 #include <vector>
 
 namespace grader {

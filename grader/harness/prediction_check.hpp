@@ -13,18 +13,14 @@
 
 namespace grader {
 
-/// What to do with a prediction that still returns kNotImplemented: the same for every
-/// prediction, and nothing about its answer.
-inline constexpr const char* kFillInPrediction =
-    "work it out on paper as the lesson does and return your number (where the function takes "
-    "the case, the rule that gives it) in place of kNotImplemented "
-    "(build/tools/analyze_smem_access draws an access, to check your count).";
-
 /// The feedback for a prediction `call` (for example "predicted_wavefronts(kStructMember)") that
-/// still returns kNotImplemented: told only that, and what to do.
+/// still returns kNotImplemented: told only that, and what to do, the same for every prediction.
 inline Feedback unfilled_prediction(const std::string& call) {
   return Feedback(call + " is not filled in yet: it still returns kNotImplemented.")
-      .hint(kFillInPrediction);
+      .hint(
+          "work it out on paper as the lesson does and return your number (where the function "
+          "takes the case, the rule that gives it) in place of kNotImplemented "
+          "(build/tools/analyze_smem_access draws an access, to check your count).");
 }
 
 /// The feedback of a GPU check that measures what prediction `call` says, while the host

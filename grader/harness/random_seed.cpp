@@ -29,11 +29,9 @@ std::uint64_t run_seed() {
 std::uint64_t hidden_seed(std::uint64_t stream) {
   const char* drawn = std::getenv("WORKBOOK_HIDDEN_SEED");
   // splitmix64 of the seed and the stream: each stream its own sequence.
-  std::uint64_t z = (drawn != nullptr ? std::strtoull(drawn, nullptr, 10) : 0) +
-                    0x9e3779b97f4a7c15ULL * (stream + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  std::uint64_t state =
+      (drawn != nullptr ? std::strtoull(drawn, nullptr, 10) : 0) + 0x9E3779B97F4A7C15ull * stream;
+  return splitmix64(state);
 }
 
 }  // namespace grader

@@ -102,23 +102,16 @@ std::string header(const Run& run, bool stopped) {
   return run.chapter + " " + mode_words(run.mode) + " checks, " + run.variant + ": " + status + ".";
 }
 
-// Rows being laid out for one failed check.
-class Block {
- public:
-  explicit Block(std::size_t columns) : columns_(columns) {}
+// Rows being laid out, `columns` wide.
+struct Rows {
+  std::size_t columns;
+  std::vector<std::string> all;
+  void add(const std::vector<std::string>& more) {
+    all.insert(all.end(), more.begin(), more.end());
+  }
   void add(const std::string& text, const std::string& first, const std::string& next) {
-    const std::vector<std::string> rows = wrap(text, columns_, first, next);
-    rows_.insert(rows_.end(), rows.begin(), rows.end());
+    add(wrap(text, columns, first, next));
   }
-  void add_rows(const std::vector<std::string>& rows) {
-    rows_.insert(rows_.end(), rows.begin(), rows.end());
-  }
-  std::vector<std::string>& rows() { return rows_; }
-  std::size_t columns() const { return columns_; }
-
- private:
-  std::size_t columns_;
-  std::vector<std::string> rows_;
 };
 
 std::vector<std::string> line_rows(const FeedbackPart& part, std::size_t columns) {
@@ -151,9 +144,9 @@ bool fits(const std::string& picture, std::size_t columns) {
 
 // Adds as many of `rows` as `room` allows to `block`, taking them from `room`; false when some
 // were left out.
-bool take_rows(const std::vector<std::string>& rows, std::size_t& room, Block& block) {
+bool take_rows(const std::vector<std::string>& rows, std::size_t& room, Rows& block) {
   const std::size_t take = std::min(rows.size(), room);
-  block.add_rows(
+  block.add(
       std::vector<std::string>(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(take)));
   room -= take;
   return take == rows.size();
@@ -163,21 +156,18 @@ bool take_rows(const std::vector<std::string>& rows, std::size_t& room, Block& b
 // advice and count always; its lines in order while they fit, its pictures where they fit.
 std::vector<std::string> first_block(const Check& c, std::size_t columns, std::size_t rows_left,
                                      std::set<std::string>& shown) {
-  Block block(columns);
+  Rows block{columns, {}};
   block.add("FAILED " + c.name, "", "       ");
   block.add(c.first.headline, "  ", "    ");
-  std::vector<std::string> closing;  // hints, advice, count
+  Rows closing{columns, {}};  // hints, advice, count
   for (const FeedbackPart& part : c.first.parts) {
-    if (part.kind != FeedbackPart::Kind::kHint) continue;
-    if (!shown.insert(collapsed(part.text)).second) continue;
-    for (const std::string& row : hint_rows(part.text, columns)) closing.push_back(row);
+    if (part.kind == FeedbackPart::Kind::kHint && shown.insert(collapsed(part.text)).second)
+      closing.add(hint_rows(part.text, columns));
   }
-  if (!c.first.what_to_do.empty()) {
-    for (const std::string& row : advice_rows(c.first.what_to_do, columns)) closing.push_back(row);
-  }
-  for (const std::string& row : family_rows(c, columns)) closing.push_back(row);
+  if (!c.first.what_to_do.empty()) closing.add(advice_rows(c.first.what_to_do, columns));
+  closing.add(family_rows(c, columns));
 
-  const std::size_t fixed = block.rows().size() + closing.size();
+  const std::size_t fixed = block.all.size() + closing.all.size();
   std::size_t budget = rows_left > fixed ? rows_left - fixed : 0;
   // Everything, where it all fits; else the lines in order and the pictures that fit, with a
   // row kept to say the rest is in the details.
@@ -195,20 +185,17 @@ std::vector<std::string> first_block(const Check& c, std::size_t columns, std::s
   all_fit = all_fit && wanted <= budget;
   if (!all_fit && budget > 0) --budget;
   bool lines_cut = false, pictures_left = false;
-  std::vector<std::string> notes;
+  Rows notes{columns, {}};
   for (const FeedbackPart& part : c.first.parts) {
     if (part.kind == FeedbackPart::Kind::kHint) continue;
     if (part.kind == FeedbackPart::Kind::kNote) {
-      if (shown.count(collapsed(part.text)) == 0) {
-        const std::vector<std::string> rows = line_rows(part, columns);
-        notes.insert(notes.end(), rows.begin(), rows.end());
-      }
+      if (shown.count(collapsed(part.text)) == 0) notes.add(line_rows(part, columns));
       continue;
     }
     if (part.kind == FeedbackPart::Kind::kPicture) {
       const std::vector<std::string> rows = split_lines(part.text);
       if (fits(part.text, columns) && rows.size() <= budget) {
-        block.add_rows(rows);
+        block.add(rows);
         budget -= rows.size();
       } else {
         pictures_left = true;
@@ -223,22 +210,22 @@ std::vector<std::string> first_block(const Check& c, std::size_t columns, std::s
   } else if (pictures_left) {
     block.add("(Its picture is in the details file named at the end.)", "  ", "   ");
   }
-  block.add_rows(closing);
+  block.add(closing.all);
   // The note on how to see the answer, where the first screen has room for it.
-  if (!notes.empty() && block.rows().size() + notes.size() <= rows_left) {
-    block.add_rows(notes);
+  if (!notes.all.empty() && block.all.size() + notes.all.size() <= rows_left) {
+    block.add(notes.all);
     for (const FeedbackPart& part : c.first.parts) {
       if (part.kind == FeedbackPart::Kind::kNote) shown.insert(collapsed(part.text));
     }
   }
-  return block.rows();
+  return block.all;
 }
 
 // A further failed check, in a few rows: its name, headline, first lines, a hint not shown
 // before, its advice and count.
 std::vector<std::string> brief_block(const Check& c, std::size_t columns,
                                      std::set<std::string>& shown) {
-  Block block(columns);
+  Rows block{columns, {}};
   block.add("FAILED " + c.name, "", "       ");
   block.add(c.first.headline, "  ", "    ");
   std::size_t line_rows_left = kBriefLineRows;
@@ -254,12 +241,12 @@ std::vector<std::string> brief_block(const Check& c, std::size_t columns,
       continue;
     }
     if (!shown.insert(collapsed(part.text)).second) continue;
-    block.add_rows(part.kind == FeedbackPart::Kind::kHint ? hint_rows(part.text, columns)
-                                                          : line_rows(part, columns));
+    block.add(part.kind == FeedbackPart::Kind::kHint ? hint_rows(part.text, columns)
+                                                     : line_rows(part, columns));
   }
-  if (!c.first.what_to_do.empty()) block.add_rows(advice_rows(c.first.what_to_do, columns));
-  block.add_rows(family_rows(c, columns));
-  return block.rows();
+  if (!c.first.what_to_do.empty()) block.add(advice_rows(c.first.what_to_do, columns));
+  block.add(family_rows(c, columns));
+  return block.all;
 }
 
 }  // namespace
@@ -303,19 +290,34 @@ std::vector<std::string> wrap(const std::string& text, std::size_t width, const 
   return rows;
 }
 
+std::vector<std::string> summary(const Run& run, bool reasons) {
+  const auto first_line = [](const std::string& text) {
+    const std::string line = text.substr(0, text.find('\n'));
+    return line.size() > 150 ? line.substr(0, 147) + "..." : line;
+  };
+  std::vector<std::string> rows{"==== Summary (" + run.mode + " checks) ===="};
+  for (const Check& c : run.checks) {
+    const bool failed = c.outcome == Outcome::kFailed, skipped = c.outcome == Outcome::kSkipped;
+    rows.push_back((failed ? "  FAILED   " : skipped ? "  skipped  " : "  passed   ") + c.name);
+    if (reasons && failed) rows.push_back("           " + first_line(c.first.headline));
+    if (reasons && skipped) rows.push_back("           why: " + first_line(c.skip_reason));
+  }
+  const Counts n = count(run);
+  rows.push_back((n.total == 1 ? "1 check: " : std::to_string(n.total) + " checks: ") +
+                 std::to_string(n.passed) + " passed, " + std::to_string(n.failed) + " failed, " +
+                 std::to_string(n.skipped) + " skipped.");
+  return rows;
+}
+
 std::string render(const Run& run, const Screen& screen) {
   const std::size_t columns = screen.columns;
-  std::vector<std::string> out;
-  const auto add = [&out, columns](const std::string& text, const std::string& first,
-                                   const std::string& next) {
-    for (const std::string& row : wrap(text, columns, first, next)) out.push_back(row);
-  };
+  Rows out{columns, {}};
 
   const Check* stopped_in = nullptr;
   for (const Check& c : run.checks) {
     if (c.ended_run) stopped_in = &c;
   }
-  add(header(run, stopped_in != nullptr), "", "  ");
+  out.add(header(run, stopped_in != nullptr), "", "  ");
 
   // The check the run stopped in comes first: the checks after it did not run.
   std::vector<const Check*> failed;
@@ -326,13 +328,13 @@ std::string render(const Run& run, const Screen& screen) {
   }
   std::set<std::string> shown;  // the hints and notes shown so far
   for (std::size_t i = 0; i < failed.size(); ++i) {
-    out.push_back("");
-    const std::size_t used = out.size();
+    out.all.push_back("");
+    const std::size_t used = out.all.size();
     const std::vector<std::string> rows =
         i == 0
             ? first_block(*failed[i], columns, screen.rows > used ? screen.rows - used : 0, shown)
             : brief_block(*failed[i], columns, shown);
-    out.insert(out.end(), rows.begin(), rows.end());
+    out.add(rows);
   }
 
   // Skipped checks, those skipped for one reason together.
@@ -344,54 +346,42 @@ std::string render(const Run& run, const Screen& screen) {
     }
   }
   for (const std::string& reason : reasons) {
-    out.push_back("");
+    out.all.push_back("");
     int named = 0, more = 0;
     for (const Check& c : run.checks) {
       if (c.outcome != Outcome::kSkipped || c.skip_reason != reason) continue;
       if (named < 2) {
-        add("SKIPPED " + c.name, "", "        ");
+        out.add("SKIPPED " + c.name, "", "        ");
         ++named;
       } else {
         ++more;
       }
     }
     if (more > 0) {
-      add("+ " + count_of(more, "more check") + " skipped for the same reason", "  ", "    ");
+      out.add("+ " + count_of(more, "more check") + " skipped for the same reason", "  ", "    ");
     }
-    add("why: " + reason, "  ", "       ");
+    out.add("why: " + reason, "  ", "       ");
   }
 
   // The run's setting (the GPU, the seed) and the variant's cases the checks above refer to.
-  if (!run.setting.empty() || !run.cases.empty()) out.push_back("");
-  for (const std::string& line : run.setting) add(line, "", "  ");
+  if (!run.setting.empty() || !run.cases.empty()) out.all.push_back("");
+  for (const std::string& line : run.setting) out.add(line, "", "  ");
   for (const std::string& line : split_lines(run.cases)) {
     const std::string indent = line.substr(0, line.find_first_not_of(' '));
-    add(line, indent, indent + "  ");
+    out.add(line, indent, indent + "  ");
   }
 
-  // The closing summary: one line per check, however long its name.
-  const Counts n = count(run);
-  out.push_back("");
-  out.push_back("==== Summary (" + run.mode + " checks) ====");
-  for (const Check& c : run.checks) {
-    out.push_back((c.outcome == Outcome::kFailed    ? "  FAILED   "
-                   : c.outcome == Outcome::kSkipped ? "  skipped  "
-                                                    : "  passed   ") +
-                  c.name);
-  }
-  add((n.total == 1 ? "1 check: " : std::to_string(n.total) + " checks: ") +
-          std::to_string(n.passed) + " passed, " + std::to_string(n.failed) + " failed, " +
-          std::to_string(n.skipped) + " skipped.",
-      "", "  ");
+  out.all.push_back("");
+  out.add(summary(run, false));
   if (!run.details_path.empty()) {
-    add("Every failure in full, with its pictures and anything your code printed:", "", "  ");
-    out.push_back("  " + run.details_path);
+    out.add("Every failure in full, with its pictures and anything your code printed:", "", "  ");
+    out.all.push_back("  " + run.details_path);
   } else if (!run.details_missing.empty()) {
-    add("Every failure in full follows (" + run.details_missing + ").", "", "  ");
+    out.add("Every failure in full follows (" + run.details_missing + ").", "", "  ");
   }
 
   std::string text;
-  for (const std::string& row : out) text += row + "\n";
+  for (const std::string& row : out.all) text += row + "\n";
   return text;
 }
 

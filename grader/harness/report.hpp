@@ -68,6 +68,11 @@ struct Screen {
 /// variant's cases; the closing summary, one line per check; and where the details are.
 std::string render(const Run& run, const Screen& screen = {});
 
+/// The closing summary: a title, one row per check however long its name (with `reasons`, a
+/// row more under each failed or skipped check: its headline or why, the first line of it),
+/// and the counts. The compact report and the whole one both end with it.
+std::vector<std::string> summary(const Run& run, bool reasons);
+
 /// `text` broken into rows of at most `width` columns: the first row starts with `first`, the
 /// others with `next`; lines break at spaces where they can, and each line break in `text`
 /// starts a new row. Columns are counted in characters (UTF-8), not bytes.

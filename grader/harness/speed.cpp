@@ -86,11 +86,10 @@ std::optional<Feedback> yardstick_too_slow(const std::string& yardstick, double 
       .hint("run the GPU checks again on an idle GPU (nvidia-smi shows what else runs on it).");
 }
 
-std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, double baseline_ms,
-                                    double copy_ms, double bytes) {
-  const double speedup = baseline_ms / yours_ms;
-  record_measurement(check.file, check.kernel + ".speedup_over_" + check.baseline_key, speedup,
-                     "x");
+std::string record_speed_table(const SpeedCheck& check, double yours_ms, double baseline_ms,
+                               double copy_ms, double bytes) {
+  record_measurement(check.file, check.kernel + ".speedup_over_" + check.baseline_key,
+                     baseline_ms / yours_ms, "x");
   record_measurement(check.file, check.kernel + ".fraction_of_copy", copy_ms / yours_ms, "");
   record_measurement(check.file, check.kernel + "." + check.baseline_key + "_fraction_of_copy",
                      copy_ms / baseline_ms, "");
@@ -104,6 +103,13 @@ std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, do
                                          {check.yours_label, yours_ms, bytes}},
                                         1, peak);
   std::cout << check.title << "\n" << table;
+  return table;
+}
+
+std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, double baseline_ms,
+                                    double copy_ms, double bytes) {
+  const std::string table = record_speed_table(check, yours_ms, baseline_ms, copy_ms, bytes);
+  const double speedup = baseline_ms / yours_ms;
   const Threshold& need = check.threshold;
   if (passes(need, speedup)) return std::nullopt;
   return Feedback(check.subject + " " + fixed(speedup) + "x as fast as the " +

@@ -79,8 +79,14 @@ struct SpeedCheck {
   std::string hint;            ///< Hint for a failure.
 };
 
-/// Records the speedup and both fractions of copy, prints the table, and judges the speedup
-/// against the check's threshold. Returns the feedback for a failure, or nothing.
+/// Records the speedup, both fractions of copy and the fraction of the memory's peak (where it
+/// is known), and prints the check's title and the table of the copy, the baseline and yours;
+/// returns the table.
+std::string record_speed_table(const SpeedCheck& check, double yours_ms, double baseline_ms,
+                               double copy_ms, double bytes);
+
+/// record_speed_table(), then the speedup judged against the check's threshold. Returns the
+/// feedback for a failure, or nothing.
 std::optional<Feedback> judge_speed(const SpeedCheck& check, double yours_ms, double baseline_ms,
                                     double copy_ms, double bytes);
 

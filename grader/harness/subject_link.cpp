@@ -118,7 +118,7 @@ class Link {
         continue;
       }
       if (got.kind == Kind::kThrew) {
-        const std::string bytes(got.bytes.begin(), got.bytes.end());
+        const std::string& bytes = got.bytes;
         const std::size_t nul = bytes.find('\0');
         const std::string type = nul == std::string::npos ? "" : bytes.substr(0, nul);
         const std::string what = nul == std::string::npos ? bytes : bytes.substr(nul + 1);

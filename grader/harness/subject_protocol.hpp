@@ -194,18 +194,14 @@ int serve(const Answer (&functions)[N]) {
       }
       if (!answered || !call.consumed()) {
         result.kind = Kind::kThrew;
-        result.bytes.clear();
-        const std::string why = "the grader called a function this subject does not answer";
-        result.bytes.assign(why.begin(), why.end());
+        result.bytes = "the grader called a function this subject does not answer";
       }
     } catch (const std::exception& e) {
-      const std::string what = std::string(typeid(e).name()) + '\0' + e.what();
       result.kind = Kind::kThrew;
-      result.bytes.assign(what.begin(), what.end());
+      result.bytes = std::string(typeid(e).name()) + '\0' + e.what();
     } catch (...) {
-      const std::string what = "an exception that is not a std::exception";
       result.kind = Kind::kThrew;
-      result.bytes.assign(what.begin(), what.end());
+      result.bytes = "an exception that is not a std::exception";
     }
     if (!send(kResultsFd, result)) return 3;
   }

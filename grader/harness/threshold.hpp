@@ -9,7 +9,6 @@
 /// checks fail when it no longer clears its threshold by the headroom.
 #pragma once
 
-#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 #include <string>

@@ -17,13 +17,6 @@ namespace grader::variant {
 
 namespace {
 
-std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 std::uint64_t fnv1a(const std::string& text) {
   std::uint64_t h = 0xCBF29CE484222325ull;
   for (unsigned char c : text) h = (h ^ c) * 0x100000001B3ull;
@@ -67,63 +60,52 @@ std::string Identity::brief() const {
          (student.empty() ? std::string() : " (" + student + "'s)");
 }
 
-bool parse(const std::string& text, Identity& out, std::string& error) {
-  out = Identity{};
+Identity of(const std::string& text) {
+  Identity out;
   if (text == "lowest" || text == "highest") {
     out.kind = text == "lowest" ? Kind::kLowest : Kind::kHighest;
-    return true;
+    return out;
   }
   if (text.empty() || text.size() > 9 ||
       text.find_first_not_of("0123456789") != std::string::npos) {
-    error = "\"" + text.substr(0, 40) +
-            "\" is not a variant: a variant is a whole number from 0 to " +
-            std::to_string(kLargest) + " (0: self-study)";
-    return false;
+    throw std::invalid_argument("\"" + text.substr(0, 40) +
+                                "\" is not a variant: a variant is a whole number from 0 to " +
+                                std::to_string(kLargest) + " (0: self-study)");
   }
   out.id = static_cast<std::uint32_t>(std::stoul(text));
   out.kind = out.id == kSelfStudy ? Kind::kSelfStudy : Kind::kStudent;
-  return true;
-}
-
-Identity of(const std::string& text) {
-  Identity v;
-  std::string error;
-  if (!parse(text, v, error)) throw std::invalid_argument(error);
-  return v;
+  return out;
 }
 
 const Identity& current() {
   static const Identity v = [] {
-    Identity out;
-    std::string error;
-    if (const char* env = std::getenv("WORKBOOK_VARIANT"); env != nullptr && *env != '\0') {
-      if (!parse(env, out, error)) {
-        std::cerr << "WORKBOOK_VARIANT: " << error << ". Unset it to grade the hand-out's own "
-                  << "variant.\n";
-        std::exit(2);
-      }
-      out.source = "WORKBOOK_VARIANT";
+    const char* env = std::getenv("WORKBOOK_VARIANT");
+    const bool chosen = env != nullptr && *env != '\0';
+    try {
+      // Else the hand-out's VARIANT file, read and checked by the build.
+      Identity out = of(chosen ? env : WORKBOOK_VARIANT_ID);
+      if (!chosen) out.student = WORKBOOK_VARIANT_STUDENT;
+      out.source = chosen                                    ? "WORKBOOK_VARIANT"
+                   : out.self_study() && out.student.empty() ? "default"
+                                                             : "VARIANT";
       return out;
-    }
-    if (!parse(WORKBOOK_VARIANT_ID, out, error)) {  // read and checked by the build
-      std::cerr << "VARIANT: " << error << "\n";
+    } catch (const std::invalid_argument& e) {
+      std::cerr << (chosen ? "WORKBOOK_VARIANT: " : "VARIANT: ") << e.what()
+                << (chosen ? ". Unset it to grade the hand-out's own variant." : "") << "\n";
       std::exit(2);
     }
-    out.student = WORKBOOK_VARIANT_STUDENT;
-    out.source = out.self_study() && out.student.empty() ? "default" : "VARIANT";
-    return out;
   }();
   return v;
 }
 
 Draw::Draw(const Identity& v, const std::string& chapter)
     : kind_(v.kind), state_(fnv1a(chapter + ":" + std::to_string(v.id))) {
-  splitmix(state_);
+  splitmix64(state_);
 }
 
 Draw::Draw(std::uint64_t seed, const std::string& chapter)
     : kind_(Kind::kStudent), state_(fnv1a(chapter) ^ seed) {
-  splitmix(state_);
+  splitmix64(state_);
 }
 
 Draw fresh_draw(const std::string& chapter) {
@@ -132,7 +114,7 @@ Draw fresh_draw(const std::string& chapter) {
 }
 
 std::uint64_t Draw::next() {
-  return splitmix(state_);
+  return splitmix64(state_);
 }
 
 int Draw::between(int lo, int hi) {

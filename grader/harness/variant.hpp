@@ -47,10 +47,6 @@ struct Identity {
   std::string brief() const;
 };
 
-/// Reads `text` ("0".."999999999", "lowest" or "highest") into `out`; on failure returns false
-/// with `error` saying what is wrong.
-bool parse(const std::string& text, Identity& out, std::string& error);
-
 /// The variant of this run: the environment's WORKBOOK_VARIANT when set (official grading sets
 /// it from the roster; maintainers' tests set `lowest` and `highest`), else the hand-out's
 /// VARIANT file as the build read it, else 0. A bad WORKBOOK_VARIANT ends the program with a

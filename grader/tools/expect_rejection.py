@@ -8,28 +8,25 @@
     expect_rejection.py --wrong-answer ROOT FOLDER NAME --not-built
 
 --wrong-answer reads the mode, the texts and the checks that must fail (--fails) or must not
-(--passes) from wrong answer [wrong.NAME] of chapter FOLDER's manifest, solutions/FOLDER/chapter.ini.
+(--passes) from wrong answer [wrong.NAME] of solutions/FOLDER/chapter.ini
+(docs/instructors/maintaining.md says what each key means).
 
-The grader prints its compact report (what a student reads first) and writes its whole report, every
-failure in full, to a details file (grader/harness/report.hpp), here a scratch file named by
-WORKBOOK_FEEDBACK_FILE, and its record (grader/harness/record.hpp). Passes (exit 0) when the grader
-exits 1 (checks failed), its record has every --fails check failed and no --passes check failed, its
-whole report contains every --expect text, every --expect-once text exactly once (in the checks'
-output, before the grader's closing summary, which repeats each failure's first line) and no
---expect-not text, its compact report shows no --expect-not text either, and the compact report
-shows the first --expect text: a student reads the wrong answer's own reason before anything else.
-Where that text is a later case of a check that the compact report shows as its first case and a
-count, or in a failure the compact report cut short (saying so under its check), the report must
-name that check as failed. Exit 77 (meson SKIP) when the grader skipped because there is no usable
-GPU. Anything else fails with both reports, so that a grader which accepts a wrong answer, crashes,
-or rejects it for another reason is caught.
+Passes (exit 0) when the grader exits 1; its record (grader/harness/record.hpp) has every
+--fails check failed and no --passes check failed; its whole report (the details file, here a
+scratch file named by WORKBOOK_FEEDBACK_FILE) says every --expect text, every --expect-once text
+exactly once before its closing summary (which repeats each failure's first line), and no
+--expect-not text; and its compact report, what a student reads first, says no --expect-not text
+but the first --expect text (or, without one, names the first --fails check as failed). That text
+may instead be a later case of a check the compact report shows as its first case and a count,
+or in a failure it cut short (saying so under its check): the report must then name that check
+as failed. Exit 77 (meson SKIP) when the grader skipped its GPU checks for want of a usable GPU.
+Anything else fails, printing both reports: a grader that accepts a wrong answer, crashes, or
+rejects it for another reason is caught.
 
-With --not-built (a build configured with -Dgpu_selftests=skip, for a machine without a GPU), the
-wrong answer, which only the GPU checks reject, was not compiled: exit 77 saying so, and what its
-GPU checks must say where it is built (the --expect texts).
-
-With --measurements, what the grader measures of the wrong answer (for example how fast a
-conflicted kernel runs) is written to DIR, apart from the reference solution's numbers.
+--not-built (a build configured with -Dgpu_selftests=skip, for a machine without a GPU: the
+wrong answer, which only the GPU checks reject, was not compiled) exits 77 saying so, and what
+its GPU checks must say where it is built. --measurements DIR: what the grader measures of the
+wrong answer (how fast a conflicted kernel runs, say) goes to DIR, apart from the reference's.
 """
 import argparse
 import os

@@ -67,23 +67,19 @@ def split_top(text, sep=","):
 
 
 class Function:
-    def __init__(self, qualifiers, result, name, params, text, template=""):
+    def __init__(self, qualifiers, result, name, params, template=""):
         self.qualifiers, self.result, self.name = qualifiers, result, name
         self.params = params  # [(type, name)]
-        self.text = text
         self.template = template  # "template <...>" of a function template, else ""
 
     @property
     def host(self):
+        """Callable on the host (a kernel or a __device__-only function is not)."""
         return "__global__" not in self.qualifiers and (
             "__host__" in self.qualifiers or "__device__" not in self.qualifiers)
 
-    @property
-    def device_only(self):
-        return "__device__" in self.qualifiers and "__host__" not in self.qualifiers
-
-    def signature(self, named=True):
-        params = ", ".join(f"{t} {n}" if named else t for t, n in self.params)
+    def signature(self):
+        params = ", ".join(f"{t} {n}" for t, n in self.params)
         head = f"{self.template} " if self.template else ""
         return f"{head}{' '.join(self.qualifiers)} {self.result} {self.name}({params})".strip()
 
@@ -146,14 +142,14 @@ def parse_declaration(statement):
     if len(others) < 2 or not re.fullmatch(r"[A-Za-z_]\w*", others[-1]):
         raise InterfaceError(f"cannot read the declaration: {statement}")
     params = []
-    for k, param in enumerate(split_top(rest[:-1])):
+    for param in split_top(rest[:-1]):
         if param == "void":
             continue
         match = re.fullmatch(r"(.*?[\s*&])([A-Za-z_]\w*)", param)
         if not match or not match.group(1).strip():
             raise InterfaceError(f"a parameter without a name in: {statement}")
         params.append((match.group(1).strip(), match.group(2)))
-    f = Function(qualifiers, " ".join(others[:-1]), others[-1], params, statement, template)
+    f = Function(qualifiers, " ".join(others[:-1]), others[-1], params, template)
     if template and f.host:
         raise InterfaceError(f"a function template the host calls cannot cross between the "
                              f"judge and the subject: {statement}")
@@ -173,6 +169,7 @@ def value_type(t):
 
 
 def sides(header_path, skeleton_path):
+    """The interface's text, its namespace, the student's functions and the grader's."""
     header = open(header_path, encoding="utf-8").read()
     skeleton = open(skeleton_path, encoding="utf-8").read()
     namespace = re.search(r"\bnamespace\s+(ch\d\d)\s*\{", header)
@@ -181,30 +178,7 @@ def sides(header_path, skeleton_path):
     functions = declarations(header, namespace.group(1))
     student = [f for f in functions if defined_in(skeleton, f.name)]
     grader = [f for f in functions if not defined_in(skeleton, f.name)]
-    return namespace.group(1), student, grader
-
-
-def read_args(f, into="call"):
-    """Statements that read `f`'s arguments from frame `into`, and the call's argument list."""
-    lines = []
-    for k, (t, _) in enumerate(f.params):
-        v = value_type(t)
-        lines.append(f"  {v} a{k}{{}};")
-        lines.append(f"  if (!{into}.get(a{k})) return false;")
-    return lines, ", ".join(f"a{k}" for k in range(len(f.params)))
-
-
-def answer_function(f, namespace, prefix):
-    """A function `bool prefix_NAME(Frame& call, Frame& result)` that calls `f`."""
-    lines = [f"bool {prefix}_{f.name}(Frame& call, Frame& result) {{"]
-    reads, args = read_args(f)
-    lines += reads
-    if f.result == "void":
-        lines.append(f"  {namespace}::{f.name}({args});")
-    else:
-        lines.append(f"  result.put({namespace}::{f.name}({args}));")
-    lines += ["  (void)call;", "  (void)result;", "  return true;", "}"]
-    return lines
+    return header, namespace.group(1), student, grader
 
 
 def asserts(functions):
@@ -217,45 +191,57 @@ def asserts(functions):
             f"and the subject as bytes\");" for t in sorted(types)]
 
 
-def enums(header):
-    """[(NAME, [(enumerator, value)])] for each `enum class NAME { ... }` of the interface."""
-    found = []
+def enum_names(header):
+    """`enum_name(E)` for each `enum class E { ... }` of the interface, which a call's message
+    shows its argument by (subject_protocol.hpp's describe): Pattern::kStructMember, not 2."""
+    out = []
     for m in re.finditer(r"\benum\s+class\s+(\w+)\s*(?::\s*[\w ]+)?\{([^}]*)\}",
                          without_comments(header)):
-        items, value = [], -1
-        for item in (i.strip() for i in m.group(2).split(",")):
-            if not item:
-                continue
-            name, _, given = (p.strip() for p in item.partition("="))
-            value = int(given, 0) if given else value + 1
-            items.append((name, value))
-        found.append((m.group(1), items))
-    return found
-
-
-def enum_names(header):
-    """`enum_name(E)` for each enum of the interface, which a call's message shows its argument
-    by (subject_protocol.hpp's describe): Pattern::kStructMember, not 2."""
-    out = []
-    for name, items in enums(header):
+        name, value = m.group(1), -1
         out += [f"inline std::string enum_name({name} value) {{",
                 "  switch (static_cast<long long>(value)) {"]
-        out += [f'    case {v}: return "{name}::{e}";' for e, v in items]
+        for item in filter(None, (i.strip() for i in m.group(2).split(","))):
+            enumerator, _, given = (p.strip() for p in item.partition("="))
+            value = int(given, 0) if given else value + 1
+            out.append(f'    case {value}: return "{name}::{enumerator}";')
         out += ["  }",
                 f'  return "{name}(" + std::to_string(static_cast<long long>(value)) + ")";',
                 "}", ""]
     return out
 
 
+def preamble(made, header_include, harness_header):
+    """A generated file's first lines: what made it (`made`), and what it includes."""
+    return [f"// Made by grader/tools/subject_calls.py {made}. Do not edit.", "#include <string>",
+            "#include <type_traits>", "", f'#include "{header_include}"',
+            f'#include "grader/harness/{harness_header}"', ""]
+
+
+def answers(namespace, prefix, table, answered, crossing):
+    """The start of the anonymous namespace: a function `bool PREFIX_NAME(Frame& call, Frame&
+    result)` for each (number, f) of `answered`, which reads f's arguments from the call and puts
+    its result into the result, and the asserts on the types `crossing` functions send; and the
+    table `table` of the answers."""
+    out = ["namespace {", "", "using ::grader::subject::Frame;", ""]
+    for _, f in answered:
+        out.append(f"bool {prefix}_{f.name}(Frame& call, Frame& result) {{")
+        for k, (t, _) in enumerate(f.params):
+            out += [f"  {value_type(t)} a{k}{{}};", f"  if (!call.get(a{k})) return false;"]
+        args = ", ".join(f"a{k}" for k in range(len(f.params)))
+        out.append(f"  {namespace}::{f.name}({args});" if f.result == "void" else
+                   f"  result.put({namespace}::{f.name}({args}));")
+        out += ["  (void)call;", "  (void)result;", "  return true;", "}", ""]
+    return out + asserts(crossing), [f"const ::grader::subject::Answer {table}[] = {{"] + [
+        f"    {{{k}u, {prefix}_{f.name}}}," for k, f in answered] + [
+        "    {0xffffffffu, nullptr},", "};"]
+
+
 def judge_side(namespace, student, grader, header_include, gpu_grader, kernels=None,
                enum_lines=()):
-    calls = [f for f in student if f.host]
-    out = ["// Made by grader/tools/subject_calls.py (judge): the student's functions, called in the",
-           "// subject; the grader's, answered for it. Do not edit.",
-           "#include <string>", "#include <type_traits>", "", f'#include "{header_include}"',
-           '#include "grader/harness/subject_link.hpp"', "",
-           "// This grader is a judge: the reference checks are the GPU grader's (grader_main.cpp).",
-           f'extern "C" const char* workbook_judge_gpu_grader() {{ return "{gpu_grader}"; }}', ""]
+    out = preamble("(judge): the student's functions, called in the\n// subject; the grader's, "
+                   "answered for it", header_include, "subject_link.hpp")
+    out += ["// This grader is a judge: the reference checks are the GPU grader's (grader_main.cpp).",
+            f'extern "C" const char* workbook_judge_gpu_grader() {{ return "{gpu_grader}"; }}', ""]
     if kernels:
         out += ["// It runs the GPU checks itself, on the exercise's kernels loaded from here.",
                 f'extern "C" const char* workbook_judge_kernels() {{ return "{kernels}"; }}', ""]
@@ -263,7 +249,7 @@ def judge_side(namespace, student, grader, header_include, gpu_grader, kernels=N
     for number, f in enumerate(student):
         out.append(f.signature() + " {")
         args = "".join(f", {n}" for _, n in f.params)
-        if f.host and not f.device_only:
+        if f.host:
             r = f.result
             if "__device__" in f.qualifiers:
                 out += ["#if defined(__CUDA_ARCH__)", "  __trap();",
@@ -278,43 +264,36 @@ def judge_side(namespace, student, grader, header_include, gpu_grader, kernels=N
             if f.result != "void":
                 out.append("  return {};")
         out += ["}", ""]
-    out += ["namespace {", "", "using ::grader::subject::Frame;", ""]
     host_grader = [f for f in grader if f.host]
-    for f in host_grader:
-        out += answer_function(f, namespace, "answer") + [""]
-    out += asserts(calls + host_grader)
-    out += ["", "const bool kNumbered = ("]
+    head, table = answers(namespace, "answer", "kAnswered",
+                          [(1000 + k, f) for k, f in enumerate(host_grader)],
+                          [f for f in student if f.host] + host_grader)
+    out += head + ["", "const bool kNumbered = ("]
     out += [f"    ::grader::subject::register_function(reinterpret_cast<void (*)()>(&{f.name}), "
-            f"{number}u)," for number, f in enumerate(student) if f.host and not f.device_only]
-    out += ["    true);", "", "const ::grader::subject::Answer kAnswered[] = {"]
-    out += [f"    {{{1000 + k}u, answer_{f.name}}}," for k, f in enumerate(host_grader)]
-    out += ["    {0xffffffffu, nullptr},", "};",
-            "const bool kAnsweredSet = (::grader::subject::answer_calls_back(",
+            f"{number}u)," for number, f in enumerate(student) if f.host]
+    out += ["    true);", ""] + table
+    out += ["const bool kAnsweredSet = (::grader::subject::answer_calls_back(",
             f"    kAnswered, {len(host_grader)}), true);", "", "}  // namespace", "",
             f"}}  // namespace {namespace}", ""]
     return "\n".join(out)
 
 
 def subject_side(namespace, student, grader, header_include):
-    out = ["// Made by grader/tools/subject_calls.py (subject): answers the judge's calls with the",
-           "// student's functions, and calls back the grader's. Do not edit.",
-           "#include <string>", "#include <type_traits>", "", f'#include "{header_include}"',
-           '#include "grader/harness/subject_protocol.hpp"', "", f"namespace {namespace} {{", ""]
+    out = preamble("(subject): answers the judge's calls with the\n// student's functions, and "
+                   "calls back the grader's", header_include, "subject_protocol.hpp")
+    out += [f"namespace {namespace} {{", ""]
     host_grader = [f for f in grader if f.host]
     for k, f in enumerate(host_grader):
         args = "".join(f", {n}" for _, n in f.params)
         out += [f.signature() + " {",
                 f"  return ::grader::subject::call_back<{f.result}>({1000 + k}u{args});", "}", ""]
-    out += ["namespace {", "", "using ::grader::subject::Frame;", ""]
-    served = [(k, f) for k, f in enumerate(student) if f.host and not f.device_only]
-    for _, f in served:
-        out += answer_function(f, namespace, "serve") + [""]
-    out += asserts([f for _, f in served] + host_grader)
-    out += ["", "const ::grader::subject::Answer kServed[] = {"]
-    out += [f"    {{{k}u, serve_{f.name}}}," for k, f in served]
-    out += ["    {0xffffffffu, nullptr},", "};", "", "}  // namespace", "",
-            f"}}  // namespace {namespace}", "",
-            "int main() {", f"  return ::grader::subject::serve({namespace}::kServed);", "}", ""]
+    served = [(k, f) for k, f in enumerate(student) if f.host]
+    head, table = answers(namespace, "serve", "kServed", served,
+                          [f for _, f in served] + host_grader)
+    out += head + [""] + table + ["", "}  // namespace", "", f"}}  // namespace {namespace}", "",
+                                  "int main() {",
+                                  f"  return ::grader::subject::serve({namespace}::kServed);", "}",
+                                  ""]
     return "\n".join(out)
 
 
@@ -323,14 +302,13 @@ def main(argv):
         sys.exit(__doc__)
     side, header, skeleton, output = argv[1:5]
     try:
-        namespace, student, grader = sides(header, skeleton)
+        text, namespace, student, grader = sides(header, skeleton)
     except (InterfaceError, OSError) as e:
         sys.exit(f"subject_calls.py: {header}: {e}")
     include = header[header.index("chapters/"):] if "chapters/" in header else header
     if side == "judge":
-        with open(header, encoding="utf-8") as f:
-            named = enum_names(f.read())
-        text = judge_side(namespace, student, grader, include, *argv[5:], enum_lines=named)
+        text = judge_side(namespace, student, grader, include, *argv[5:],
+                          enum_lines=enum_names(text))
     else:
         text = subject_side(namespace, student, grader, include)
     with open(output, "w", encoding="utf-8") as f:

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,7 +64,8 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
                                                          int words, int width = 32,
                                                          const std::string& more_args = "") {
   // What a warp loading column 0 costs with this layout, bounds aside: the slip of padding by an
-  // even number of words shows here, even when its tile also overflows.
+  // even number of words shows here, even when its tile also overflows. "a warp loading column 0
+  // of this layout is N-way conflicted[: why].", or nothing where it is not.
   const auto column_conflict = [&]() -> std::string {
     for (int t = 0; t < 32; ++t) {
       if (index(t, 0) < 0) return "";
@@ -73,21 +75,13 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
     const int ways = smem::analyze(load).ways;
     if (ways <= 1) return "";
     const int stride = index(1, 0) - index(0, 0);
-    std::string why;
     bool uniform = true;
     for (int t = 1; t < 32; ++t) uniform = uniform && index(t, 0) - index(t - 1, 0) == stride;
-    if (uniform) {
-      int g = stride < 0 ? -stride : stride, b = 32;
-      while (b != 0) {
-        const int r = g % b;
-        g = b;
-        b = r;
-      }
-      why = ": rows are " + std::to_string(stride) + " words apart, and gcd(" +
-            std::to_string(stride) + ", 32) = " + std::to_string(g);
-    }
-    return "Besides, a warp loading column 0 of this layout is " + std::to_string(ways) +
-           "-way conflicted" + why + ".";
+    const std::string why = ": rows are " + std::to_string(stride) + " words apart, and gcd(" +
+                            std::to_string(stride) +
+                            ", 32) = " + std::to_string(std::gcd(stride, 32));
+    return "a warp loading column 0 of this layout is " + std::to_string(ways) + "-way conflicted" +
+           (uniform ? why : "") + ".";
   };
   const std::string tile =
       more_args.empty() ? "the tile" : name + "'s tile " + std::to_string(width) + " floats wide";
@@ -101,7 +95,7 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
         grader::Feedback f(call + " is " + std::to_string(w) + ", outside the tile's " +
                            std::to_string(words) + " words.");
         const std::string conflict = column_conflict();
-        if (!conflict.empty()) f.line(conflict);
+        if (!conflict.empty()) f.line("Besides, " + conflict);
         return f.hint(
             "the tile's size is fixed by the interface: a layout that makes columns "
             "conflict-free with the least padding, or none, fits it.");
@@ -140,11 +134,8 @@ inline std::optional<grader::Feedback> check_tile_layout(const std::string& name
       // Column 0 conflicts too when any does with a uniform row stride: say why (column 0's own
       // failure only where there is a why).
       const std::string why = column_conflict();
-      if (!why.empty() && (k != 0 || why.find("gcd") != std::string::npos)) {
-        std::string line = why.substr(std::string("Besides, ").size());
-        line[0] = 'A';
-        f.line(line);
-      }
+      if (!why.empty() && (k != 0 || why.find("gcd") != std::string::npos))
+        f.line("A" + why.substr(1));
       return f.hint("the 32 rows of a column must fall in 32 different banks.");
     }
   }

@@ -1,9 +1,7 @@
 #include "grader/transpose/transpose_bench.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
 #include <map>
 #include <random>
 #include <tuple>
@@ -33,6 +31,18 @@ __global__ void naive_transpose_kernel(const float* in, float* out, int rows, in
 void launch_naive(const float* in, float* out, int rows, int cols) {
   naive_transpose_kernel<<<dim3((cols + 31) / 32, (rows + 7) / 8), dim3(32, 8)>>>(in, out, rows,
                                                                                   cols);
+}
+
+// `measure(one_launch)` of `launch` transposing one `side` x `side` tile (one block).
+template <typename Measure>
+auto on_one_tile(const Launch& launch, int side, const Measure& measure) {
+  gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
+  gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
+  in.fill_bytes(0x3f);
+  return measure([&] {
+    launch(in.get(), out.get(), side, side);
+    GPU_CHECK(cudaGetLastError());
+  });
 }
 
 }  // namespace
@@ -97,10 +107,8 @@ std::optional<grader::Feedback> check_correct_on(const Launch& launch, const std
       }
     });
     bool shape_failed = false;
-    const bool any_wrong =
-        std::find(wrong_column.begin(), wrong_column.end(), 1) != wrong_column.end();
-    for (int c = 0; c < cols && any_wrong && !shape_failed; ++c) {
-      for (int r = 0; r < rows && !shape_failed; ++r) {
+    for (int c = 0; c < cols && !shape_failed; ++c) {
+      for (int r = 0; r < rows && wrong_column[static_cast<size_t>(c)] && !shape_failed; ++r) {
         const float want = host[static_cast<size_t>(r) * cols + c];
         const float have = got[static_cast<size_t>(c) * rows + r];
         if (have == want) continue;
@@ -180,25 +188,13 @@ std::optional<grader::Feedback> tile_not_staged(const Launch& launch, const std:
 }
 
 gpu::SmemCounters count_one_tile(const Launch& launch, int side) {
-  gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
-  gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
-  in.fill_bytes(0x3f);
-  return gpu::measure_smem_counters([&] {
-    launch(in.get(), out.get(), side, side);
-    GPU_CHECK(cudaGetLastError());
-  });
+  return on_one_tile(launch, side, gpu::measure_smem_counters);
 }
 
 std::string lines_of_one_tile(
     const Launch& launch, int side,
     const std::function<std::string(const std::function<void()>&)>& render) {
-  gpu::DeviceBuffer<float> in(static_cast<size_t>(side) * side);
-  gpu::DeviceBuffer<float> out(static_cast<size_t>(side) * side);
-  in.fill_bytes(0x3f);
-  return render([&] {
-    launch(in.get(), out.get(), side, side);
-    GPU_CHECK(cudaGetLastError());
-  });
+  return on_one_tile(launch, side, render);
 }
 
 Times time_transpose(const Launch& launch, const std::string& kernel, int n) {
@@ -220,24 +216,6 @@ Times time_transpose(const Launch& launch, const std::string& kernel, int n) {
   return t;
 }
 
-std::string report(const Times& t, const std::string& yours_label, const std::string& file) {
-  grader::record_measurement(file, "transpose.fraction_of_copy", t.copy_ms / t.yours_ms, "");
-  grader::record_measurement(file, "transpose.naive_fraction_of_copy", t.copy_ms / t.naive_ms, "");
-  grader::record_measurement(file, "transpose.speedup_over_naive", t.naive_ms / t.yours_ms, "x");
-  const double peak = grader::memory_peak();
-  if (peak > 0) {
-    grader::record_measurement(file, "transpose.fraction_of_memory_peak",
-                               t.bytes / (t.yours_ms * 1e-3) / peak, "");
-  }
-  const std::string table = grader::speed_table({{"device copy (cudaMemcpy)", t.copy_ms, t.bytes},
-                                                 {"naive transpose", t.naive_ms, t.bytes},
-                                                 {yours_label, t.yours_ms, t.bytes}},
-                                                1, peak);
-  std::cout << "transpose of " << t.n << " x " << t.n << " floats (median of 31 launches):\n"
-            << table;
-  return table;
-}
-
 std::optional<grader::Feedback> judge_speedup_over_naive(
     const Launch& launch, const std::string& kernel, const std::string& label,
     const std::string& file, const grader::Threshold& need, const std::string& hint,
@@ -246,7 +224,12 @@ std::optional<grader::Feedback> judge_speedup_over_naive(
     return grader::not_judged_while_wrong("Not timed", kernel + " is not correct yet");
   }
   const Times t = time_transpose(launch, kernel);
-  const std::string table = report(t, label, file);
+  const std::string title = "transpose of " + std::to_string(t.n) + " x " + std::to_string(t.n) +
+                            " floats (median of 31 launches):";
+  const grader::SpeedCheck check{file, "transpose", "naive", "naive transpose", label, title,
+                                 need, "",          hint};
+  const std::string table =
+      grader::record_speed_table(check, t.yours_ms, t.naive_ms, t.copy_ms, t.bytes);
   const double speedup = t.naive_ms / t.yours_ms;
   if (grader::passes(need, speedup)) return std::nullopt;
   return grader::Feedback("Your transpose is " + grader::fixed(speedup) +

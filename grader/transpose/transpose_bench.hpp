@@ -68,16 +68,12 @@ struct Times {
 };
 Times time_transpose(const Launch& launch, const std::string& kernel, int n = 8192);
 
-/// The table students see: copy, naive, theirs, in GB/s and as a fraction of copy. Also records
-/// `<file>`: transpose.fraction_of_copy, transpose.naive_fraction_of_copy,
-/// transpose.speedup_over_naive.
-std::string report(const Times& t, const std::string& yours_label, const std::string& file);
-
 /// Checks correctness first (on the shapes of `contract`), then times `launch` and judges its
 /// speed over the naive transpose, timed in the same run, against threshold `need`: a ratio of
 /// two kernels on the same GPU, which holds on GPUs with more or less bandwidth per SM, where a
 /// fraction of the copy bandwidth does not (the table still shows it). Prints and records the
-/// ladder table. The feedback for a failure, or nothing.
+/// ladder table (grader::record_speed_table: `<file>` gets transpose.speedup_over_naive,
+/// transpose.fraction_of_copy, ...). The feedback for a failure, or nothing.
 std::optional<grader::Feedback> judge_speedup_over_naive(
     const Launch& launch, const std::string& kernel, const std::string& label,
     const std::string& file, const grader::Threshold& need, const std::string& hint,

@@ -1,12 +1,11 @@
 // The grading harness's own arithmetic, feedback, lesson text and measurement files.
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <numeric>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "common/cuda/event_timer.hpp"
@@ -284,11 +283,7 @@ TEST_CASE("a rule is judged on every case: the first wrong one is named, fresh o
   const auto judge = [&](auto rule) {
     return grader::judge_rule("rule(s)", -1, strides, rule, request, text, hint);
   };
-  const auto law = [](int s) {
-    int a = s, b = 32;
-    while (b != 0) a = std::exchange(b, a % b);
-    return a;
-  };
+  const auto law = [](int s) { return std::gcd(s, 32); };
   CHECK_FALSE(judge(law));
   // Right on the variant's stride and the next, wrong on 8: a table of what one run showed.
   const auto table = judge([](int s) { return s == 1 ? 1 : s == 2 ? 2 : -1; });

@@ -1,9 +1,8 @@
 // The compact report (grader/harness/report.hpp): what a student sees first of a grader's run.
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
-
-#include <sstream>
 
 #include "grader/harness/catch.hpp"
 #include "grader/harness/record.hpp"
