@@ -31,7 +31,7 @@ SKELETON, SOLUTION = files_of(CHAPTER)
 OPEN, CLOSE = "// ---- your code:", "// ---- end of your code ----"
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from scratch_handout import failures as problems, finish  # noqa: E402
+from scratch_handout import check, finish  # noqa: E402
 
 
 def copy_chapter(scratch):
@@ -49,9 +49,8 @@ def expect(scratch, what, status, *texts):
     done = subprocess.run([sys.executable, tool, scratch, "--chapters", CHAPTER],
                           capture_output=True, text=True)
     said = done.stdout + done.stderr
-    if done.returncode != status or any(t not in said for t in texts):
-        problems.append(f"{what}: exit {done.returncode}, want {status} and {texts}; it said:\n"
-                        f"{said}")
+    check(done.returncode == status and all(t in said for t in texts),
+          f"{what}: exit {done.returncode}, want {status} and {texts}; it said:\n{said}")
 
 
 def edited(what, shown, change, status, *texts):
