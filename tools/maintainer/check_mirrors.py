@@ -12,8 +12,9 @@ each between an opening and a closing marker line (indentation allowed, the labe
     // ---- end of your code ----
 
 Each file needs at least one region; regions do not nest. What a failure names:
-docs/instructors/maintaining.md. Exit 0 when every chapter holds, 1 otherwise. --chapters checks only the chapters named (folder names; the chapter
-template's NN_SLUG too); by default every chapter found in chapters/ or solutions/. Needs no git.
+docs/instructors/maintaining.md. Exit 0 when every chapter holds, 1 otherwise. --chapters checks
+only the chapters named (folder names; the chapter template's NN_SLUG too); by default every
+chapter found in chapters/ or solutions/. Needs no git.
 """
 import argparse
 import os
