@@ -386,16 +386,12 @@ class Checker:
             self.counts["counted shown"] = self.counts.get("counted shown", 0) + 1
 
     def fill(self, kind, case):
-        shown = self.page.evaluate(f"({FILL_AND_READ})({json_of(case)})", await_promise=True)
+        shown = self.page.evaluate(f"({FILL_AND_READ})({json.dumps(case)})", await_promise=True)
         self.compare(kind, arguments(case), shown)
 
     def pick(self, menu, value):
-        return self.page.evaluate(f"({PICK_AND_READ})({json_of(menu)}, {json_of(value)})",
+        return self.page.evaluate(f"({PICK_AND_READ})({json.dumps(menu)}, {json.dumps(value)})",
                                   await_promise=True)
-
-
-def json_of(value):
-    return json.dumps(value)
 
 
 def main():

@@ -43,7 +43,6 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "grader", "tools"))
 import manifest  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "tools", "instructor"))
-import meson_testlog  # noqa: E402,F401
 from make_handout import listing  # noqa: E402
 
 GIVEAWAYS = ["the request takes", "The bank model says", "The GPU counted 2 wavefronts"]

@@ -11,16 +11,10 @@ each between an opening and a closing marker line (indentation allowed, the labe
     ...
     // ---- end of your code ----
 
-Everything else (the header, the comments before each exercise, the code the student is given,
-the marker lines themselves) must be the same bytes, in the same order, in both files. Each file
-needs at least one region; regions do not nest. On a difference this prints the file and line
-of both sides and the first line that differs; on a marker out of place (a region opened twice,
-a closing marker with no region open, a region never closed, a line that looks like a marker
-but is not one) it names the file and line. Exit 0 when every chapter holds, 1 otherwise.
-
---chapters checks only the chapters named (folder names; the chapter template's NN_SLUG too);
-by default every chapter found in chapters/ or solutions/. Needs no git: it reads the files as
-they are.
+Each file needs at least one region; regions do not nest. What a failure names:
+docs/instructors/maintaining.md. Exit 0 when every chapter holds, 1 otherwise. --chapters checks
+only the chapters named (folder names; the chapter template's NN_SLUG too); by default every
+chapter found in chapters/ or solutions/. Needs no git.
 """
 import argparse
 import os

@@ -1,9 +1,8 @@
 """What a chapter's copy attack looks for: the graded functions and kernels of the chapter, each
 with the check whose points it earns and how an answer taken from the hand-out would be written
 into the exercise. Each chapter declares its items in solutions/NN_slug/copy_attacks.py (a list
-ITEMS); tools/maintainer/copy_attacks.py runs the attack. Predictions are not among them: each is
-a rule graded on fresh cases, which no number the hand-out could hold answers (a table of the
-right numbers of a variant's cases earns nothing: copied_answers.py measures it per chapter).
+ITEMS); tools/maintainer/copy_attacks.py runs the attack. Why predictions are not among them:
+docs/instructors/maintaining.md.
 """
 from dataclasses import dataclass, field
 

@@ -5,26 +5,21 @@ it attacks (tools/maintainer/check_course_readiness.py grades them as a class).
 
     copy_attacks.py SOURCE_ROOT HANDOUT_TREE OUT_DIR [--control]
 
-SOURCE_ROOT is an instructor's checkout (it has each chapter's solutions/NN_slug/copy_attacks.py,
-the list of the chapter's graded functions and kernels, tools/maintainer/copy_attack_items.py);
-HANDOUT_TREE an unpacked hand-out (the attacker's whole view). The attack, grader-code, writes
-OUT_DIR/grader-code/, a hand-out tree holding every chapter's exercise file: every graded
-function replaced by a call of a definition of the same name (or a listed alias) that the
-hand-out's grader/ or common/ code holds, pasted into the exercise; a graded kernel found there
-is reported. No attack takes predicted counts from the hand-out's tables or lessons: every
-prediction is a rule graded on fresh cases, and a table of the right numbers of a variant's
-cases earns nothing (copied_answers.py measures it).
+SOURCE_ROOT is an instructor's checkout (each chapter's solutions/NN_slug/copy_attacks.py lists
+its graded items: tools/maintainer/copy_attack_items.py); HANDOUT_TREE an unpacked hand-out (the
+attacker's whole view). Why predictions need no attack: docs/instructors/maintaining.md.
 
-OUT_DIR/local-runs/ is a second attack: each graded function that declares where the local runs
-ask it (`local`) answers there only (what inverted digests, or a search with the local checks as
-its oracle, give at best), the rest of the exercise being the reference's.
+- OUT_DIR/grader-code/: every chapter's exercise, each graded function replaced by a call of a
+  definition of the same name (or a listed alias) in the hand-out's grader/ or common/ code,
+  pasted into the exercise; a graded kernel found there is reported.
+- OUT_DIR/local-runs/: each graded function that declares where the local runs ask it (`local`)
+  answers there only, the rest of the exercise being the reference's.
+- OUT_DIR/attacks.json: what was found, item by item, with the check each attacks.
+- --control: OUT_DIR/control/, made from a copy of the hand-out doctored with the reference's
+  graded functions in a grader header (doctor()) for its first chapter with a graded function;
+  it must score the attacked functions' checks, proof that the attack finds what a leak gives.
 
-An item the attack finds nothing for stays as the skeleton has it. OUT_DIR/attacks.json lists what
-it found, item by item, with the check each attacks. With --control, a copy of the hand-out is
-doctored with the reference's graded functions in a grader header (see doctor()) for its first
-chapter with a graded function, and the control submission OUT_DIR/control/ made from it must
-score the attacked functions' checks: proof that the attack finds and plants what a leak gives
-away.
+An item the attack finds nothing for stays as the skeleton has it.
 """
 import dataclasses
 import importlib.util
@@ -138,20 +133,15 @@ def attack(tree, chapter, items, skeleton):
     sources)]."""
     text, prelude, found = skeleton, [], []
     for item in items:
-        sources, call = [], None
-        if isinstance(item, Function):
-            for name in item.names:
-                for path, qualified in definitions(tree, name):
-                    sources.append(f"{path}: defines {qualified}")
-                    if call is None:
-                        call = qualified
-                        paste = pasted(tree, path)
-                        if paste not in prelude:
-                            prelude.append(paste)
-        elif isinstance(item, Kernel):
-            for name in item.names:
-                for path, qualified in definitions(tree, name):
-                    sources.append(f"{path}: defines the kernel {qualified}")
+        sources, call, kernel = [], None, isinstance(item, Kernel)
+        for name in item.names:
+            for path, qualified in definitions(tree, name):
+                sources.append(f"{path}: defines {'the kernel ' * kernel}{qualified}")
+                if not kernel and call is None:
+                    call = qualified
+                    paste = pasted(tree, path)
+                    if paste not in prelude:
+                        prelude.append(paste)
         if call is not None:
             text = plant(text, item, item.plant.new.replace("{call}", call),
                          f"{chapter} {item.name}")

@@ -6,23 +6,15 @@
 
 (`ninja -C build figures` runs the first; the host test `lesson figures are up to date` the
 second.) A figure list is `chapters/<folder>/figures/figures.tsv` or `docs/figures/figures.tsv`,
-one figure per line, tab-separated:
+one figure per line, tab-separated (# starts a comment):
 
     FILE.svg   LEFT CAPTION   LEFT ARGUMENTS   [RIGHT CAPTION   RIGHT ARGUMENTS]
-
-or, for a figure that is not a bank map,
-
     FILE.svg   drawn by   SCRIPT
 
-(SCRIPT, from the source root, writes it; the check holds it to the script's output), where
-ARGUMENTS are what `analyze_smem_access` takes ('--width 16 t*16'; the expression is the
-last word and may not hold spaces). With a second half the figure shows the two requests one
-above the other (a map keeps its width): the conflicted access and its fix. SCRIPT, a Python file by its path from the source
-root, prints the SVG, and is run and checked like the analyser. File names are unique over all
-lists (Doxygen finds an image by its name). Lines starting with # are comments. The SVG files
-are committed next to their list, so the pictures show on a code-hosting site as well as in
-the Doxygen pages; every figure must be shown by the page beside it (the chapter's README.md,
-or docs/analyzer.md), and every SVG the page shows must be on the list.
+ARGUMENTS are what `analyze_smem_access` takes ('--width 16 t*16'; the expression is the last
+word and may not hold spaces); SCRIPT, a Python file by its path from the source root, prints
+the SVG. The rules (one file name over all lists, every figure shown by the page beside it and
+every SVG it shows listed): "A figure in every lesson" in docs/instructors/chapters.md.
 """
 import glob
 import os

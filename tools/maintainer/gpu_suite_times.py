@@ -25,6 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "grader", "tools")]
+import manifest  # noqa: E402
 import manifest_views  # noqa: E402
 import meson_testlog  # noqa: E402
 
@@ -34,9 +35,7 @@ def check(root):
                         "gpu-suite-seconds.tsv")
     seconds = manifest_views.measurements(path)
     problems = []
-    for chapter in sorted(os.listdir(os.path.join(root, "chapters"))):
-        if not re.fullmatch(r"\d\d_[a-z0-9_]+", chapter):
-            continue
+    for chapter in manifest.chapters(root):
         if not os.path.isfile(os.path.join(root, "solutions", chapter, "measurements",
                                            "h200.tsv")):
             print(f"ch{chapter[:2]} awaits its first H200 run: its GPU checks have no time yet "

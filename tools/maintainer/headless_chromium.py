@@ -43,10 +43,6 @@ class Page:
     def command(self, method, **params):
         return self.browser.command(method, session=self.session, **params)
 
-    def track_requests(self):
-        """From now on, every URL the page asks for is kept in the browser's `requested`."""
-        self.command("Network.enable")
-
     def evaluate(self, expression, await_promise=False):
         """The value of a JavaScript expression in the page (JSON-serialisable values only);
         raises ChromiumError with the page's message when it throws."""
@@ -94,7 +90,7 @@ class Chromium:
         self.profile = None
         self.next_id = 0
         self.buffer = b""
-        self.requested = []  # every URL a page asked for, once Page.track_requests() is called
+        self.requested = []  # every URL a page opened with track_requests asked for
 
     def __enter__(self):
         self.profile = tempfile.mkdtemp(prefix="workbook-chromium-")
@@ -179,7 +175,7 @@ class Chromium:
                      deviceScaleFactor=1, mobile=False)
         page.command("Page.enable")
         if track_requests:
-            page.track_requests()
+            page.command("Network.enable")
         page.command("Page.navigate", url=url)
         page.wait_for("location.href !== 'about:blank' && document.readyState === 'complete'")
         return page

@@ -8,15 +8,9 @@ asks what an exercise grades.
     tools/maintainer/make_counted_cases.py SOLUTION_BUILD --check   exit 1 unless it is up to date
 
 SOLUTION_BUILD is a build of every chapter in solution mode (meson setup -Dkernels=solution).
-What each exercise grades is what its chapter's lesson checks hold the lesson to
-(lesson::check_not_printed: the self-study cases, the hidden checks' and those of class
-variants, as each chapter lists them): the script runs every chapter's `<grader> lesson` with
-WORKBOOK_WRITE_GRADED_REQUESTS set, which writes them out. A measured request is left out when
-it is one of them, or the same one at addresses shifted by whole 4-byte words (128-byte lines
-for cp.async): its picture is then the graded one's with the banks rotated, and its count the
-graded answer. The lesson checks hold the written file to the same rule (lesson_text.cpp,
-same_question()), so a chapter that comes to grade one of its cases fails until the file is
-written again.
+It runs every chapter's `<grader> lesson` with WORKBOOK_WRITE_GRADED_REQUESTS set, which writes
+out what the chapter grades; which measured requests that leaves out, and why: "The browser page
+counts no graded request" in docs/instructors/maintaining.md.
 
 With --check, a build that lacks a chapter exits 77 (skipped), saying which.
 """

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole solution suite on slices of the GPU: the same GPU limited by MPS to 25% and 10%
-# of its SMs (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE), as a stand-in for the smaller GPUs students
-# have. Every check must pass there too. The chapters' measurements of each slice are copied to
-# solutions/NN_slug/measurements/<name>-sm25.tsv and <name>-sm10.tsv, where each chapter's lesson
-# checks hold its thresholds to them; those checks (suite `measured`) run once at the end, on the
-# files this run wrote. The MPS daemon is stopped at the end; no GPU setting is changed.
+# Runs the whole solution suite on slices of the GPU (MPS: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE),
+# copies each slice's measurements to solutions/NN_slug/measurements/<name>-sm<percent>.tsv, then
+# runs suite `measured` once on them (docs/instructors/maintaining.md). Every check must pass on
+# each slice. The MPS daemon is stopped at the end; no GPU setting is changed.
 #
 #   tools/maintainer/run_gpu_slices.sh [BUILD_DIR] [OUTPUT_DIR] [MEASUREMENT_NAME] [PERCENTS]
 #                                      [measured|no-measured] [SUITES]

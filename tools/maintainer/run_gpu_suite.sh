@@ -1,24 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole workbook on a GPU machine in fresh build directories and collects the logs:
-#   solution mode: every check, including the GPU ones, the reference's own checks and the grader
-#                  self-tests, must pass;
-#   student mode:  every chapter's checks must fail (the skeletons are not done);
-#   the chapter template: a scratch chapter's skeleton fails, its solution passes.
-# The measurements the GPU checks wrote are copied into the source tree, where they are committed
-# with the instructors' material: each chapter's to solutions/NN_slug/measurements/NAME.tsv (and
-# what its wrong answers measured to .../wrong_answers/), the rest to
-# tools/maintainer/measurements/NAME/; the instruction counts of compiled kernels that lessons
-# quote are recounted in the solution build (tools/maintainer/count_sass.py). Only then do the
-# checks that read committed measurements run (suite `measured`: the lesson checks, the
-# thresholds' headroom, the suite's time), so that they check this run's numbers, not the last
-# one's; before them the lessons' marked numbers are rewritten from this run's (suite lessons
-# with WORKBOOK_RENEW_FIGURES=1).
-#
-# Part `lines` holds the counters checks' line-by-line view to Nsight Compute's source view
-# (compare_lines_with_ncu.py); part `slices` runs the solution build's suites on 25% and 10% of
-# the SMs (run_gpu_slices.sh); part `class` grades the class of three
-# (tools/instructor/run_gpu_grading.py) and the hostile class's GPU cases
-# (run_gpu_hostile_class.py).
+# solution mode must pass, student mode fail, the chapter template both. What the GPU checks
+# measured is copied into the source tree before the checks of committed measurements (suite
+# `measured`) run on it. Each part and where its files go: docs/instructors/maintaining.md.
 #
 #   tools/maintainer/run_gpu_suite.sh [OUTPUT_DIR] [MEASUREMENT_NAME] [PARTS] [CHAPTERS]
 #       defaults: ./gpu-run-logs h200 "solution student" (every chapter)
@@ -48,7 +32,7 @@ build() {  # build DIR MODE
     ninja -k 0 -C "$1" >"$out/build-$2.log" 2>&1  # -k 0: every failing unit in one go
 }
 
-# Copies what a solution-mode run measured into the source tree (see the top of this file).
+# Copies what a solution-mode run measured into the source tree (maintaining.md says where).
 copy_measurements() {  # copy_measurements BUILD
   local chapter folder file test answer
   shared="tools/maintainer/measurements/$name"

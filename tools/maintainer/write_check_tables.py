@@ -2,10 +2,7 @@
 """Writes what the hand-out derives from the solution side: each lesson's table of checks from
 its chapter's manifest, and the chapters' answer digests from their answer keys.
 
-The tables: the grader's checks, their points and the lesson's "What the grader checks" cannot
-drift apart: the test `lessons' tables of checks are their manifests'` holds the lessons to one
-source, grader/NN_slug/chapter.ini (with solutions/NN_slug/chapter.ini for the line about
-official grading's hidden checks), from which the grader registers its checks.
+The tables' one source is the chapter's manifests (docs/instructors/chapters.md says why).
 
     write_check_tables.py SOURCE_ROOT            rewrite every lesson's table
     write_check_tables.py SOURCE_ROOT --check    fail, naming the lesson, where one differs

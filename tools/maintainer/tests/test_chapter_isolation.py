@@ -49,11 +49,10 @@ for folder, dirs, files in os.walk(root):
         dirs[:] = []
         continue
     # A chapter's own folder: it may name itself and earlier chapters, never a later one.
+    # chapters/, grader/ and solutions/ themselves hold shared files, checked as any other.
     own = None
     if parts and parts[0] in chapter_trees and len(parts) > 1 and re.match(r"\d\d_", parts[1]):
         own = int(parts[1][:2])
-    elif parts and parts[0] in chapter_trees:
-        pass  # chapters/, grader/, solutions/ themselves: their shared files are checked below
     for name in files:
         if (not parts and name in allowed_top) or name.startswith("ci-"):
             continue

@@ -31,17 +31,13 @@ SKELETON, SOLUTION = files_of(CHAPTER)
 OPEN, CLOSE = "// ---- your code:", "// ---- end of your code ----"
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from scratch_handout import failures as problems, finish  # noqa: E402
+from scratch_handout import check, finish  # noqa: E402
 
 
-def lines_of(scratch, shown):
-    with open(os.path.join(scratch, shown), encoding="utf-8") as f:
-        return f.read().splitlines(keepends=True)
-
-
-def write(scratch, shown, lines):
-    with open(os.path.join(scratch, shown), "w", encoding="utf-8") as f:
-        f.write("".join(lines))
+def copy_chapter(scratch):
+    for s in (SKELETON, SOLUTION):
+        os.makedirs(os.path.dirname(os.path.join(scratch, s)), exist_ok=True)
+        shutil.copy(os.path.join(root, s), os.path.join(scratch, s))
 
 
 def first(lines, text, start=0):
@@ -53,20 +49,19 @@ def expect(scratch, what, status, *texts):
     done = subprocess.run([sys.executable, tool, scratch, "--chapters", CHAPTER],
                           capture_output=True, text=True)
     said = done.stdout + done.stderr
-    if done.returncode != status or any(t not in said for t in texts):
-        problems.append(f"{what}: exit {done.returncode}, want {status} and {texts}; it said:\n"
-                        f"{said}")
+    check(done.returncode == status and all(t in said for t in texts),
+          f"{what}: exit {done.returncode}, want {status} and {texts}; it said:\n{said}")
 
 
 def edited(what, shown, change, status, *texts):
     """Runs the checker on a fresh copy whose file `shown` `change(lines)` edited in place."""
     with tempfile.TemporaryDirectory() as scratch:
-        for s in (SKELETON, SOLUTION):
-            os.makedirs(os.path.dirname(os.path.join(scratch, s)), exist_ok=True)
-            shutil.copy(os.path.join(root, s), os.path.join(scratch, s))
-        lines = lines_of(scratch, shown)
+        copy_chapter(scratch)
+        with open(os.path.join(scratch, shown), encoding="utf-8") as f:
+            lines = f.read().splitlines(keepends=True)
         extra = change(lines)
-        write(scratch, shown, lines)
+        with open(os.path.join(scratch, shown), "w", encoding="utf-8") as f:
+            f.write("".join(lines))
         expect(scratch, what, status, *[t.format(**(extra or {})) for t in texts])
 
 
@@ -127,9 +122,7 @@ def trailing_space(lines):
 
 
 with tempfile.TemporaryDirectory() as scratch:
-    for s in (SKELETON, SOLUTION):
-        os.makedirs(os.path.dirname(os.path.join(scratch, s)), exist_ok=True)
-        shutil.copy(os.path.join(root, s), os.path.join(scratch, s))
+    copy_chapter(scratch)
     expect(scratch, "the chapter as committed", 0, "1 chapters")
     os.remove(os.path.join(scratch, SOLUTION))
     expect(scratch, "without the solution", 1, f"{SOLUTION}: missing")

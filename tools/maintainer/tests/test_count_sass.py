@@ -38,7 +38,7 @@ SASS = """
 """
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from scratch_handout import failures as problems, finish  # noqa: E402
+from scratch_handout import check, finish  # noqa: E402
 
 
 def run(args, env):
@@ -70,25 +70,21 @@ with tempfile.TemporaryDirectory() as scratch:
     output = os.path.join(chapter, "measurements", "compiled.tsv")
     written = open(output, encoding="utf-8").read() if os.path.isfile(output) else ""
     for line in ("lds\t2\tinstructions", "lds128\t1\tinstructions", "ffma\t3\tinstructions"):
-        if line not in written:
-            problems.append(f"write: {line!r} not in what it wrote ({status}: {text})")
+        check(line in written, f"write: {line!r} not in what it wrote ({status}: {text})")
     binary = os.path.join(build, "grader")
     status, text = run(["check", spec, binary], env)
-    if status != 0:
-        problems.append(f"check on the file just written: exit {status}, want 0: {text}")
+    check(status == 0, f"check on the file just written: exit {status}, want 0: {text}")
     with open(output, "w", encoding="utf-8") as f:
         f.write(written.replace("ffma\t3", "ffma\t4"))
     status, text = run(["check", spec, binary], env)
-    if status != 1 or "DIFFERS" not in text:
-        problems.append(f"check with a wrong committed count: exit {status}, want 1: {text}")
+    check(status == 1 and "DIFFERS" in text,
+          f"check with a wrong committed count: exit {status}, want 1: {text}")
     write_spec(80)
     status, text = run(["check", spec, binary], env)
-    if status != 77 or "no SASS for sm_80" not in text:
-        problems.append(f"check without SASS for the spec's architecture: exit {status}, "
-                        f"want 77: {text}")
+    check(status == 77 and "no SASS for sm_80" in text,
+          f"check without SASS for the spec's architecture: exit {status}, want 77: {text}")
     no_toolkit = dict(os.environ, CUOBJDUMP="", PATH=scratch + "/none")
     status, text = run(["check", spec, binary], no_toolkit)
-    if status != 77:
-        problems.append(f"check without cuobjdump: exit {status}, want 77: {text}")
+    check(status == 77, f"check without cuobjdump: exit {status}, want 77: {text}")
 
 finish("count_sass.py: write, check, a differing count and both skips behave")

@@ -1,6 +1,4 @@
-"""Chapter @NN@'s graded functions and kernels, for the copy attack
-(tools/maintainer/copy_attacks.py): what an answer taken from the hand-out would look like, and
-where it would go in the skeleton."""
+"""Chapter @NN@'s graded items for the copy attack (tools/maintainer/copy_attack_items.py)."""
 from copy_attack_items import Function, Kernel, Plant
 
 ITEMS = [
