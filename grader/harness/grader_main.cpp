@@ -162,7 +162,8 @@ int skip_gpu_checks(const std::string& reason, bool compact) {
                                     ": skipped, as no usable GPU is here.");
   }
   for (const std::string& line : lines) {
-    const auto rows = compact ? grader::report::wrap(line, 80, "", "  ") : decltype(lines){line};
+    const auto rows =
+        compact ? grader::report::wrap(line, 80, "", "  ") : std::vector<std::string>{line};
     for (const std::string& row : rows) std::cout << row << "\n";
   }
   return kExitSkip;

@@ -222,18 +222,16 @@ def walk_problems(site):
         f"the lessons' Next links walk {seen} then {page}, not the chapters in order"]
 
 
-def search_problems(site):
+def search_problems(browser, site):
     """The lessons' search (docs/search.md) finds "wavefront" in at least 8 of them, by lunr."""
     page_path = os.path.join(site, "md_docs_search.html")
     if not os.path.isfile(page_path):
         return ["md_docs_search.html: the site has no search page"]
-    with Chromium() as browser:
-        page = browser.open(pathlib.Path(page_path).as_uri() + "?q=wavefront", WIDTH, HEIGHT)
-        page.wait_for("document.getElementById('workbook-search-results').dataset.ready === "
-                      "'true'")
-        found = page.evaluate("({lunr: !!window.lunr, pages: [...new Set([...document."
-                              "querySelectorAll('#workbook-search-results a')].map((a) => "
-                              "a.getAttribute('href')))]})")
+    page = browser.open(pathlib.Path(page_path).as_uri() + "?q=wavefront", WIDTH, HEIGHT)
+    page.wait_for("document.getElementById('workbook-search-results').dataset.ready === 'true'")
+    found = page.evaluate("({lunr: !!window.lunr, pages: [...new Set([...document."
+                          "querySelectorAll('#workbook-search-results a')].map((a) => "
+                          "a.getAttribute('href')))]})")
     lessons = [p for p in found["pages"] if p.startswith("md_chapters_")]
     with open(os.path.join(site, "search_index.js"), encoding="utf-8") as f:  # var X = [...];
         missing = sorted({d["href"] for d in json.loads(f.read().split("=", 1)[1].strip()[:-1])}
@@ -245,14 +243,13 @@ def search_problems(site):
             f"lunr {'loaded' if found['lunr'] else 'not loaded (libjs-lunr)'}"])
 
 
-def label_problems(site):
+def label_problems(browser, site):
     """Every figure of the lessons and the analyser page shows its labels at 11 px at 1,280."""
     found = []
-    with Chromium() as browser:
-        for name in [f"md_chapters_{c}_README.html" for c in CHAPTERS] + ["md_docs_analyzer.html"]:
-            page = browser.open(pathlib.Path(os.path.join(site, name)).as_uri(), WIDTH, HEIGHT)
-            page.wait_for(PICTURES_LOADED, timeout=15)
-            found += [(name, figure, size) for figure, size in page.evaluate(LABELS)]
+    for name in [f"md_chapters_{c}_README.html" for c in CHAPTERS] + ["md_docs_analyzer.html"]:
+        page = browser.open(pathlib.Path(os.path.join(site, name)).as_uri(), WIDTH, HEIGHT)
+        page.wait_for(PICTURES_LOADED, timeout=15)
+        found += [(name, figure, size) for figure, size in page.evaluate(LABELS)]
     print(f"figures: {len(found)}, the smallest label {min([f[2] for f in found] or [0]):.1f} px")
     return [f"{name}: {figure}'s smallest label shows at {size:.1f} px at {WIDTH} (11 at least)"
             for name, figure, size in found if size < 11]
@@ -273,9 +270,10 @@ def main():
                     name = shot if width == WIDTH else shot.replace(".png", f"-{width}.png")
                     problems += look_at(browser, site, page_file, ready, width,
                                         os.path.join(out, name))
+            problems += search_problems(browser, site) + label_problems(browser, site)
     except ChromiumError as e:
         sys.exit(f"check_docs_screenshots.py: {e}")
-    problems += search_problems(site) + walk_problems(site) + label_problems(site)
+    problems += walk_problems(site)
     # The committed screenshots are these pages' (the page about the browser shows two of them).
     for shot in COMMITTED_SHOTS:
         committed = os.path.join(COMMITTED, shot)
