@@ -34,6 +34,15 @@ void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int 
 namespace ch10_padded_tile::probes {
 void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
 }
+namespace ch10_fill_only::probes {
+void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
+}
+namespace ch10_no_fill::probes {
+void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
+}
+namespace ch10_mma_only::probes {
+void launch_yours(const __half* A, const __half* B, float* C, int M, int N, int K);
+}
 
 namespace {
 
@@ -50,6 +59,17 @@ const std::vector<Tile>& tiles() {
       {"plain", "plain tile (maintainers)", ch10_plain_tile::probes::launch_yours},
       {"padded16", "padded tile (maintainers)", ch10_padded_tile::probes::launch_yours},
       {"swizzled", "swizzled tile (maintainers)", ch10::probes::launch_yours},
+  };
+  return all;
+}
+
+// The reference's parts, each the reference with the others taken out (its results meaningless)
+// and credited the reference's FLOPs: the most the whole kernel could reach were the others free.
+const std::vector<Tile>& parts() {
+  static const std::vector<Tile> all = {
+      {"fill_only", "part: cp.async fill only", ch10_fill_only::probes::launch_yours},
+      {"no_fill", "part: ldmatrix + mma only", ch10_no_fill::probes::launch_yours},
+      {"mma_only", "part: mma.sync only", ch10_mma_only::probes::launch_yours},
   };
   return all;
 }
@@ -111,6 +131,7 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
   std::vector<grader::TimedKernel> kernels = {{"cublasGemmEx", launch(ch10::probes::cublas_gemm)}};
   for (const Tile& tile : tiles()) kernels.push_back({tile.row, launch(tile.launch)});
   kernels.push_back({"tc_gemm_kernel (reference)", launch(ch10::probes::launch_yours)});
+  for (const Tile& part : parts()) kernels.push_back({part.row, launch(part.launch)});
   const std::vector<grader::SpeedRow> rows = grader::time_kernels_in_turns(kernels, 0, 21);
   const double flops = 2.0 * n * n * n, cublas_ms = rows[0].median_ms;
   // Each tile's speed, which the lesson's table quotes (the kernels' speeds hold from run to run,
@@ -131,6 +152,16 @@ TEST_CASE("ch10 reference: the lesson's table of tiles, checked, counted and tim
                              flops / rows[4].median_ms / 1e9, "TFLOP/s");
   grader::record_measurement(kMeasurementFile, "gemm.table.reference_fraction_of_cublas",
                              cublas_ms / rows[4].median_ms, "");
+  // A kernel at the edge of its design takes about as long as its slowest part.
+  double slowest_ms = 0;
+  for (std::size_t i = 0; i < parts().size(); ++i) {
+    grader::record_measurement(kMeasurementFile,
+                               std::string("gemm.part.") + parts()[i].name + "_tflops",
+                               flops / rows[5 + i].median_ms / 1e9, "TFLOP/s");
+    slowest_ms = std::max(slowest_ms, rows[5 + i].median_ms);
+  }
+  grader::record_measurement(kMeasurementFile, "gemm.part.slowest_over_reference",
+                             slowest_ms / rows[4].median_ms, "");
   std::printf("GEMM 4096^3, fp16 in, fp32 accumulate, median of 21 launches each, in turns:\n");
   for (const grader::SpeedRow& r : rows) {
     std::cout << gemm::speed_line(r.name, r.median_ms, flops, cublas_ms);
