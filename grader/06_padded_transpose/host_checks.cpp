@@ -14,9 +14,13 @@ WORKBOOK_CHECK(ex1) {
   std::vector<std::pair<int, int>> cases = {{ch06::kTile, 4}};
   grader::variant::Draw d = grader::variant::fresh_draw("ch06");
   // Halves twice as often: theirs is the rule that "the next odd pitch" does not give.
-  for (const int bytes : {2, 4, 8, 16, 2, 4, 8, 16, 2, 2}) {
+  for (const int bytes : {2, 4, 8, 16, 2, 4, 8, 16, 2}) {
     cases.push_back({d.between(1, transpose::kPaddingColumnsAskedLocally), bytes});
   }
+  int halves = 0;  // and a tile of halves whose column 0 alone would mislead
+  do halves = d.between(1, transpose::kPaddingColumnsAskedLocally);
+  while (transpose::least_pitch(halves, 2) == transpose::least_pitch(halves, 2, true));
+  cases.push_back({halves, 2});
   if (auto problem = transpose::padding_rule_problem(ch06::padded_pitch, cases, true)) {
     GRADER_FAIL(*problem);
   }

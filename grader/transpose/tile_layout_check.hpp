@@ -4,6 +4,7 @@
 // padding rule, a tile's pitch for its column reads.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <numeric>
 #include <optional>
@@ -164,15 +165,44 @@ inline std::optional<grader::Feedback> layout_rule_problem(const std::string& na
 /// The widest tiles (in columns) whose padding rule a local run asks; official grading asks wider.
 inline constexpr int kPaddingColumnsAskedLocally = 128;
 
-/// A warp loading one column of 32 rows `pitch` elements of `bytes` apart (lane r reads row r).
-inline smem::WarpRequest column_load(int pitch, int bytes) {
-  return smem::WarpRequest::from_lanes(
-      bytes, smem::Op::kLoad, [=](int r) { return static_cast<long long>(bytes) * r * pitch; });
+/// A warp loading column `column` of 32 rows `pitch` elements of `bytes` apart (lane r reads
+/// row r).
+inline smem::WarpRequest column_load(int pitch, int bytes, int column) {
+  return smem::WarpRequest::from_lanes(bytes, smem::Op::kLoad, [=](int r) {
+    return static_cast<long long>(bytes) * (static_cast<long long>(r) * pitch + column);
+  });
+}
+
+/// The costliest column load of a tile of `columns` columns at `pitch`: columns a word apart
+/// give the same picture a bank along, so the columns of the first word are enough (two for
+/// halves, whose odd columns start mid-word: chapter 04).
+inline smem::WarpRequest costliest_column_load(int columns, int pitch, int bytes) {
+  smem::WarpRequest worst = column_load(pitch, bytes, 0);
+  for (int c = 1; c < std::min(columns, 4 / bytes); ++c) {
+    const smem::WarpRequest load = column_load(pitch, bytes, c);
+    if (smem::analyze(load).wavefronts > smem::analyze(worst).wavefronts) worst = load;
+  }
+  return worst;
+}
+
+/// The smallest pitch from `columns` up at which every column read of `bytes`-byte elements
+/// takes the fewest wavefronts, one per 128 bytes; with `column_0_only`, column 0's read alone
+/// (the slip a tile of halves gives away).
+inline int least_pitch(int columns, int bytes, bool column_0_only = false) {
+  const int fewest = bytes <= 4 ? 1 : bytes / 4;
+  int pitch = columns;
+  while (smem::analyze(column_0_only ? column_load(pitch, bytes, 0)
+                                     : costliest_column_load(columns, pitch, bytes))
+             .wavefronts > fewest) {
+    ++pitch;
+  }
+  return pitch;
 }
 
 /// The feedback for the first (columns, element bytes) of `cases` at which `pitch` (a padding
-/// rule: the smallest pitch from `columns` up whose column reads take the fewest wavefronts, one
-/// per 128 bytes) is wrong, or nothing. `kernels_tile_first`: cases[0] is the kernel's own tile.
+/// rule: the smallest pitch from `columns` up at which every column read takes the fewest
+/// wavefronts, one per 128 bytes) is wrong, or nothing. `kernels_tile_first`: cases[0] is the
+/// kernel's own tile.
 inline std::optional<grader::Feedback> padding_rule_problem(
     const std::function<int(int, int)>& pitch, const std::vector<std::pair<int, int>>& cases,
     bool kernels_tile_first) {
@@ -180,8 +210,7 @@ inline std::optional<grader::Feedback> padding_rule_problem(
     const auto [columns, bytes] = cases[i];
     const int fewest = bytes <= 4 ? 1 : bytes / 4;
     const int yours = pitch(columns, bytes);
-    int right = columns;  // the bank model's: the first pitch from `columns` up at the fewest
-    while (smem::analyze(column_load(right, bytes)).wavefronts > fewest) ++right;
+    const int right = least_pitch(columns, bytes);
     if (yours == right) continue;
     const std::string call =
         "padded_pitch(" + std::to_string(columns) + ", " + std::to_string(bytes) + ")";
@@ -199,20 +228,23 @@ inline std::optional<grader::Feedback> padding_rule_problem(
       f.line("A row of " + std::to_string(columns) + " " + type + " needs a pitch of at least " +
              std::to_string(columns) + ".");
     } else {
-      const smem::WarpRequest load = column_load(yours, bytes);
+      const smem::WarpRequest load = costliest_column_load(columns, yours, bytes);
       const int cost = smem::analyze(load).wavefronts;
-      f.line(cost > fewest ? "At that pitch a warp reading a column of 32 rows of " + type +
-                                 " takes " + grader::wavefronts(cost) + "; " +
-                                 std::to_string(fewest) + " is the fewest it can."
-                           : "That pitch reads a column in the fewest wavefronts, but a smaller "
-                             "one, at least " +
-                                 std::to_string(columns) + ", does too.");
+      f.line(cost > fewest
+                 ? "At that pitch a warp reading column " +
+                       std::to_string(load.address[0] / bytes) + " of 32 rows of " + type +
+                       " takes " + grader::wavefronts(cost) + "; " + std::to_string(fewest) +
+                       " is the fewest it can."
+                 : "That pitch reads every column in the fewest wavefronts, but a smaller "
+                   "one, at least " +
+                       std::to_string(columns) + ", does too.");
       if (cost > fewest) f.picture(grader::draw(load));
     }
     return f
         .hint(
-            "a column read costs what chapter 05's rule says for its pitch; find the first "
-            "pitch from `columns` up at which that cost is the fewest.")
+            "a column read costs what chapter 05's rule says for its pitch (of halves, try a "
+            "column that starts mid-word too: chapter 04); find the first pitch from `columns` "
+            "up at which every column's cost is the fewest.")
         .reveal("The bank model's pitch: " + std::to_string(right) + ".");
   }
   return std::nullopt;

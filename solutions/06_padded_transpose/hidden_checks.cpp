@@ -17,11 +17,15 @@
 WORKBOOK_CHECK(hidden_padding_rule) {
   std::mt19937 rng(grader::hidden_seed(603));
   std::vector<std::pair<int, int>> cases;
-  for (const int bytes : {2, 4, 8, 16, 2, 4, 8, 16}) {
-    const int wider = 1024 - transpose::kPaddingColumnsAskedLocally;
-    cases.push_back(
-        {transpose::kPaddingColumnsAskedLocally + 1 + static_cast<int>(rng() % wider), bytes});
-  }
+  const auto wider = [&] {
+    const int more = 1024 - transpose::kPaddingColumnsAskedLocally;
+    return transpose::kPaddingColumnsAskedLocally + 1 + static_cast<int>(rng() % more);
+  };
+  for (const int bytes : {2, 4, 8, 16, 2, 4, 8, 16}) cases.push_back({wider(), bytes});
+  int halves = 0;  // and a tile of halves whose column 0 alone would mislead
+  do halves = wider();
+  while (transpose::least_pitch(halves, 2) == transpose::least_pitch(halves, 2, true));
+  cases.push_back({halves, 2});
   const auto problem = transpose::padding_rule_problem(ch06::padded_pitch, cases, false);
   GRADER_EXPECT(!problem, *problem);
 }

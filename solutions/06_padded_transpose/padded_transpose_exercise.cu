@@ -11,11 +11,11 @@ namespace ch06 {
 // ---- your code: exercise 1a ----
 namespace {
 
-// The wavefronts of a warp reading one column of 32 rows `pitch` elements of `bytes` apart:
+// The wavefronts of a warp reading column `column` of 32 rows `pitch` elements of `bytes` apart:
 // 2- and 4-byte loads are one group of 32 lanes, 8-byte ones two groups of 16, 16-byte ones four
 // of 8; a group costs the most distinct 4-byte words any bank holds (two halves of one word are
 // served together).
-int column_read_wavefronts(int pitch, int bytes) {
+int column_read_wavefronts(int pitch, int bytes, int column) {
   const int group = bytes <= 4 ? 32 : 128 / bytes;
   const int words_per_lane = bytes < 4 ? 1 : bytes / 4;
   int total = 0;
@@ -24,7 +24,7 @@ int column_read_wavefronts(int pitch, int bytes) {
     int count = 0;
     for (int row = first; row < first + group; ++row) {
       for (int k = 0; k < words_per_lane; ++k) {
-        const long long word = static_cast<long long>(row) * pitch * bytes / 4 + k;
+        const long long word = (static_cast<long long>(row) * pitch + column) * bytes / 4 + k;
         bool seen = false;
         for (int i = 0; i < count && !seen; ++i) seen = words[i] == word;
         if (!seen) words[count++] = word;
@@ -44,14 +44,20 @@ int column_read_wavefronts(int pitch, int bytes) {
 }  // namespace
 
 // The fewest a warp can take is one wavefront per 128 bytes; the first pitch from `columns` up
-// that reaches it. (Floats, doubles, float4: the first odd pitch. Halves: a row's element can
-// share a word with the next row's, and the first pitch that spreads the column is sometimes odd,
-// 33, sometimes two more than a multiple of 4: count.)
+// at which every column reaches it. Columns a word apart cost the same, so the columns of the
+// first word are enough: one for floats, doubles and float4s (the first odd pitch), two for
+// halves (the first pitch of an odd number of words, unless a row fits in one word).
 int padded_pitch(int columns, int element_bytes) {
   const int fewest = element_bytes <= 4 ? 1 : element_bytes / 4;
-  int pitch = columns;
-  while (column_read_wavefronts(pitch, element_bytes) > fewest) ++pitch;
-  return pitch;
+  const int first_word = columns < 2 || element_bytes > 2 ? 1 : 2;
+  for (int pitch = columns;; ++pitch) {
+    int worst = 0;
+    for (int c = 0; c < first_word; ++c) {
+      const int cost = column_read_wavefronts(pitch, element_bytes, c);
+      worst = cost > worst ? cost : worst;
+    }
+    if (worst == fewest) return pitch;
+  }
 }
 // ---- end of your code ----
 
