@@ -28,8 +28,9 @@ constexpr int kBlockRows = 8;  ///< Blocks are dim3(kTile, kBlockRows): each thr
 /// outside the matrix are neither read nor written.
 __global__ void tiled_transpose_kernel(const float* in, float* out, int rows, int cols);
 
-/// A tile `T tile[32][P]` at byte 0 of shared memory: elements of E bytes (T is short for
-/// E = 2, float for 4, float4 for 16) in rows of P elements, and the row and the column that
+/// A tile `T tile[32][P]` at byte 0 of shared memory: elements of E bytes (T a 2-byte type such
+/// as `short` for E = 2, float for 4, float4 for 16) in rows of P elements, and the row and the
+/// column that
 /// exercise 2's two accesses touch.
 struct TileCase {
   int element_bytes;  ///< E: 2, 4 or 16

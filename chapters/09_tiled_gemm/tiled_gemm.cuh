@@ -57,8 +57,8 @@ constexpr int kBlockM = 128;   ///< Rows of C per block.
 constexpr int kBlockN = 128;   ///< Columns of C per block.
 constexpr int kBlockK = 8;     ///< K-step: columns of A (rows of B) per shared tile.
 constexpr int kThreads = 256;  ///< Threads per block; each owns 8 x 8 outputs.
-/// Floats of one buffer of A's transposed tile: 8 rows of 128, plus room for up to 4 floats of
-/// padding per row.
+/// Floats of one buffer of A's transposed tile: 8 rows of 128, plus the room your layout may
+/// use.
 constexpr int kAsFloats = kBlockK * (kBlockM + 4);
 
 /// Exercise 2a, first as a rule. The row pitch P, in floats, of the transposed A tile

@@ -49,8 +49,10 @@ struct SwizzleParams {
 /// (any power of two from 32 to 1024: the local checks ask 32, 64 and 128, the one exercise 3's
 /// kernel uses; official grading asks wider rows too, so write the rule) conflict-free for both the
 /// 16-byte `cp.async` copies that fill it (a warp copies 32 consecutive 16-byte chunks of the plain
-/// layout, each 8 lanes one 128-byte line of global memory) and the `ldmatrix.x4` reads that drain
-/// it (lane l gives the address of row l % 16, chunk c + l / 16, for any even chunk c of the row).
+/// layout; each row of the tile comes from a row of its own in global memory, so 8 lanes read one
+/// 128-byte global line when rows are 128 bytes or wider, and 128 / row_bytes lines when they are
+/// narrower) and the `ldmatrix.x4` reads that drain it (lane l gives the address of row l % 16,
+/// chunk c + l / 16, for any even chunk c of the row).
 /// It must be a bijection on the tile (every 16-byte chunk stays whole and aligned).
 __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes);
 

@@ -28,16 +28,11 @@ __host__ __device__ SwizzleParams chosen_swizzle(int row_bytes) {
 // Exercise 2b: wavefronts of one ldmatrix.x4 (chunks 0 and 1) on each tile.
 // ---- your code: exercise 2b ----
 int predicted_ldmatrix_wavefronts(int row_bytes, Layout layout) {
-  if (row_bytes == 64) {
-    if (layout == Layout::kPlain) return kNotImplemented;     // TODO: 64-byte rows, plain
-    if (layout == Layout::kPadded16) return kNotImplemented;  // TODO: 64-byte rows, padded
-    if (layout == Layout::kSwizzled) return kNotImplemented;  // TODO: 64-byte rows, swizzled
-  }
-  if (row_bytes == 128) {
-    if (layout == Layout::kPlain) return kNotImplemented;     // TODO: 128-byte rows, plain
-    if (layout == Layout::kPadded16) return kNotImplemented;  // TODO: 128-byte rows, padded
-    if (layout == Layout::kSwizzled) return kNotImplemented;  // TODO: 128-byte rows, swizzled
-  }
+  // TODO: one rule for every row width and layout of the contract: where do the 8 rows of each
+  // of the four matrices fall among the bank quads? The grader asks fresh widths each run, so a
+  // table of the widths you see fails.
+  (void)row_bytes;
+  (void)layout;
   return kNotImplemented;
 }
 // ---- end of your code ----

@@ -99,14 +99,13 @@ CUtensorMap make_output_map(float* out, int rows, int cols);
 /// matrix is cut into tiles of kBoxRows x kTileCols floats, each kTileBoxes boxes side by side;
 /// block b transposes tiles b, b + gridDim.x, ... (numbered down the columns of tiles: tile t
 /// is tile row t % tiles_y of tile column t / tiles_y), keeping kStages of them in flight:
-/// - one mbarrier per stage, initialised by one thread for one arrival per phase, fenced
-///   (ptx::fence_mbarrier_init) and published to the block (__syncthreads) before first use;
+/// - one mbarrier per stage, initialised by one thread, fenced (ptx::fence_mbarrier_init) and
+///   published to the block (__syncthreads) before first use;
 /// - each tile TMA-loaded through `in_map` into a 1024-byte aligned stage, box by box, by one
-///   thread that first arrives on the stage's mbarrier expecting the tile's bytes (kTileBytes,
-///   past the matrix's edge too: the TMA fills zeros there, even for a box wholly past it);
-/// - every thread waits for the stage's phase before reading it (a stage's u-th load, u = 0, 1,
-///   ..., completes its mbarrier's phase of parity u % 2), and the stage is loaded again only
-///   after every thread has read it;
+///   thread that first arrives on the stage's mbarrier expecting every byte the tile's loads
+///   will count (section 5 of the lesson says which, at the matrix's edge too);
+/// - every thread waits for the phase of the stage's mbarrier that this load completes before
+///   reading the stage, and the stage is loaded again only after every thread has read it;
 /// - the warps read each tile in 16-byte chunks (4 per thread) without bank conflicts,
 ///   transpose 4 x 4 blocks in registers, and write them to an output tile in 16-byte chunks
 ///   (4 per thread), without bank conflicts;

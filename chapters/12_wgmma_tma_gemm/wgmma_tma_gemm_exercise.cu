@@ -10,9 +10,11 @@ namespace ch12 {
 // ---- your code: exercise 1 ----
 // Exercise 1 (FILL ME IN, roughly 12 lines): the descriptor of rows row0 .. of a K-tile the TMA
 // wrote at tile_address in `layout`, for k16 step k16 (section 1 of the lesson). Fill a
-// DescriptorFields: which slab holds bytes 32 k16 .. 32 k16 + 31 of each row, where row row0
-// starts in it, and (in a slab wider than 32 bytes) where the step starts in the row; then the
-// two byte offsets, which depend on the layout. As shipped it describes nothing.
+// DescriptorFields: which slab holds the step's first core matrix (bytes 32 k16 .. 32 k16 + 15
+// of each row; in kInterleave the step's other 16 bytes lie in the next slab, which the LBO
+// reaches), where row row0 starts in it, and (in a slab wider than 32 bytes) where the step
+// starts in the row; then the two byte offsets, which depend on the layout. As shipped it
+// describes nothing.
 __host__ __device__ unsigned long long wgmma_descriptor(OperandLayout layout, unsigned tile_address,
                                                         int rows, int k16, int row0) {
   (void)layout, (void)tile_address, (void)rows, (void)k16, (void)row0;
@@ -100,8 +102,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       // rows m0 .. and B's rows n0 .. into stage kt % Stages (A's tile first, B's after it), as
       // soon as the consumers have released that stage's previous K-tile and no sooner, telling
       // full[s] how many bytes the stage will receive. Which phase of empty[s] to wait for is
-      // yours to work out (section 3: a phase's parity, and what parity 1 means before the
-      // first). Return if a wait gave up. The grader runs problems with many K-tiles per stage
+      // yours to work out (chapter 11's section 5, "Phases alternate", and the comment on
+      // ch11::ptx::mbarrier_wait: a phase's parity, and what parity 1 means before the first
+      // phase). Return if a wait gave up. The grader runs problems with many K-tiles per stage
       // and names any mbarrier phase that never completed.
       (void)a_map, (void)b_map, (void)m0, (void)n0, (void)k_tiles, (void)stage_at, (void)empty_at;
       // ---- end of your code ----

@@ -93,7 +93,7 @@ inline std::array<PatternCase, kPatternCount> drawn_cases(grader::variant::Draw&
 /// Variant `v`'s case of every pattern, in the order of kAllPatterns. Variant 0: the committed
 /// cases. A class variant draws each stride and group from a range that keeps the pattern what
 /// its name says and leaves out every access the lesson works or draws (its tables: c[4 * lane],
-/// c[32 * lane], h[lane / 2], h[64 * lane], d[lane / 2], v[lane / 16], one double or float4 for
+/// c[160 * lane], h[lane / 2], h[64 * lane], d[lane / 2], v[lane / 16], one double or float4 for
 /// all; its analyser examples: h[lane / 8], c[128 * lane], a[lane / 8], a[32 * (lane / 16)]).
 inline std::array<PatternCase, kPatternCount> cases(const grader::variant::Identity& v) {
   if (!v.self_study()) {

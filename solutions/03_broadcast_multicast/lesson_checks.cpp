@@ -24,7 +24,7 @@ struct Row {
 const Row kTableRows[] = {
     {"`c[lane % 4]` (4 bytes of one word, 8 lanes each)", 1, [](int t) { return t % 4; }},
     {"`c[4 * lane]` (one byte per word)", 1, [](int t) { return 4 * t; }},
-    {"`c[32 * lane]` (bytes 32 apart)", 1, [](int t) { return 32 * t; }},
+    {"`c[160 * lane]` (bytes 160 apart)", 1, [](int t) { return 160 * t; }},
     {"`h[lane / 2]` (halfword pairs)", 2, [](int t) { return 2 * (t / 2); }},
     {"`h[64 * lane]` (halfwords 128 bytes apart)", 2, [](int t) { return 128 * t; }},
     {"`double d[8]`, every lane reads `d[3]`", 8, [](int) { return 24; }},

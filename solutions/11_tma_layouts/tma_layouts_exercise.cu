@@ -91,8 +91,9 @@ int predicted_padded_column_wavefronts(int pitch) {
 // ---- end of your code ----
 
 namespace {
-// Where the stages start: at a multiple of 1024 bytes, because the TMA's 128-byte pattern
-// follows bits 7-9 of the absolute shared address (section 2 of the lesson).
+// Where the stages start: at a multiple of 1024 bytes, because a swizzled layout follows the
+// absolute shared address, and 1024 bytes is a multiple of every mode's atom (section 2 of the
+// lesson).
 __device__ __forceinline__ unsigned char* aligned_stages(unsigned char* raw) {
   const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(raw));
   return raw + ((1024 - address % 1024) % 1024);
