@@ -128,6 +128,24 @@ def whose_failure(chapter, text, baseline):
     return build_errors.judge(text, chapter, baseline, pristine.BUILD, [pristine.SRC, "../src"])
 
 
+def subject_sources(tree):
+    """The files of workbook `tree` in every subject's view, besides its exercise: the judge's
+    channel, common/ less the bank model and tests, and the interface headers of every chapter
+    (a later chapter's builds on an earlier one's, as chapter 12's includes chapter 11's, which a
+    submission may leave untouched; they are the hand-out's and hold no answer)."""
+    wanted = [os.path.join("grader", "harness", n) for n in SUBJECT_HEADERS]
+    for root, dirs, names in os.walk(os.path.join(tree, "common")):
+        dirs[:] = [d for d in dirs if d not in ("model", "tests")]
+        wanted += [os.path.relpath(os.path.join(root, n), tree) for n in names
+                   if n != "meson.build"]
+    for chapter in sorted(os.listdir(os.path.join(tree, "chapters"))):
+        folder = os.path.join("chapters", chapter)
+        if os.path.isdir(os.path.join(tree, folder)):
+            wanted += [os.path.join(folder, n) for n in os.listdir(os.path.join(tree, folder))
+                       if n.endswith(HEADER_SUFFIXES)]
+    return wanted
+
+
 def subject_view(workbook, work, chapters):
     """What a submission's subjects are built from, laid out in `work`: src/ (seen at SRC) holds
     the chapters' headers, common/ without the bank model (common/model) and the header of
@@ -137,15 +155,7 @@ def subject_view(workbook, work, chapters):
     besides the exercises)."""
     src, build = os.path.join(work, "subject", "src"), os.path.join(work, "subject", "build")
     tree = workbook.tree
-    wanted = [os.path.join("grader", "harness", n) for n in SUBJECT_HEADERS]
-    for root, dirs, names in os.walk(os.path.join(tree, "common")):
-        dirs[:] = [d for d in dirs if d not in ("model", "tests")]
-        wanted += [os.path.relpath(os.path.join(root, n), tree) for n in names
-                   if n != "meson.build"]
-    for chapter in chapters:
-        folder = os.path.join("chapters", chapter)
-        wanted += [os.path.join(folder, n) for n in os.listdir(os.path.join(tree, folder))
-                   if n.endswith(HEADER_SUFFIXES)]
+    wanted = subject_sources(tree)
     for relative in wanted:
         os.makedirs(os.path.dirname(os.path.join(src, relative)), exist_ok=True)
         shutil.copyfile(os.path.join(tree, relative), os.path.join(src, relative))

@@ -703,6 +703,26 @@ with tempfile.TemporaryDirectory() as d:
     expect(done.returncode == 125 and os.path.isfile(noted),
            f"the fallback's wrapper notes a subject it cannot run: {done.returncode} {done.stderr}")
 
+# A subject's view holds every file its exercise and headers include, whichever chapters the
+# submission edited: chapter 12's interface includes chapter 11's, which it may leave untouched.
+import re  # noqa: E402
+from grading import prepare  # noqa: E402
+view = set(prepare.subject_sources(root))
+
+
+def follow_includes(source, seen):
+    with open(os.path.join(root, source), encoding="utf-8") as f:
+        for name in re.findall(r'#include "((?:chapters|common|grader)/[^"]+)"', f.read()):
+            expect(name in view, f"{source} includes {name}, which a subject's view lacks")
+            if name in view and name not in seen:
+                seen.add(name)
+                follow_includes(name, seen)
+
+
+for c in manifest_views.chapters(root):
+    for folder in ("chapters", "solutions"):
+        follow_includes(f"{folder}/{c}/{c[3:]}_exercise.cu", set())
+
 finish("grading: records (cut short, forged), points, scores, report.md, Gradescope fields, "
        "submission files, hostile archives and folders, submission ids, whose build "
-       "failure, a subject's failing wrapper: all as expected")
+       "failure, a subject's failing wrapper, a subject's view: all as expected")
