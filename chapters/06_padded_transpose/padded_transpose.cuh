@@ -18,8 +18,9 @@ constexpr int kTileWords = kTile * (kTile + 4);  ///< Words of the tile: room to
 /// checks ask up to 128, official grading wider), at which a warp loading any one column of a
 /// tile of 32 rows (lane r reads row r) of `element_bytes`-byte elements (2, 4, 8 or 16) takes
 /// the fewest wavefronts a warp of such loads can: one per 128 bytes it reads, and at least one.
-/// Its rows are then padded by `padded_pitch(columns, element_bytes) - columns`.
-int padded_pitch(int columns, int element_bytes);
+/// Its rows are then padded by `padded_pitch(element_bytes, columns) - columns` (the arguments
+/// in chapter 04's order).
+int padded_pitch(int element_bytes, int columns);
 
 /// Exercise 1b. The word of the tile (0 .. kTileWords-1) that holds element (row, col),
 /// 0 <= row, col < 32: distinct elements in distinct words, and both a warp storing one row

@@ -9,7 +9,7 @@ namespace ch06 {
 
 // Exercise 1a: the padding rule, for any tile of the contract. As shipped it never pads.
 // ---- your code: exercise 1a ----
-int padded_pitch(int columns, int element_bytes) {
+int padded_pitch(int element_bytes, int columns) {
   (void)element_bytes;
   return columns;  // TODO
 }

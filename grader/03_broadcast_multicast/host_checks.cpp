@@ -34,8 +34,20 @@ bool judge_pattern(Pattern p, const ch03::PatternCase& c, bool fresh) {
     shared = ch03::spec::address(c, t) / 4 == ch03::spec::address(c, 0) / 4 ||
              ch03::spec::address(c, t) / 4 == ch03::spec::address(c, t - 1) / 4;
   }
+  // Where wide lane pairs do not merge, the first lanes that break each kind of pair.
+  const auto breaking = [&](int bit) {
+    int t = 0;
+    while (t < smem::kWarpSize - 1 && r.address[t] == r.address[t ^ bit]) ++t;
+    return "lanes " + std::to_string(t) + " and " + std::to_string(t ^ bit);
+  };
   std::string principle;
-  if (r.width_bytes == 16 && predicted < a.wavefronts) {
+  if (r.width_bytes >= 8 && !smem::pairs_merge(r)) {
+    principle =
+        "Lane pairs merge only when every lane t reads the same address as lane t ^ 1, "
+        "or every lane the same as lane t ^ 2. Here neither holds (" +
+        breaking(1) + " differ, and so do " + breaking(2) + "), so the warp is served as " +
+        (r.width_bytes == 8 ? "two groups of 16 lanes." : "four groups of 8 lanes.");
+  } else if (r.width_bytes == 16 && predicted < a.wavefronts) {
     principle =
         "16-byte accesses are served in groups of at most 16 lanes (when lane pairs "
         "match), never as one group of 32, even when every lane reads the same float4.";

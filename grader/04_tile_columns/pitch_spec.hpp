@@ -102,7 +102,7 @@ inline std::string call_of(const PitchCase& c) {
 }
 
 /// Why padded_pitch(4, 32) may not size and index the kernel's tile (`32 * pitch` floats of
-/// dynamic shared memory), or nothing: it must be 32 to 96, a row of 32 with less than 64 of
+/// dynamic shared memory), or nothing: it must be 32 to 96, a row of 32 with at most 64 of
 /// padding, as exercise 1 holds every pitch to. The GPU checks ask it before launching anything
 /// sized by it.
 inline std::optional<std::string> kernel_pitch_fault() {
@@ -126,7 +126,7 @@ inline std::optional<grader::Feedback> pitch_problem_of(int bytes, int width) {
   }
   if (pitch < width || pitch > width + 64) {
     return grader::Feedback(call + " = " + std::to_string(pitch) + ": a row must hold its " +
-                            std::to_string(width) + " elements, with less than 64 of padding.");
+                            std::to_string(width) + " elements, with at most 64 of padding.");
   }
   const int column = conflicting_column(bytes, width, pitch);
   if (column >= 0) {

@@ -199,21 +199,21 @@ inline int least_pitch(int columns, int bytes, bool column_0_only = false) {
   return pitch;
 }
 
-/// The feedback for the first (columns, element bytes) of `cases` at which `pitch` (a padding
-/// rule: the smallest pitch from `columns` up at which every column read takes the fewest
-/// wavefronts, one per 128 bytes) is wrong, or nothing. `kernels_tile_first`: cases[0] is the
-/// kernel's own tile.
+/// The feedback for the first (columns, element bytes) of `cases` at which
+/// `pitch(element_bytes, columns)` (a padding rule: the smallest pitch from `columns` up at
+/// which every column read takes the fewest wavefronts, one per 128 bytes) is wrong, or nothing.
+/// `kernels_tile_first`: cases[0] is the kernel's own tile.
 inline std::optional<grader::Feedback> padding_rule_problem(
     const std::function<int(int, int)>& pitch, const std::vector<std::pair<int, int>>& cases,
     bool kernels_tile_first) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto [columns, bytes] = cases[i];
     const int fewest = bytes <= 4 ? 1 : bytes / 4;
-    const int yours = pitch(columns, bytes);
+    const int yours = pitch(bytes, columns);
     const int right = least_pitch(columns, bytes);
     if (yours == right) continue;
     const std::string call =
-        "padded_pitch(" + std::to_string(columns) + ", " + std::to_string(bytes) + ")";
+        "padded_pitch(" + std::to_string(bytes) + ", " + std::to_string(columns) + ")";
     const std::string type = bytes == 2   ? "halves"
                              : bytes == 4 ? "floats"
                              : bytes == 8 ? "doubles"

@@ -8,7 +8,7 @@ EX2 = "ex2_correct"
 ITEMS = [
     Function(EX1, "padded_pitch", ("padded_pitch",),
              Plant("  (void)element_bytes;\n  return columns;  // TODO",
-                   "  return {call}(columns, element_bytes);"),
+                   "  return {call}(element_bytes, columns);"),
              local="columns <= 128"),
     Function(EX1, "padded_tile_index", ("padded_tile_index", "padded_index", "padded_word"),
              Plant("  return row * kTile + col;", "  return {call}(row, col);")),

@@ -47,7 +47,7 @@ int column_read_wavefronts(int pitch, int bytes, int column) {
 // at which every column reaches it. Columns a word apart cost the same, so the columns of the
 // first word are enough: one for floats, doubles and float4s (the first odd pitch), two for
 // halves (the first pitch of an odd number of words, unless a row fits in one word).
-int padded_pitch(int columns, int element_bytes) {
+int padded_pitch(int element_bytes, int columns) {
   const int fewest = element_bytes <= 4 ? 1 : element_bytes / 4;
   const int first_word = columns < 2 || element_bytes > 2 ? 1 : 2;
   for (int pitch = columns;; ++pitch) {
