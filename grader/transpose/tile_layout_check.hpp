@@ -185,18 +185,13 @@ inline smem::WarpRequest costliest_column_load(int columns, int pitch, int bytes
   return worst;
 }
 
-/// The smallest pitch from `columns` up at which every column read of `bytes`-byte elements
-/// takes the fewest wavefronts, one per 128 bytes; with `column_0_only`, column 0's read alone
-/// (the slip a tile of halves gives away).
-inline int least_pitch(int columns, int bytes, bool column_0_only = false) {
-  const int fewest = bytes <= 4 ? 1 : bytes / 4;
+/// Whether a tile of `columns` halves needs more than the pitch that spreads its column 0: the
+/// tile of halves a padding rule's fresh draws always include, where reading column 0 alone
+/// misleads (its odd columns start mid-word).
+inline bool column_0_misleads(int columns) {
   int pitch = columns;
-  while (smem::analyze(column_0_only ? column_load(pitch, bytes, 0)
-                                     : costliest_column_load(columns, pitch, bytes))
-             .wavefronts > fewest) {
-    ++pitch;
-  }
-  return pitch;
+  while (smem::analyze(column_load(pitch, 2, 0)).wavefronts > 1) ++pitch;
+  return smem::analyze(costliest_column_load(columns, pitch, 2)).wavefronts > 1;
 }
 
 /// The feedback for the first (columns, element bytes) of `cases` at which
@@ -210,7 +205,10 @@ inline std::optional<grader::Feedback> padding_rule_problem(
     const auto [columns, bytes] = cases[i];
     const int fewest = bytes <= 4 ? 1 : bytes / 4;
     const int yours = pitch(bytes, columns);
-    const int right = least_pitch(columns, bytes);
+    int right = columns;  // the bank model's: the first pitch from `columns` up at the fewest
+    while (smem::analyze(costliest_column_load(columns, right, bytes)).wavefronts > fewest) {
+      ++right;
+    }
     if (yours == right) continue;
     const std::string call =
         "padded_pitch(" + std::to_string(bytes) + ", " + std::to_string(columns) + ")";
