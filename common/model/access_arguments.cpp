@@ -157,10 +157,17 @@ std::uint32_t parse_active_lanes(const std::string& text) {
 AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
   AccessArguments a;
   std::string addresses, op = "load";
-  bool expression_given = false;
+  bool expression_given = false, width_given = false;
+  std::string access_option;  // the first option that describes one access (not --batch's)
   std::uint32_t active = 0xffffffffu;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
+    static const char* const kAccessOptions[] = {"--width",  "--op",           "--store",
+                                                 "--active", "--shared-bytes", "--addresses"};
+    if (access_option.empty() && std::find(std::begin(kAccessOptions), std::end(kAccessOptions),
+                                           arg) != std::end(kAccessOptions)) {
+      access_option = arg;
+    }
     auto value = [&]() -> std::string {
       if (i + 1 >= args.size()) throw ArgumentError(arg + " needs a value");
       return args[++i];
@@ -170,6 +177,7 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
       return a;
     } else if (arg == "--width") {
       a.request.width_bytes = static_cast<int>(parse_integer(value(), "--width", 1, 16));
+      width_given = true;
     } else if (arg == "--op") {
       op = value();
     } else if (arg == "--store") {
@@ -198,12 +206,19 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
     } else if (!expression_given) {
       a.expression = arg;
       expression_given = true;
+      if (access_option.empty()) access_option = "an expression ('" + arg + "')";
     } else {
       throw ArgumentError("more than one expression given ('" + a.expression + "' and '" + arg +
                           "'); quote an expression that contains spaces");
     }
   }
-  if (!a.batch_path.empty()) return a;
+  if (!a.batch_path.empty()) {
+    if (!access_option.empty()) {
+      throw ArgumentError("--batch reads every access from its file; " + access_option +
+                          " describes one access: give one or the other");
+    }
+    return a;
+  }
   if (expression_given && a.expression.find_first_not_of(" \t") == std::string::npos) {
     throw ArgumentError("the expression is empty: give lane t's byte address, for example 't*4'");
   }
@@ -214,14 +229,16 @@ AccessArguments parse_access_arguments(const std::vector<std::string>& args) {
                               "'t*4'), or 32 addresses with --addresses");
   }
   WarpRequest& request = a.request;
-  if (op == "ldmatrix.x1" || op == "ldmatrix.x2" || op == "ldmatrix.x4" ||
-      op.rfind("cp.async", 0) == 0) {
-    request.width_bytes = 16;
+  if ((op == "ldmatrix.x1" || op == "ldmatrix.x2" || op == "ldmatrix.x4" ||
+       op.rfind("cp.async", 0) == 0) &&
+      !width_given) {
+    request.width_bytes = 16;  // given otherwise, the request is refused below, saying why
   }
   parse_op(op, request);
   if (!a.expression.empty()) {
     const LaneExpression e = LaneExpression::parse(a.expression);
     for (int t = 0; t < kWarpSize; ++t) {
+      if (!(active >> t & 1u)) continue;  // a lane switched off is not evaluated
       request.address[t] = e.evaluate(t);
       if (request.address[t] > kMaxAddress) {
         throw ArgumentError("lane " + std::to_string(t) + ": the expression gives " +

@@ -107,10 +107,13 @@ void validate(const WarpRequest& request, std::int64_t shared_bytes) {
                            std::to_string(w) + " bytes (" + std::to_string(a % w) +
                            " bytes past a multiple of " + std::to_string(w) + ")");
     }
-    if (shared_bytes > 0 && a + w > shared_bytes) {
-      throw InvalidRequest(where.str() + " + " + std::to_string(w) +
-                           " bytes ends beyond the shared-memory size of " +
-                           std::to_string(shared_bytes) + " bytes");
+    // Shared memory is a 32-bit window; `end - w` rather than `a + w`, which could overflow.
+    const std::int64_t end = shared_bytes > 0 ? shared_bytes : std::int64_t{1} << 32;
+    if (a > end - w) {
+      throw InvalidRequest(
+          where.str() + " + " + std::to_string(w) + " bytes ends beyond " +
+          (shared_bytes > 0 ? "the shared-memory size of " + std::to_string(shared_bytes) + " bytes"
+                            : std::string("the 32-bit shared-memory window")));
     }
   }
 }

@@ -160,11 +160,17 @@ BAD = [
     (["--addresses", " ".join(["4x"] * 32)], "--addresses, lane 0: '4x' is not a whole number"),
     (["9223372036854775804"], "the expression gives 9223372036854775804, beyond the largest"),
     (["--batch", ""], "--batch: the file name is empty"),
+    (["--batch", "cases.tsv", "t*4"], "--batch reads every access from its file; an expression"),
+    (["--batch", "cases.tsv", "--width", "8"], "--width describes one access: give one or the"),
+    (["--width", "4", "--op", "ldmatrix.x4", "t*16"], "ldmatrix rows are 16 bytes; width 4 given"),
 ]
 for args, message in BAD:
     r = run(*args)
     check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2")
     check(message in r.stderr, f"{args}: stderr lacks {message!r}: {r.stderr.strip()[:200]}")
+# A lane switched off is not evaluated: its address may be anything, even an error.
+check(analysis("--active", "1-31", "t*4-4").get("wavefronts") == 1, "--active 1-31 't*4-4'")
+check(analysis("--active", "0-7", "(8-t)*4/(8-t)").get("wavefronts") == 1, "lane 8 is off")
 r = run("t*4 + )")
 check("  t*4 + )\n        ^" in r.stderr, "the caret does not point at the ')'")
 # An unwritable --svg path: one line naming it, not the usage text.
@@ -188,6 +194,11 @@ with tempfile.TemporaryDirectory() as folder:
         f.write("short\t4\tload\t1 2 3\n")
     r = run("--batch", wrong)
     check(r.returncode == 2 and "wrong.tsv:1:" in r.stderr, "batch: a malformed line is not refused")
+    with open(wrong, "w") as f:  # beyond shared memory's 32-bit window: refused, not analysed
+        f.write("far\t8\tload\t" + " ".join(["0"] * 31 + ["9223372036854775800"]) + "\n")
+    r = run("--batch", wrong)
+    check(r.returncode == 2 and "beyond the 32-bit shared-memory window" in r.stderr,
+          f"batch: an address past 32 bits is not refused: {r.stderr.strip()[:200]}")
 
 # A case file that cannot be read is an error that names it and says why, never "0 cases, 0
 # mismatches" with exit 0 (a folder, or a file whose reads fail, once passed for a clean run).
