@@ -27,7 +27,7 @@ import manifest  # noqa: E402
 
 TARGETS = {"files": 560, "files per check name": 2, "grading lines per content line": 6.5,
            "reference_probes files": 0}
-CEILINGS = {"grading lines per content line": 8.88}
+CEILINGS = {"grading lines per content line": 8.87}
 LIMITS = {**TARGETS, **CEILINGS}
 # Data and generated files: neither hand-written code nor text a student reads.
 DATA = re.compile(r"\.(tsv|svg|png|json|ipynb)$|/measurements/|/tests/data/|"
